@@ -1,0 +1,33 @@
+# speechproc: make setup | demo | test | lint | bench
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test lint bench samples clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e ".[dev,base]"
+	touch $@
+
+demo: setup
+	$(BIN)/speechproc run sample_media/ --config configs/default.yaml --out demo-output
+	$(BIN)/speechproc media list --limit 2
+	cat demo-output/call.srt
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+
+bench: setup
+	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
+
+samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
+	$(BIN)/python scripts/make_sample_media.py
+
+clean:
+	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache

@@ -1,0 +1,287 @@
+"""The library face of speechproc: process recordings and read the catalog. The CLI only wraps this."""
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import __version__, errors as E
+from .catalog import Catalog
+from .config import Settings
+from .conversation import Conversation, MediaItem
+from .formats import TEXT_FORMATS, get_writer
+from .formats import v3json
+from .media import MEDIA_EXTENSIONS, file_hash
+from .paths import atomic_write
+from .pipeline import analyse, new_tasks
+
+JSON_SUFFIX = ".v3.json"
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T19:22:03.123Z."""
+    now = datetime.now(timezone.utc)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+@dataclass
+class Input:
+    path: Path
+    root: Path | None = None  # the folder named on the command line, for mirroring under --out
+
+
+@dataclass
+class ItemResult:
+    path: str
+    media_id: str | None
+    status: str  # finished, failed or skipped
+    outputs: dict[str, str] = field(default_factory=dict)
+    error: dict[str, Any] | None = None
+    length_ms: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"input": self.path, "mediaId": self.media_id, "status": self.status}
+        if self.outputs:
+            out["outputs"] = self.outputs
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+class Reporter:
+    """Receives progress; the CLI draws it, tests can record it. Every method is optional."""
+
+    def batch_started(self, inputs: list[Input]) -> None: ...
+    def item_started(self, inp: Input) -> None: ...
+    def item_done(self, result: ItemResult) -> None: ...
+    def audio_seconds(self, seconds: float) -> None: ...
+    def note(self, message: str) -> None: ...
+
+
+@dataclass
+class BatchResult:
+    items: list[ItemResult]
+    problems: list[dict[str, Any]]  # v3 error bodies for inputs that yield no item (a folder with no media)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(i.status != "failed" for i in self.items)
+
+
+# ----------------------------------------------------------------------------- discovery and naming
+
+def discover(paths: list[str | Path]) -> tuple[list[Input], list[dict[str, Any]]]:
+    """Media files under the given paths (folders walked recursively, by extension), and problems found."""
+    inputs: list[Input] = []
+    problems: list[dict[str, Any]] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            inputs.append(Input(path))
+            continue
+        found = [Input(p, path) for p in sorted(path.rglob("*"))
+                 if p.suffix.lower() in MEDIA_EXTENSIONS and p.is_file()
+                 and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+        if not found:
+            problems.append(E.error_body(400, [(E.NO_MEDIA, f"{path}: no media files found in this folder")]))
+        inputs += found
+    return inputs, problems
+
+
+def output_paths(inputs: list[Input], out_dir: Path | None) -> dict[Path, dict[str, Path]]:
+    """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ...
+
+    Two inputs that would share names (call.wav and call.mp3) keep their extension (`call.wav.srt`).
+    """
+    def folder(inp: Input) -> Path:
+        if out_dir is None:
+            return inp.path.parent
+        if inp.root is not None:
+            return out_dir / inp.path.relative_to(inp.root).parent
+        return out_dir
+
+    stems: dict[tuple[Path, str], int] = {}
+    for inp in inputs:
+        key = (folder(inp), inp.path.stem)
+        stems[key] = stems.get(key, 0) + 1
+    result = {}
+    for inp in inputs:
+        base = inp.path.stem if stems[(folder(inp), inp.path.stem)] == 1 else inp.path.name
+        names = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
+        if any(folder(inp) / n == inp.path for n in names.values()):  # never overwrite the input itself
+            names = {k: inp.path.name + Path(n).suffix if k != "json" else inp.path.name + JSON_SUFFIX
+                     for k, n in names.items()}
+        result[inp.path] = {k: folder(inp) / n for k, n in names.items()}
+    return result
+
+
+def effective_hash(settings: Settings, metadata: dict[str, Any], out_dir: Path | None) -> str:
+    """What decides whether an earlier result can be reused: configuration, metadata, output place, version."""
+    blob = json.dumps([settings.fingerprint(), metadata, str(out_dir), __version__], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# ----------------------------------------------------------------------------- processing
+
+def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None,
+            out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
+            catalog: Catalog | None = None) -> BatchResult:
+    """Process every recording under `paths`; each becomes a media item in the catalog."""
+    reporter = reporter or Reporter()
+    metadata = metadata or {}
+    out = Path(out_dir) if out_dir is not None else None
+    inputs, problems = discover(paths)
+    names = output_paths(inputs, out)
+    config_hash = effective_hash(settings, metadata, out)
+    own_catalog = catalog is None
+    catalog = catalog or Catalog()
+    reporter.batch_started(inputs)
+    results = []
+    try:
+        for inp in inputs:
+            reporter.item_started(inp)
+            result = _process_one(inp, names[inp.path], settings, metadata, config_hash, force, catalog, reporter)
+            results.append(result)
+            reporter.item_done(result)
+    finally:
+        if own_catalog:
+            catalog.close()
+    return BatchResult(results, problems)
+
+
+def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metadata: dict[str, Any],
+                 config_hash: str, force: bool, catalog: Catalog, reporter: Reporter) -> ItemResult:
+    source = str(inp.path.resolve())
+    try:
+        content_hash = file_hash(inp.path) if inp.path.is_file() else None
+    except OSError:
+        content_hash = None
+    if content_hash and not force:
+        done = catalog.find_finished(source, content_hash, config_hash)
+        if done and all(Path(p).exists() for p in done["outputs"].values()):
+            reporter.note(f"{inp.path}: unchanged since media {done['media_id']}, skipped (--force redoes it)")
+            return ItemResult(str(inp.path), done["media_id"], "skipped", done["outputs"],
+                              length_ms=done["item"].get("length", 0))
+
+    item = MediaItem(str(uuid.uuid4()), "accepted", utc_now(), metadata=metadata)
+    tasks = new_tasks(item.media_id)
+    catalog.add(v3json.media_item(item), source, content_hash, config_hash, tasks)
+    item.status = "running"
+    catalog.update(item.media_id, item=v3json.media_item(item))
+
+    def on_stage(name: str, status: str) -> None:
+        for task in tasks:
+            if task["name"] == name:
+                task["status"] = status
+        catalog.update(item.media_id, tasks=tasks)
+
+    conv = Conversation(item.media_id, language=settings.language)
+    try:
+        analyse(inp.path, settings, conv, on_stage, reporter.audio_seconds)
+        item.content_type, item.length_ms = conv.content_type, conv.length_ms
+        item.warnings = conv.warnings
+        item.status, item.date_finished = "finished", utc_now()
+        on_stage("publish", "started")
+        body = v3json.media_item(item, conv)
+        written = write_outputs(body, conv, outputs)
+        on_stage("publish", "finished")
+        catalog.update(item.media_id, item=body, outputs=written)
+        return ItemResult(str(inp.path), item.media_id, "finished", written, length_ms=conv.length_ms)
+    except (E.SpeechprocError, OSError) as exc:
+        error = exc if isinstance(exc, E.SpeechprocError) else E.SpeechprocError(E.INTERNAL, str(exc), 500)
+        return _fail(inp, item, conv, error, outputs, tasks, catalog)
+    except KeyboardInterrupt:
+        _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog)
+        raise
+
+
+def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],
+          tasks: list[dict[str, Any]], catalog: Catalog) -> ItemResult:
+    for task in tasks:
+        if task["status"] in ("pending", "started"):
+            task["status"] = "cancelled" if task["status"] == "pending" else "failed"
+    item.status, item.date_finished = "failed", utc_now()
+    item.content_type = item.content_type or conv.content_type or None
+    item.length_ms = item.length_ms or conv.length_ms or None
+    item.errors = [(error.code, error.message)]
+    body = v3json.media_item(item)
+    written = {}
+    if inp.path.is_file() and "json" in outputs:
+        atomic_write(outputs["json"], json.dumps(body, indent=2) + "\n")
+        written = {"json": str(outputs["json"])}
+    catalog.update(item.media_id, item=body, tasks=tasks, outputs=written)
+    return ItemResult(str(inp.path), item.media_id, "failed", written, error=error.body())
+
+
+def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, Path]) -> dict[str, str]:
+    """Write the v3 JSON and every text format, each atomically."""
+    atomic_write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    lang = conv.language.split("-")[0]
+    for name in TEXT_FORMATS:
+        writer = get_writer(name)
+        if name == "dfxp":
+            writer.lang = lang  # type: ignore[attr-defined]
+        atomic_write(outputs[name], writer.render(conv.words))
+    return {k: str(v) for k, v in outputs.items()}
+
+
+# ----------------------------------------------------------------------------- reading the catalog
+
+def _row(catalog: Catalog, media_id: str) -> dict[str, Any]:
+    row = catalog.get(media_id)
+    if row is None:
+        raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {media_id} was not found in the catalog")
+    return row
+
+
+def list_media(limit: int = 100, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media`: newest first, media items without their results."""
+    with catalog or Catalog() as cat:
+        rows = cat.list(limit)
+    return {"_links": {"self": {"href": f"/v3/media?limit={limit}"}},
+            "media": [v3json.summary(r["item"]) for r in rows]}
+
+
+def get_media(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media/{id}`: the media item with every result."""
+    with catalog or Catalog() as cat:
+        return _row(cat, media_id)["item"]
+
+
+def get_progress(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media/{id}/progress`: the job with one task per stage."""
+    with catalog or Catalog() as cat:
+        row = _row(cat, media_id)
+    return v3json.progress(media_id, row["status"], row["tasks"])
+
+
+def get_metadata(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media/{id}/metadata`."""
+    with catalog or Catalog() as cat:
+        item = _row(cat, media_id)["item"]
+    return {"_links": v3json.links(media_id), **item.get("metadata", {})}
+
+
+def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None = None,
+                   catalog: Catalog | None = None) -> dict[str, Any] | str:
+    """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
+    with catalog or Catalog() as cat:
+        item = _row(cat, media_id)["item"]
+    if item["status"] != "finished" or "transcript" not in item:
+        raise TranscriptNotReady()
+    if fmt == "json":
+        return {**v3json.summary(item), "transcript": v3json.with_alternate_formats(item["transcript"], include or [])}
+    words = v3json.words_from_json(item["transcript"]["words"])
+    return get_writer(fmt).render(words)
+
+
+class TranscriptNotReady(E.NotFoundError):
+    def __init__(self) -> None:
+        super().__init__(E.TRANSCRIPT_NOT_READY, E.TRANSCRIPT_NOT_READY_MESSAGE)
+
+    def body(self) -> dict[str, Any]:
+        return E.transcript_not_ready_body()

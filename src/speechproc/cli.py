@@ -1,0 +1,226 @@
+"""The command line: parse, call the library, print JSON, exit 0 (all finished), 1 (some failed), 2 (usage)."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import click
+
+from . import __version__, api
+from . import config as configuration
+from .errors import SpeechprocError
+from .formats import TEXT_FORMATS
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def emit(obj: Any) -> None:
+    """JSON to stdout."""
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def v3_errors(func: Callable) -> Callable:
+    """Print a SpeechprocError as its v3 error body and exit: 2 for configuration errors, 1 otherwise."""
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SpeechprocError as exc:
+            emit(exc.body())
+            click.echo(f"error {exc.code}: {exc.message}", err=True)
+            sys.exit(EXIT_USAGE if isinstance(exc, configuration.E.ConfigurationError) else EXIT_FAILED)
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="speechproc")
+def main() -> None:
+    """Offline speech recognition and call analytics with VoiceBase v3 output.
+
+    \b
+    Example:
+      speechproc run ./calls --config configs/default.yaml
+      speechproc media list --limit 5
+      speechproc transcript MEDIA_ID --format srt
+
+    State (the catalog of media items) lives in $SPEECHPROC_HOME, by default the
+    platform's user data folder.
+    """
+
+
+class BarReporter(api.Reporter):
+    """A tqdm bar on stderr: files done, audio minutes recognised, ETA."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+        self.done_seconds = 0.0
+        self.current = 0.0
+
+    def batch_started(self, inputs: list[api.Input]) -> None:
+        if not self.quiet and inputs:
+            from tqdm import tqdm
+            self.bar = tqdm(total=len(inputs), unit="file", file=sys.stderr, dynamic_ncols=True,
+                            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} files [{elapsed}<{remaining}]{postfix}")
+
+    def item_started(self, inp: api.Input) -> None:
+        self.current = 0.0
+        if self.bar is not None:
+            self.bar.set_description(inp.path.name[:30])
+
+    def audio_seconds(self, seconds: float) -> None:
+        self.current = max(self.current, seconds)
+        self._postfix(self.done_seconds + self.current)
+
+    def item_done(self, result: api.ItemResult) -> None:
+        self.done_seconds += result.length_ms / 1000
+        if result.status == "failed" and result.error:
+            self.note(f"{result.path}: failed: {result.error['warnings' if 'warnings' in result.error else 'errors'][0]}")
+        if self.bar is not None:
+            self._postfix(self.done_seconds)
+            self.bar.update(1)
+
+    def note(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.write(message, file=sys.stderr)
+        else:
+            click.echo(message, err=True)
+
+    def _postfix(self, seconds: float) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"audio {seconds / 60:.1f} min", refresh=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="v3 configuration, JSON or YAML.")
+@click.option("--metadata", "metadata_file", type=click.Path(dir_okay=False),
+              help="Metadata for every item (title, description, externalId, extended), JSON or YAML.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write outputs under DIR, mirroring the input tree.")
+@click.option("--force", is_flag=True, help="Reprocess files even when content and configuration are unchanged.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+@v3_errors
+def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, out_dir: str | None,
+        force: bool, quiet: bool) -> None:
+    """Transcribe and analyse recordings: files, or folders walked recursively.
+
+    Each recording becomes a media item; its outputs go beside it (call.wav ->
+    call.v3.json, call.txt, call.srt, call.vtt, call.dfxp) or under --out. Files
+    whose content and configuration are unchanged since a finished run are skipped.
+    Prints a JSON summary; exits 0 when every item finished, 1 when any failed,
+    2 for a bad configuration (then nothing is processed).
+
+    \b
+    Example:
+      speechproc run sample_media/ --config configs/default.yaml --out results/
+    """
+    settings = configuration.load(config_file)
+    metadata = configuration.load_metadata(metadata_file)
+    reporter = BarReporter(quiet)
+    try:
+        batch = api.process(list(paths), settings, metadata, out_dir, force, reporter)
+    finally:
+        reporter.close()
+    summary: dict[str, Any] = {"media": [r.as_json() for r in batch.items]}
+    if batch.problems:
+        summary["errors"] = batch.problems
+        for problem in batch.problems:
+            click.echo(f"error: {problem['warnings'][0]['message']}", err=True)
+    emit(summary)
+    sys.exit(EXIT_OK if batch.ok else EXIT_FAILED)
+
+
+@main.group()
+def media() -> None:
+    """Read media items from the catalog (the v3 /media endpoints)."""
+
+
+@media.command("list")
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10000), help="How many items.")
+@v3_errors
+def media_list(limit: int) -> None:
+    """List media items, newest first.
+
+    \b
+    Example:
+      speechproc media list --limit 10
+    """
+    emit(api.list_media(limit))
+
+
+@media.command("get")
+@click.argument("media_id")
+@v3_errors
+def media_get(media_id: str) -> None:
+    """Print one media item with all its results.
+
+    \b
+    Example:
+      speechproc media get 6f1c...-...
+    """
+    emit(api.get_media(media_id))
+
+
+@media.command("progress")
+@click.argument("media_id")
+@v3_errors
+def media_progress(media_id: str) -> None:
+    """Print the processing progress of a media item, one task per stage.
+
+    \b
+    Example:
+      speechproc media progress 6f1c...-...
+    """
+    emit(api.get_progress(media_id))
+
+
+@media.command("metadata")
+@click.argument("media_id")
+@v3_errors
+def media_metadata(media_id: str) -> None:
+    """Print the metadata given when the media item was processed.
+
+    \b
+    Example:
+      speechproc media metadata 6f1c...-...
+    """
+    emit(api.get_metadata(media_id))
+
+
+@main.command()
+@click.argument("media_id")
+@click.option("--format", "fmt", default="json", show_default=True, type=click.Choice(["json", *TEXT_FORMATS]),
+              help="Output format.")
+@click.option("--include-alternate-format", "include", multiple=True, type=click.Choice(list(TEXT_FORMATS)),
+              help="With --format json: add this format, Base64 encoded (repeatable).")
+@v3_errors
+def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
+    """Print the transcript of a finished media item.
+
+    A media item that is not finished answers with the v3 404 body and exit 1.
+
+    \b
+    Example:
+      speechproc transcript 6f1c...-... --format srt
+      speechproc transcript 6f1c...-... --include-alternate-format webvtt
+    """
+    if include and fmt != "json":
+        raise click.UsageError("--include-alternate-format goes with --format json")
+    result = api.get_transcript(media_id, fmt, list(include))
+    if isinstance(result, str):
+        click.echo(result, nl=not result.endswith("\n"))
+    else:
+        emit(result)
+
+
+if __name__ == "__main__":
+    main()

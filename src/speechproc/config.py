@@ -1,0 +1,407 @@
+"""The v3 configuration: load JSON or YAML, validate strictly, expose effective settings."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import yaml
+
+from . import errors as E
+from .schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
+
+# v3 language code -> Whisper language code
+LANGUAGES = {
+    "en-US": "en", "en-UK": "en", "en-AU": "en", "fr-FR": "fr", "de-DE": "de", "it-IT": "it",
+    "pt-BR": "pt", "es-LA": "es", "es-ES": "es", "es-US": "es", "es-MX": "es", "nl-NL": "nl",
+}
+FEATURES = ("advancedPunctuation", "voiceFeatures")
+METRIC_GROUPS = ("overtalk", "sentiment", "talk-style-tone-and-volume", "talk-time-and-rate")
+CALLBACK_TYPES = ("analytics", "transcript", "media")
+CALLBACK_FORMATS = ("json", "text", "webvtt", "srt", "dfxp")
+CALLBACK_STREAMS = ("original", "redacted-audio")
+CALLBACK_INCLUDES = ("metadata", "transcript", "knowledge", "prediction", "spotting", "streams", "metrics",
+                     "speakerSentiments", "conversation", "categories", "messages")
+AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
+DEVICES = ("cpu", "cuda", "auto")
+
+
+# ---------------------------------------------------------------- semantic checks
+
+def _check_ingest(ingest: dict, path: str) -> None:
+    forms = [k for k in ("speakerName", "channels", "stereo", "tracks") if k in ingest]
+    if len(forms) > 1:
+        raise invalid(path, f"{' and '.join(forms)} are mutually exclusive", E.INGEST_FORMS_EXCLUSIVE)
+    stereo = ingest.get("stereo")
+    if stereo is not None:
+        for side in ("left", "right"):
+            if side not in stereo or not stereo[side].get("speakerName"):
+                raise invalid(f"{path}.stereo.{side}.speakerName", "is required for stereo",
+                              E.INGEST_STEREO_INCOMPLETE)
+    channels = ingest.get("channels")
+    if channels is not None and channels and all(c.get("ignore") for c in channels):
+        raise invalid(f"{path}.channels", "every channel is ignored", E.INGEST_ALL_IGNORED)
+
+
+def _check_metrics(groups: list, path: str) -> None:
+    names = [g["metricGroupName"] for g in groups]
+    if len(set(names)) != len(names):
+        raise invalid(path, "a metric group is listed twice")
+
+
+def _check_categories(items: list, path: str) -> None:
+    for i, item in enumerate(items):
+        keys = set(item)
+        if keys not in ({"allCategories"}, {"categoryName"}):
+            raise invalid(f"{path}[{i}]", "give either {allCategories: true} or {categoryName: NAME}")
+        if "allCategories" in item:
+            if item["allCategories"] is not True:
+                raise invalid(f"{path}[{i}].allCategories", "must be true (omit categories to compute none)")
+            if len(items) != 1:
+                raise invalid(path, "{allCategories: true} must be the only element")
+
+
+def _check_vocabulary(item: dict, path: str) -> None:
+    if "vocabularyName" in item and ("terms" in item or "scripts" in item):
+        raise invalid(path, "vocabularyName and terms/scripts cannot be in one item", E.VOCABULARY_NAME_AND_TERMS)
+    if not item:
+        raise invalid(path, "needs vocabularyName, terms or scripts")
+    terms = [t["term"].lower() for t in item.get("terms", [])]
+    if len(set(terms)) != len(terms):
+        raise invalid(f"{path}.terms", "duplicate terms", E.VOCABULARY_DUPLICATE_TERMS)
+
+
+def _check_detector(item: dict, path: str) -> None:
+    if "detectorId" not in item and "detectorName" not in item:
+        raise invalid(path, "needs detectorId or detectorName", E.DETECTOR_WITHOUT_ID)
+    redactor = item.get("redactor")
+    if redactor is not None and not redactor:
+        raise invalid(f"{path}.redactor", "needs audio or transcript", E.REDACTOR_EMPTY)
+
+
+def _check_classifier(item: dict, path: str) -> None:
+    if "classifierId" not in item and "classifierName" not in item:
+        raise invalid(path, "needs classifierId or classifierName")
+
+
+def _is_loopback(host: str | None) -> bool:
+    return host in ("localhost", "::1") or bool(host and host.startswith("127."))
+
+
+def _check_callback(cb: dict, path: str) -> None:
+    url = cb.get("url")
+    if not url:
+        raise invalid(f"{path}.url", "is required", E.CALLBACK_NO_URL)
+    parsed = urlparse(url)
+    if parsed.scheme not in ("https", "http", "file"):
+        raise invalid(f"{path}.url", "must be an https:// URL (or http:// to loopback, or file://)",
+                      E.CALLBACK_BAD_PROTOCOL)
+    if parsed.scheme == "http" and not _is_loopback(parsed.hostname) and not _ALLOW_HTTP[0]:
+        raise invalid(f"{path}.url", "http:// is allowed only to loopback addresses unless "
+                      "speechproc.allowHttpCallbacks is true", E.CALLBACK_BAD_PROTOCOL)
+    kind = cb.get("type", "analytics")
+    rules = {"analytics": ("include",), "transcript": ("format",), "media": ("stream",)}
+    for key in ("include", "format", "stream"):
+        if key in cb and key not in rules[kind]:
+            raise invalid(f"{path}.{key}", f"is not allowed for callback type {kind}", E.CALLBACK_PROPERTY_NOT_ALLOWED)
+    for key in rules[kind]:
+        if key != "include" and key not in cb:
+            raise invalid(f"{path}.{key}", f"is required for callback type {kind}", E.CALLBACK_PROPERTY_MISSING)
+
+
+_ALLOW_HTTP = [False]  # set while validating a configuration whose speechproc section allows http
+
+_PARAMS = Arr(Obj({"parameter": Str(non_empty=True), "value": Str()}, required=("parameter",)))
+_SPEECH_MODEL = Obj({
+    "language": Str(enum=tuple(LANGUAGES)),
+    "features": Arr(Str(enum=FEATURES), unique=True),
+    "extensions": Arr(Str(non_empty=True), unique=True),
+    "model": Str(enum=("Titan", "Europa", "Proteus")),
+}, section="speechModel")
+_CHANNEL = Obj({"speakerName": Str(non_empty=True), "speakerRole": Str(), "ignore": Bool()}, section="channel")
+_LANGUAGE_ERROR = E.UNSUPPORTED_LANGUAGE
+
+SCHEMA = Obj(section="root", fields={
+    "speechModel": _SPEECH_MODEL,
+    "additionalSpeechModels": Arr(_SPEECH_MODEL),
+    "priority": Str(enum=("low", "normal", "high")),
+    "ingest": Obj({
+        "allowDeferredProcessing": Bool(),
+        "speakerName": Str(non_empty=True),
+        "speakerRole": Str(),
+        "channels": Arr(_CHANNEL, min_items=1),
+        "stereo": Obj({"left": _CHANNEL, "right": _CHANNEL}, section="stereo"),
+        "tracks": Arr(Obj({"trackIndex": Int(minimum=0), "speakerName": Str(non_empty=True), "speakerRole": Str(),
+                           "channels": Arr(_CHANNEL, min_items=1)}, required=("trackIndex",), section="track"),
+                      min_items=1),
+    }, section="ingest", extra_check=_check_ingest),
+    "prediction": Obj({
+        "classifiers": Arr(Obj({"classifierId": Str(non_empty=True), "classifierName": Str(non_empty=True),
+                                "version": Str(), "parameters": _PARAMS},
+                               section="classifier", extra_check=_check_classifier)),
+        "detectors": Arr(Obj({
+            "detectorId": Str(non_empty=True), "detectorName": Str(non_empty=True), "version": Str(),
+            "parameters": _PARAMS,
+            "redactor": Obj({"transcript": Obj({"replacement": Str()}, section="redactor.transcript"),
+                             "audio": Obj({"tone": Int(minimum=1, maximum=20000), "gain": Num(minimum=0, maximum=1)},
+                                          section="redactor.audio")}, section="redactor"),
+        }, section="detector", extra_check=_check_detector)),
+    }, section="prediction"),
+    "metrics": Arr(Obj({"metricGroupName": Str(enum=METRIC_GROUPS)}, required=("metricGroupName",),
+                       section="metrics"), min_items=1, max_items=4,
+                   extra_check=_check_metrics),
+    "spotting": Obj({"groups": Arr(Obj({"groupName": Str(non_empty=True)}, required=("groupName",),
+                                       section="spotting group"), max_items=100, unique=True)},
+                    section="spotting"),
+    "knowledge": Obj({"enableDiscovery": Bool(), "enableExternalDataSources": Bool()}, section="knowledge"),
+    "transcript": Obj({
+        "formatting": Obj({"enableNumberFormatting": Bool()}, section="transcript.formatting"),
+        "contentFiltering": Obj({"enableProfanityFiltering": Bool()}, section="transcript.contentFiltering"),
+    }, section="transcript"),
+    "vocabularies": Arr(Obj({
+        "vocabularyName": Str(non_empty=True),
+        "terms": Arr(Obj({"term": Str(non_empty=True, max_len=64),
+                          "soundsLike": Arr(Str(non_empty=True), max_items=100),
+                          "weight": Int(minimum=0, maximum=5)}, required=("term",), section="vocabulary term"),
+                     min_items=1, max_items=1000),
+        "scripts": Arr(Obj({"script": Str(non_empty=True)}, required=("script",), section="vocabulary script"),
+                       min_items=1),
+    }, section="vocabulary", extra_check=_check_vocabulary)),
+    "categories": Arr(Obj({"allCategories": Bool(), "categoryName": Str(non_empty=True)}, section="categories"),
+                      min_items=1, extra_check=_check_categories),
+    "publish": Obj({
+        "callbacks": Arr(Obj({
+            "url": Str(), "method": Str(enum=("POST", "PUT"), case_insensitive=True),
+            "type": Str(enum=CALLBACK_TYPES), "format": Str(enum=CALLBACK_FORMATS),
+            "include": Arr(Str(enum=CALLBACK_INCLUDES), unique=True), "stream": Str(enum=CALLBACK_STREAMS),
+        }, section="callback", extra_check=_check_callback)),
+        "enableAnalyticIndexing": Bool(),
+        "audioTranscode": Obj({"onlyIfRedacted": Bool(), "fileFormat": Str(enum=AUDIO_FORMATS), "codec": Str()},
+                              section="publish.audioTranscode"),
+    }, section="publish"),
+    "searchability": Obj({"searchable": Bool()}, section="searchability"),
+    "encryption": Obj({"publicKeyId": Str(non_empty=True)}, section="encryption"),
+    "timeToLiveInSeconds": Int(minimum=0),
+    "speakerSentiments": Bool(),
+    "conversation": Obj({"verbNounPairsEnabled": Bool()}, section="conversation"),
+    "entity": Obj({"enableEntityExtraction": Bool()}, section="entity"),
+    "speechproc": Obj({
+        "model": Str(non_empty=True),
+        "device": Str(enum=DEVICES),
+        "computeType": Str(non_empty=True),
+        "threads": Int(minimum=0, maximum=256),
+        "beamSize": Int(minimum=1, maximum=20),
+        "vad": Bool(),
+        "allowHttpCallbacks": Bool(),
+    }, section="speechproc"),
+})
+
+# Error codes for enum violations that VoiceBase documents with their own code.
+_CODE_BY_PATH_SUFFIX = {
+    ".url": E.CALLBACK_NO_URL, ".method": E.CALLBACK_BAD_METHOD, ".type": E.CALLBACK_BAD_TYPE,
+    ".format": E.CALLBACK_BAD_FORMAT, ".include": E.CALLBACK_BAD_INCLUDE, ".stream": E.CALLBACK_BAD_STREAM, "speechModel.language": E.UNSUPPORTED_LANGUAGE,
+}
+
+METADATA_SCHEMA = Obj({
+    "title": Str(), "description": Str(), "externalId": Str(), "externalVersion": Str(),
+    "extended": FreeObject(), "callDetails": FreeObject(),
+}, section="metadata")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A validated configuration with its effective values."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def _get(self, *keys: str, default: Any = None) -> Any:
+        node: Any = self.raw
+        for key in keys:
+            if not isinstance(node, dict) or key not in node:
+                return default
+            node = node[key]
+        return node
+
+    @property
+    def language(self) -> str:
+        return self._get("speechModel", "language", default="en-US")
+
+    @property
+    def whisper_language(self) -> str:
+        return LANGUAGES[self.language]
+
+    @property
+    def features(self) -> frozenset[str]:
+        return frozenset(self._get("speechModel", "features", default=[]))
+
+    @property
+    def advanced_punctuation(self) -> bool:
+        return "advancedPunctuation" in self.features
+
+    @property
+    def voice_features(self) -> bool:
+        return "voiceFeatures" in self.features
+
+    @property
+    def ingest(self) -> dict[str, Any]:
+        return self._get("ingest", default={})
+
+    @property
+    def model(self) -> str:
+        return self._get("speechproc", "model", default="tiny.en")
+
+    @property
+    def device(self) -> str:
+        return self._get("speechproc", "device", default="cpu")
+
+    @property
+    def compute_type(self) -> str:
+        return self._get("speechproc", "computeType", default="int8")
+
+    @property
+    def threads(self) -> int:
+        return self._get("speechproc", "threads", default=0)
+
+    @property
+    def beam_size(self) -> int:
+        return self._get("speechproc", "beamSize", default=5)
+
+    @property
+    def vad(self) -> bool:
+        return self._get("speechproc", "vad", default=True)
+
+    @property
+    def number_formatting(self) -> bool:
+        return self._get("transcript", "formatting", "enableNumberFormatting", default=True)
+
+    @property
+    def hotwords(self) -> str | None:
+        """Custom vocabulary terms and scripts as one hint string for the recogniser."""
+        parts: list[str] = []
+        for item in self._get("vocabularies", default=[]):
+            parts += [t["term"] for t in item.get("terms", [])]
+            parts += [s["script"] for s in item.get("scripts", [])]
+        return " ".join(parts) or None
+
+    def section(self, name: str) -> Any:
+        return self.raw.get(name)
+
+    def fingerprint(self) -> str:
+        """Hash of everything that changes the outputs (used to skip unchanged work)."""
+        canonical = json.dumps(self.raw, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def validate(raw: Any) -> Settings:
+    """Validate a configuration object; raise ConfigurationError naming the key path."""
+    if raw is None:
+        raw = {}
+    _ALLOW_HTTP[0] = bool(isinstance(raw, dict) and isinstance(raw.get("speechproc"), dict)
+                          and raw["speechproc"].get("allowHttpCallbacks") is True)
+    try:
+        SCHEMA.check(raw, "")
+    except E.ConfigurationError as exc:
+        raise _with_documented_code(exc) from None
+    finally:
+        _ALLOW_HTTP[0] = False
+    _check_vocabulary_names(raw)
+    return Settings(raw)
+
+
+def _with_documented_code(exc: E.ConfigurationError) -> E.ConfigurationError:
+    if exc.code != E.INVALID_VALUE:
+        return exc
+    path = re.sub(r"\[\d+\]$", "", exc.message.split(":", 1)[0])
+    for suffix, code in _CODE_BY_PATH_SUFFIX.items():
+        if path.endswith(suffix) and ("callbacks" in path or not suffix.startswith(".")):
+            return E.ConfigurationError(code, exc.message)
+    return exc
+
+
+def _check_vocabulary_names(raw: dict) -> None:
+    for i, item in enumerate(raw.get("vocabularies", [])):
+        if "vocabularyName" in item:
+            raise invalid(f"vocabularies[{i}].vocabularyName",
+                          "named vocabularies are not stored locally; give the terms inline")
+
+
+def validate_metadata(raw: Any) -> dict[str, Any]:
+    """Validate upload metadata (title, description, externalId, extended, ...)."""
+    try:
+        METADATA_SCHEMA.check(raw, "metadata")
+    except E.ConfigurationError as exc:
+        raise E.ConfigurationError(E.METADATA_NOT_PARSEABLE, exc.message) from None
+    external = raw.get("externalId")
+    if external is not None and not external.strip():
+        raise E.ConfigurationError(E.EXTERNAL_ID_EMPTY, "metadata.externalId: must not be empty")
+    if external is not None and len(external) > 256:
+        raise E.ConfigurationError(E.EXTERNAL_ID_TOO_LONG, "metadata.externalId: longer than 256 characters")
+    return raw
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML safe loader that refuses duplicated keys."""
+
+
+def _mapping_without_duplicates(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise E.ConfigurationError(E.DUPLICATED_PROPERTY, f"duplicated property ({key})")
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    keys = [k for k, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise E.ConfigurationError(E.DUPLICATED_PROPERTY, f"duplicated property ({key})")
+    return dict(pairs)
+
+
+def parse_document(text: str, source: str, code: int = E.CONFIG_NOT_PARSEABLE) -> Any:
+    """Parse JSON or YAML text (YAML is a superset, JSON is tried first for exact errors)."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise E.ConfigurationError(code, f"{source}: not valid JSON or YAML ({exc})") from None
+
+
+def _read(path: str | Path, code: int) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise E.ConfigurationError(code, f"{path}: cannot be read ({exc})") from None
+    return parse_document(text, str(path), code)
+
+
+def load(path: str | Path | None) -> Settings:
+    """Load and validate a configuration file; None gives the defaults."""
+    if path is None:
+        return validate({})
+    raw = _read(path, E.CONFIG_NOT_PARSEABLE)
+    if raw is None:
+        raw = {}
+    if isinstance(raw, dict) and set(raw) == {"configuration"}:
+        raise E.ConfigurationError(E.UNKNOWN_PROPERTY, "configuration: v3 configurations are not wrapped in a "
+                                   "'configuration' key (that is the v2-beta form); move its content to the top")
+    return validate(raw)
+
+
+def load_metadata(path: str | Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    return validate_metadata(_read(path, E.METADATA_NOT_PARSEABLE) or {})

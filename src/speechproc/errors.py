@@ -1,0 +1,89 @@
+"""Error codes and the v3 error body."""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+# Codes follow the VoiceBase v3 error table where one exists.
+CONFIG_NOT_PARSEABLE = 10007
+UNKNOWN_PROPERTY = 10008
+INVALID_VALUE = 10009
+DUPLICATED_PROPERTY = 10010
+METADATA_NOT_PARSEABLE = 10107
+EXTERNAL_ID_EMPTY = 10108
+EXTERNAL_ID_TOO_LONG = 10109
+MEDIA_UNREADABLE = 10201
+NO_MEDIA = 10202
+RESOURCE_NOT_FOUND = 10205
+TRANSCRIPT_NOT_READY = 10301
+UNSUPPORTED_LANGUAGE = 10601
+FEATURE_NOT_AVAILABLE = 10603
+INGEST_FORMS_EXCLUSIVE = 15000
+INGEST_STEREO_INCOMPLETE = 15001
+INGEST_INVALID_SPEAKER = 15002
+INGEST_ONE_CHANNEL_ONLY = 15003
+INGEST_CHANNEL_MISMATCH = 15004
+INGEST_ALL_IGNORED = 15005
+VOCABULARY_NAME_AND_TERMS = 20007
+VOCABULARY_TOO_MANY_TERMS = 20010
+VOCABULARY_BAD_WEIGHT = 20015
+VOCABULARY_DUPLICATE_TERMS = 20017
+DETECTOR_WITHOUT_ID = 50004
+REDACTOR_EMPTY = 50007
+CALLBACK_NO_URL = 60001
+CALLBACK_BAD_PROTOCOL = 60002
+CALLBACK_BAD_INCLUDE = 60003
+CALLBACK_BAD_TYPE = 60004
+CALLBACK_PROPERTY_NOT_ALLOWED = 60005
+CALLBACK_PROPERTY_MISSING = 60006
+CALLBACK_BAD_FORMAT = 60007
+CALLBACK_BAD_METHOD = 60008
+CALLBACK_BAD_STREAM = 60009
+MODEL_UNAVAILABLE = 90001
+STAGE_FAILED = 90002
+INTERNAL = 90000
+
+TRANSCRIPT_NOT_READY_MESSAGE = "Transcripts only become available when a media item has status finished."
+
+
+class SpeechprocError(Exception):
+    """An error with a v3 code, an HTTP-like status and a message for the user."""
+
+    def __init__(self, code: int, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def body(self) -> dict[str, Any]:
+        """The v3 error body for this error."""
+        return error_body(self.status, [(self.code, self.message)])
+
+
+class ConfigurationError(SpeechprocError):
+    """The configuration (or metadata) is invalid: nothing is processed."""
+
+
+class NotFoundError(SpeechprocError):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(code, message, status=404)
+
+
+def error_body(status: int, messages: list[tuple[int, str]]) -> dict[str, Any]:
+    """v3 error body: 4xx conditions go in `warnings` ({code, message}), 5xx in `errors` ({code, error})."""
+    body: dict[str, Any] = {"status": status}
+    if status >= 500:
+        body["errors"] = [{"code": code, "error": msg} for code, msg in messages]
+    else:
+        body["warnings"] = [{"code": code, "message": msg} for code, msg in messages]
+    body["reference"] = str(uuid.uuid4())
+    return body
+
+
+def transcript_not_ready_body() -> dict[str, Any]:
+    """The documented 404 body for a transcript requested before `finished` (object form, as VoiceBase sends it)."""
+    return {
+        "status": 404,
+        "warnings": {"code": TRANSCRIPT_NOT_READY, "message": TRANSCRIPT_NOT_READY_MESSAGE},
+        "reference": str(uuid.uuid4()),
+    }

