@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from speechproc.cli import main
 from conftest import SAMPLES
+from speechproc.cli import main
 
 ISO_MS = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"
 
@@ -130,6 +130,8 @@ def test_unknown_media_id_is_a_404(batch):
 def test_rerun_skips_unchanged_files_and_force_redoes_them(batch):
     folder = batch["folder"]
     runner = CliRunner()
+    first = runner.invoke(main, ["run", str(folder / "sub"), "--quiet"])  # no metadata: a new effective configuration
+    assert json.loads(first.stdout)["media"][0]["status"] == "finished"
     again = runner.invoke(main, ["run", str(folder / "sub")])
     assert again.exit_code == 0 and "skipped" in again.stderr
     assert json.loads(again.stdout)["media"][0]["status"] == "skipped"

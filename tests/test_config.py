@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from speechproc import config, errors
 from conftest import SHARED
+from speechproc import config, errors
 
 
 def reject(raw: dict) -> errors.ConfigurationError:

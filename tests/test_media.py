@@ -9,8 +9,8 @@ import av
 import numpy as np
 import pytest
 
-from speechproc import errors, media
 from conftest import SAMPLES
+from speechproc import errors, media
 
 
 def encode(src: Path, dest: Path, codec: str, fmt: str, rate: int, seconds: float = 4.0, video: bool = False) -> Path:
@@ -24,7 +24,7 @@ def encode(src: Path, dest: Path, codec: str, fmt: str, rate: int, seconds: floa
             vstream.width, vstream.height, vstream.pix_fmt = 64, 48, "yuv420p"
         astream = out.add_stream(codec, rate=rate, layout=layout)
         step = 1024
-        for i, start in enumerate(range(0, pcm.shape[1], step)):
+        for start in range(0, pcm.shape[1], step):
             frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(pcm[:, start : start + step]), format="fltp",
                                                layout=layout)
             frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)

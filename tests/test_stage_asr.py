@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from speechproc import api, config, errors, media
 from conftest import SAMPLES, truth_for
+from speechproc import api, config, errors, media
 from textnorm import wer
 
 # Measured with tiny.en (int8, beam 5, VAD): Agent 11.0 %, Caller 1.6 %, voicemail 4.2 %.

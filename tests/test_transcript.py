@@ -49,8 +49,9 @@ def test_leading_punctuation_without_a_word_before_is_dropped():
 
 
 def conversation(words: list[RecognizedWord], speakers=("Agent", "Caller"), advanced=True) -> Conversation:
-    from speechproc.conversation import Channel
     import numpy as np
+
+    from speechproc.conversation import Channel
 
     conv = Conversation("00000000-0000-0000-0000-000000000000")
     conv.channels = [Channel(i, name, np.zeros(1, np.float32), 16000) for i, name in enumerate(speakers)]

@@ -9,12 +9,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__, errors as E
+from . import __version__
+from . import errors as E
 from .catalog import Catalog
 from .config import Settings
 from .conversation import Conversation, MediaItem
-from .formats import TEXT_FORMATS, get_writer
-from .formats import v3json
+from .formats import TEXT_FORMATS, get_writer, v3json
 from .media import MEDIA_EXTENSIONS, file_hash
 from .paths import atomic_write
 from .pipeline import analyse, new_tasks

@@ -203,7 +203,8 @@ SCHEMA = Obj(section="root", fields={
 # Error codes for enum violations that VoiceBase documents with their own code.
 _CODE_BY_PATH_SUFFIX = {
     ".url": E.CALLBACK_NO_URL, ".method": E.CALLBACK_BAD_METHOD, ".type": E.CALLBACK_BAD_TYPE,
-    ".format": E.CALLBACK_BAD_FORMAT, ".include": E.CALLBACK_BAD_INCLUDE, ".stream": E.CALLBACK_BAD_STREAM, "speechModel.language": E.UNSUPPORTED_LANGUAGE,
+    ".format": E.CALLBACK_BAD_FORMAT, ".include": E.CALLBACK_BAD_INCLUDE, ".stream": E.CALLBACK_BAD_STREAM,
+    "speechModel.language": E.UNSUPPORTED_LANGUAGE,
 }
 
 METADATA_SCHEMA = Obj({

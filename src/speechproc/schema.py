@@ -1,8 +1,9 @@
 """A small declarative validator for JSON-like data; every error names the key path."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import INVALID_VALUE, UNKNOWN_PROPERTY, ConfigurationError
 
