@@ -222,10 +222,7 @@ def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, P
     atomic_write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n")
     lang = conv.language.split("-")[0]
     for name in TEXT_FORMATS:
-        writer = get_writer(name)
-        if name == "dfxp":
-            writer.lang = lang  # type: ignore[attr-defined]
-        atomic_write(outputs[name], writer.render(conv.words))
+        atomic_write(outputs[name], get_writer(name, lang).render(conv.words))
     return {k: str(v) for k, v in outputs.items()}
 
 

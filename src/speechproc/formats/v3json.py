@@ -43,9 +43,7 @@ def words_from_json(items: list[dict[str, Any]]) -> list[Word]:
 
 
 def alternate_format(name: str, words: list[Word], lang: str = "en") -> dict[str, Any]:
-    writer = get_writer(name)
-    if name == "dfxp":
-        writer.lang = lang  # type: ignore[attr-defined]
+    writer = get_writer(name, lang)
     data = writer.render(words).encode("utf-8")
     return {"format": name, "contentType": writer.content_type, "contentEncoding": "Base64",
             "charset": "utf-8", "data": base64.b64encode(data).decode("ascii")}

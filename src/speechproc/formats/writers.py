@@ -77,8 +77,10 @@ WRITERS: dict[str, type[Writer]] = {w.name: w for w in (TextWriter, SrtWriter, W
 TEXT_FORMATS = tuple(WRITERS)  # text, srt, webvtt, dfxp
 
 
-def get_writer(name: str) -> Writer:
-    """The writer for a format name: text, srt, webvtt or dfxp."""
+def get_writer(name: str, lang: str = "en") -> Writer:
+    """The writer for a format name: text, srt, webvtt or dfxp (`lang` is DFXP's xml:lang)."""
+    if name == "dfxp":
+        return DfxpWriter(lang)
     try:
         return WRITERS[name]()
     except KeyError:
