@@ -376,7 +376,11 @@ def parse_document(text: str, source: str, code: int = E.CONFIG_NOT_PARSEABLE) -
     except json.JSONDecodeError:
         pass
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        loader = _UniqueKeyLoader(text)  # a SafeLoader: plain data only, never Python objects
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         raise E.ConfigurationError(code, f"{source}: not valid JSON or YAML ({exc})") from None
 
