@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import INVALID_VALUE, UNKNOWN_PROPERTY, ConfigurationError
@@ -119,7 +119,6 @@ class Obj(Node):
     section: str = ""
     extra_check: Callable[[dict, str], None] | None = None
     required_code: int = INVALID_VALUE
-    _: Any = field(default=None, repr=False)
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
