@@ -2,13 +2,16 @@
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
+TORCH_VERSION ?= 2.13.0
 
 .PHONY: setup demo test lint bench samples clean
 
 setup: $(VENV)/.installed
 
+# torch comes first, pinned to the CPU build, so that resemblyzer does not pull a CUDA build
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet "torch==$(TORCH_VERSION)" "setuptools<81"
 	$(BIN)/pip install --quiet -e ".[dev,base]"
 	touch $@
 
@@ -25,6 +28,8 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
+	$(BIN)/python benchmarks/diarization.py --sweep --json benchmarks/diarization.result.json
+	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py

@@ -42,3 +42,42 @@ def processed(sample_copy: Path) -> dict[str, dict]:
     batch = api.process([sample_copy], config.validate({}), out_dir=sample_copy / "out")
     assert [i.status for i in batch.items] == ["finished", "finished"], [i.error for i in batch.items]
     return {Path(i.path).name: json.loads(Path(i.outputs["json"]).read_text()) for i in batch.items}
+
+
+def write_wav(path: Path, samples, rate: int) -> Path:
+    """Write float samples in [-1, 1] (shape (n,) or (channels, n)) as 16-bit PCM WAV."""
+    import wave
+
+    import numpy as np
+
+    data = np.atleast_2d(np.asarray(samples, dtype=np.float32))
+    pcm = (np.clip(data, -1, 1) * 32767).round().astype("<i2").T.copy()
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(data.shape[0])
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
+    return path
+
+
+@pytest.fixture(scope="session")
+def downmix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample call mixed down to one channel at its own rate: a mono recording of two speakers."""
+    from speechproc.media import decode
+
+    track = decode(SAMPLES / "call.flac", sample_rate=None)
+    folder = tmp_path_factory.mktemp("downmix")
+    return write_wav(folder / "call-mono.wav", track.samples.mean(axis=0), track.sample_rate)
+
+
+@pytest.fixture(scope="session")
+def downmix_processed(downmix: Path) -> dict:
+    """The downmixed call processed with voice features on: its v3 media item."""
+    from speechproc import api, config
+
+    settings = config.validate({"speechModel": {"features": ["voiceFeatures"]}})
+    batch = api.process([downmix], settings, out_dir=downmix.parent / "out")
+    assert batch.items[0].status == "finished", batch.items[0].error
+    item = json.loads(Path(batch.items[0].outputs["json"]).read_text())
+    item["_outputs"] = batch.items[0].outputs
+    return item

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import SAMPLES
+from speechproc import pipeline
 from speechproc.cli import main
 
 ISO_MS = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"
@@ -90,7 +91,7 @@ def test_media_list_get_progress_and_metadata(batch):
     assert code == 0 and item["transcript"]["words"]
     code, progress = invoke("media", "progress", call_id)
     assert progress["progress"]["status"] == "finished"
-    assert [t["status"] for t in progress["progress"]["tasks"]] == ["finished"] * 5
+    assert [t["status"] for t in progress["progress"]["tasks"]] == ["finished"] * len(pipeline.STAGES)
     code, meta = invoke("media", "metadata", call_id)
     assert meta["title"] == "Support call" and meta["_links"]["self"]["href"].endswith(call_id)
 

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import importlib.util
-import wave
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import SAMPLES, truth_for
+from conftest import SAMPLES, truth_for, write_wav
 from speechproc import api, config, errors, media
 from textnorm import wer
 
@@ -88,14 +87,7 @@ def test_word_objects_are_well_formed(processed):
 def short_call(tmp_path_factory) -> Path:
     """The first 13 s of the sample call (two turns), as a 16 kHz stereo WAV."""
     track = media.decode(SAMPLES / "call.flac")
-    pcm = (np.clip(track.samples[:, : 13 * 16000].T, -1, 1) * 32767).astype("<i2")
-    path = tmp_path_factory.mktemp("short") / "short_call.wav"
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(2)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pcm.tobytes())
-    return path
+    return write_wav(tmp_path_factory.mktemp("short") / "short_call.wav", track.samples[:, : 13 * 16000], 16000)
 
 
 def run_one(path: Path, raw_config: dict, tmp_path: Path) -> tuple[api.ItemResult, dict]:
@@ -149,13 +141,7 @@ def test_ingest_that_does_not_fit_the_recording_fails_the_item(tmp_path, ingest,
 
 def test_identical_channels_are_processed_as_one_speaker(tmp_path):
     track = media.decode(SAMPLES / "voicemail.wav")
-    pcm = (np.repeat(track.samples, 2, axis=0).T * 32767).astype("<i2")
-    path = tmp_path / "dual_mono.wav"
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(2)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pcm.tobytes())
+    path = write_wav(tmp_path / "dual_mono.wav", np.repeat(track.samples, 2, axis=0), 16000)
     _, item = run_one(path, {}, tmp_path / "out")
     assert speakers_of(item) == ["Speaker"]
     assert any("identical" in w["message"] for w in item["warnings"])

@@ -113,6 +113,9 @@ def _check_callback(cb: dict, path: str) -> None:
             raise invalid(f"{path}.{key}", f"is required for callback type {kind}", E.CALLBACK_PROPERTY_MISSING)
 
 
+MAX_SPEAKERS = 20
+DEFAULT_MAX_SPEAKERS = 8
+
 _ALLOW_HTTP = [False]  # set while validating a configuration whose speechproc section allows http
 
 _PARAMS = Arr(Obj({"parameter": Str(non_empty=True), "value": Str()}, required=("parameter",)))
@@ -197,6 +200,11 @@ SCHEMA = Obj(section="root", fields={
         "beamSize": Int(minimum=1, maximum=20),
         "vad": Bool(),
         "allowHttpCallbacks": Bool(),
+        "diarization": Bool(),
+        "speakers": Int(minimum=1, maximum=MAX_SPEAKERS),
+        "maxSpeakers": Int(minimum=1, maximum=MAX_SPEAKERS),
+        "speakerNames": Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
+        "speakerEncoder": Str(non_empty=True),
     }, section="speechproc"),
 })
 
@@ -274,6 +282,28 @@ class Settings:
     @property
     def vad(self) -> bool:
         return self._get("speechproc", "vad", default=True)
+
+    @property
+    def diarization(self) -> bool:
+        return self._get("speechproc", "diarization", default=True)
+
+    @property
+    def speakers(self) -> int | None:
+        """The configured speaker count of a diarized recording; None means estimate it."""
+        return self._get("speechproc", "speakers")
+
+    @property
+    def max_speakers(self) -> int:
+        return self._get("speechproc", "maxSpeakers", default=DEFAULT_MAX_SPEAKERS)
+
+    @property
+    def speaker_names(self) -> list[str]:
+        return list(self._get("speechproc", "speakerNames", default=[]))
+
+    @property
+    def speaker_encoder(self) -> str | None:
+        """A Resemblyzer-compatible weights file; None is the encoder bundled with resemblyzer."""
+        return self._get("speechproc", "speakerEncoder")
 
     @property
     def number_formatting(self) -> bool:

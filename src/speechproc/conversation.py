@@ -29,6 +29,7 @@ class Word:
     v: float | None = None
     frq: list[Frequency] | None = None
     speaker: str = ""
+    pitch: float | None = None  # Hz; internal (no v3 field), for the talk-style metrics
 
     @property
     def is_word(self) -> bool:
@@ -63,6 +64,9 @@ class Channel:
     samples: np.ndarray
     sample_rate: int
     speaker_role: str | None = None
+    original: np.ndarray | None = None  # the same channel at the recording's own rate, when a stage needs it
+    original_rate: int = 0
+    named: bool = True  # False when the name is a default, not given by the configuration
 
 
 @dataclass
@@ -74,6 +78,7 @@ class Conversation:
     length_ms: int = 0
     content_type: str = ""
     channels: list[Channel] = field(default_factory=list)
+    diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
     recognized: list[RecognizedWord] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
@@ -92,8 +97,19 @@ class Conversation:
 
     @property
     def speakers(self) -> list[str]:
-        """Speaker names in channel order, without repeats."""
+        """Speaker names: from diarization when it ran, else in channel order, without repeats."""
+        if self.diarized_speakers:
+            return list(self.diarized_speakers)
         return list(dict.fromkeys(ch.speaker_name for ch in self.channels))
+
+    def channel_of(self, speaker: str) -> Channel:
+        """The channel a speaker's words come from (the only channel when it was diarized)."""
+        for ch in self.channels:
+            if ch.speaker_name == speaker:
+                return ch
+        if len(self.channels) == 1:
+            return self.channels[0]
+        raise KeyError(f"no channel for speaker {speaker!r}")
 
     def warn(self, code: int, message: str) -> None:
         self.warnings.append((code, message))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import av
@@ -54,6 +54,7 @@ class MediaInfo:
     content_type: str
     length_ms: int
     tracks: list[int]  # channel count of each audio stream, in stream order
+    sample_rates: list[int] = field(default_factory=list)  # of each audio stream, in stream order
 
 
 def _unreadable(path: Path, why: str) -> SpeechprocError:
@@ -92,7 +93,8 @@ def probe(path: str | Path) -> MediaInfo:
         duration = container.duration / av.time_base if container.duration else 0.0
         if not duration and audio[0].duration and audio[0].time_base:
             duration = float(audio[0].duration * audio[0].time_base)
-        return MediaInfo(content_type(container), round(duration * 1000), [s.channels for s in audio])
+        return MediaInfo(content_type(container), round(duration * 1000), [s.channels for s in audio],
+                         [s.sample_rate for s in audio])
 
 
 def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE) -> AudioTrack:

@@ -84,3 +84,24 @@ def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", thr
         raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
                              "model folder, or a faster-whisper model name already downloaded on a networked "
                              "machine") from None
+
+
+@lru_cache(maxsize=2)
+def load_voice_encoder(weights: str | None = None, device: str = "cpu"):  # -> resemblyzer.VoiceEncoder
+    """The Resemblyzer speaker encoder: its bundled weights, or a compatible weights file of the user's."""
+    import warnings
+
+    with warnings.catch_warnings():  # webrtcvad, imported by resemblyzer, warns about pkg_resources
+        warnings.simplefilter("ignore")
+        try:
+            from resemblyzer import VoiceEncoder
+        except ImportError:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "speaker encoder not available: pip install resemblyzer "
+                                  "(after torch, 'setuptools<81' and webrtcvad)", status=500) from None
+    if weights is not None and not Path(weights).expanduser().is_file():
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights '{weights}' not found", status=500)
+    try:
+        return VoiceEncoder(device, verbose=False, weights_fpath=Path(weights).expanduser() if weights else None)
+    except Exception as exc:  # torch raises many kinds of errors for a bad weights file
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights could not be loaded: {exc}",
+                              status=500) from None

