@@ -16,6 +16,8 @@ with a 0.25 s collar around every reference boundary left unscored and overlappi
 speech scored (a one-label hypothesis misses the second speaker there). Speakers are mapped one to
 one to maximise the matched time (Hungarian method).
 
+Also: the speaker count estimated for every one-channel file of wer-manifest.tsv.
+
 The time columns are the diarization stage alone and faster-whisper recognition of the same mono
 audio (tiny.en, int8, beam 5, word timestamps, VAD: the ASR stage as speechproc runs it).
 
@@ -167,6 +169,27 @@ def run(window: float, hop: float, threads: int, with_asr: bool) -> list[dict]:
     return rows
 
 
+def speaker_counts() -> dict:
+    """Speakers found in every one-channel file of wer-manifest.tsv (one reader each, but the
+    three-speaker Picovoice clip): how often the estimate says 1, or finds no speech at all."""
+    from speechproc.media import decode
+    from speechproc.stages import diarize
+
+    with open(EVAL / "wer-manifest.tsv", newline="") as f:
+        files = sorted({row[0] for row in csv.reader(f, delimiter="\t") if row[1] == "mono"})
+    known = {"picovoice/leopard_diarization_test.wav": 3}
+    found: dict[str, int] = {}
+    for name in files:
+        mono = np.ascontiguousarray(decode(EVAL / name).samples.mean(axis=0, dtype=np.float32))
+        found[name] = len({g.speaker for g in diarize.diarize(mono)})
+    single = [n for n in files if n not in known]
+    return {"one_speaker_files": len(single),
+            "found_1": sum(found[n] == 1 for n in single),
+            "found_none_no_speech": sum(found[n] == 0 for n in single),
+            "found_more": {n: found[n] for n in single if found[n] > 1},
+            "multi_speaker_files": {n: {"speakers": k, "found": found[n]} for n, k in known.items()}}
+
+
 def summary(rows: list[dict]) -> dict:
     total = sum(r["reference_s"] for r in rows)
     return {"pooled_der": round(sum(r["der"] * r["reference_s"] for r in rows) / total, 4),
@@ -187,6 +210,8 @@ def main() -> None:
     window, hop = args.window or diarize.WINDOW_S, args.hop or diarize.HOP_S
     rows = run(window, hop, args.threads, with_asr=True)
     result = {"window_s": window, "hop_s": hop, "threads": args.threads, "files": rows, "summary": summary(rows)}
+    if EVAL.is_dir():
+        result["speaker_count_on_one_channel_manifest_files"] = speaker_counts()
     if args.sweep:
         result["sweep"] = []
         for w, h in [(1.6, 0.2), (1.6, 0.8), (1.2, 0.3), (1.0, 0.25), (2.0, 0.5)]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,9 @@ def test_voicebase_reference_configurations_validate():
         for cb in raw.get("publish", {}).get("callbacks", []):
             cb["url"] = cb["url"].replace("http://", "https://")  # plain http is refused unless allowed
         config.validate(raw)
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "configs").glob("*.yaml")), ids=lambda p: p.name)
+def test_shipped_configurations_validate(path):
+    settings = config.load(path)
+    assert settings.language == "en-US"
