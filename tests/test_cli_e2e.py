@@ -210,3 +210,18 @@ def test_every_command_has_help_with_an_example():
         if path and not getattr(cmd, "commands", None):
             assert "Example" in cmd.help, f"{' '.join(path)} --help has no example"
             assert f"speechproc {' '.join(path)}" in readme, f"README does not document {' '.join(path)}"
+
+
+def test_run_diarizes_a_mono_call_with_voice_features_into_every_format(downmix, tmp_path):
+    code, out = invoke("run", str(downmix), "--config", str(SAMPLES.parent / "configs" / "mono-call.yaml"),
+                       "--out", str(tmp_path), "--quiet")
+    assert code == 0, out
+    files = out["media"][0]["outputs"]
+    item = json.loads(Path(files["json"]).read_text())
+    words = item["transcript"]["words"]
+    assert [v["speakerName"] for v in item["transcript"]["voiceActivity"]] == ["Agent", "Caller"]
+    assert words[0] == {**words[0], "m": "turn", "w": "Agent"}
+    assert all(len(w["frq"]) == 2 and isinstance(w["v"], float) for w in words if "m" not in w)
+    assert "Agent: Thank you for calling" in Path(files["srt"]).read_text()
+    assert "Caller: Hi" in Path(files["webvtt"]).read_text()
+    assert "Agent: " in Path(files["dfxp"]).read_text() and "Caller: " in Path(files["dfxp"]).read_text()
