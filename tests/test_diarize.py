@@ -68,6 +68,11 @@ def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
         assert diarize.estimate_speakers(emb, spans) == k
     emb, spans = voices(3)
     assert diarize.estimate_speakers(emb, spans, max_speakers=2) <= 2
+    # a long recording: more windows than the dendrogram takes; the rest join their nearest centroid
+    emb, spans = voices(2, per=1100)
+    assert len(emb) > diarize.MAX_LINKAGE_WINDOWS
+    labels = diarize.cluster(emb, spans)
+    assert sorted(np.bincount(labels).tolist()) == [1100, 1100]
 
 
 def test_speaker_names_follow_the_configuration_then_number():

@@ -35,6 +35,7 @@ TURN_MS = 2000  # a stretch this long counts as a turn at speaking
 MIN_TURNS = 3  # turns each cluster needs when the centroids are neither distinct nor the same
 RUN_GAP_MS = 1000
 MAX_LINKAGE_WINDOWS = 2000
+EMBED_BATCH = 256
 REFINE_ROUNDS = 3
 MAX_SPEAKERS = 8
 MEL_FRAME_MS = 10
@@ -156,16 +157,16 @@ def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None)
 
     encoder = load_voice_encoder(weights)
     full = int(windows.lengths.max()) if len(windows.lengths) else 0
-    batch = np.zeros((len(windows.starts), full, mel.shape[1]), dtype=np.float32)
-    for i, (first, n) in enumerate(zip(windows.starts, windows.lengths)):
-        piece = mel[first: first + n]
-        if len(piece) == 0:
-            continue
-        batch[i] = np.resize(piece, (full, mel.shape[1])) if len(piece) < full else piece[:full]
     out = []
     with torch.inference_mode():
-        for lo in range(0, len(batch), 256):
-            out.append(encoder(torch.from_numpy(batch[lo: lo + 256])).cpu().numpy())
+        for lo in range(0, len(windows.starts), EMBED_BATCH):  # batches keep memory flat on long recordings
+            firsts, lengths = windows.starts[lo: lo + EMBED_BATCH], windows.lengths[lo: lo + EMBED_BATCH]
+            batch = np.zeros((len(firsts), full, mel.shape[1]), dtype=np.float32)
+            for i, (first, n) in enumerate(zip(firsts, lengths)):
+                piece = mel[first: first + n]
+                if len(piece):
+                    batch[i] = np.resize(piece, (full, mel.shape[1])) if len(piece) < full else piece[:full]
+            out.append(encoder(torch.from_numpy(batch)).cpu().numpy())
     emb = np.concatenate(out) if out else np.zeros((0, 256), dtype=np.float32)
     return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
