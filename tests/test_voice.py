@@ -107,9 +107,8 @@ def _words(item: dict) -> list[tuple[str, dict]]:
 
 @pytest.fixture(scope="module")
 def call_with_features(tmp_path_factory):
-    """The stereo sample call processed with voice features: (v3 item, the conversation's pitch per word)."""
+    """The stereo sample call analysed with voice features: the conversation, pitch included."""
     from speechproc import pipeline
-    from speechproc.conversation import Conversation
 
     settings = config.validate({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000001")

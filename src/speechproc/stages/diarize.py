@@ -16,11 +16,12 @@
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import Settings
+from ..config import DEFAULT_MAX_SPEAKERS, Settings
 from ..conversation import Conversation
 from ..media import ASR_RATE
 from ..models import load_voice_encoder
@@ -37,7 +38,6 @@ RUN_GAP_MS = 1000
 MAX_LINKAGE_WINDOWS = 2000
 EMBED_BATCH = 256
 REFINE_ROUNDS = 3
-MAX_SPEAKERS = 8
 MEL_FRAME_MS = 10
 VAD_LEVEL = 0.1  # -20 dBFS
 _NORM_DBFS = -30.0  # Resemblyzer's training level
@@ -134,21 +134,19 @@ class Windows:
 def plan_windows(regions: list[tuple[int, int]], window_s: float = WINDOW_S, hop_s: float = HOP_S) -> Windows:
     """Sliding windows inside each region; each labels the stretch nearest its centre."""
     win, hop = round(window_s * 1000), round(hop_s * 1000)
-    starts, lengths, spans = [], [], []
+    planned: list[tuple[int, int, int, int]] = []  # (start, length, labelled from, labelled to) in ms
     for s, e in regions:
         if e - s <= win:
-            starts.append(s), lengths.append(e - s), spans.append((s, e))
+            planned.append((s, e - s, s, e))
             continue
         firsts = list(range(s, e - win + 1, hop))
         if firsts[-1] + win < e:
             firsts.append(e - win)
         centres = [f + win // 2 for f in firsts]
         bounds = [s] + [(a + b) // 2 for a, b in zip(centres, centres[1:])] + [e]
-        for k, f in enumerate(firsts):
-            starts.append(f), lengths.append(win), spans.append((bounds[k], bounds[k + 1]))
-    frame = MEL_FRAME_MS
-    return Windows(np.array(starts) // frame, np.maximum(np.array(lengths) // frame, 1),
-                   np.array(spans, dtype=np.int64).reshape(-1, 2))
+        planned += [(f, win, bounds[k], bounds[k + 1]) for k, f in enumerate(firsts)]
+    table = np.array(planned, dtype=np.int64).reshape(-1, 4)
+    return Windows(table[:, 0] // MEL_FRAME_MS, np.maximum(table[:, 1] // MEL_FRAME_MS, 1), table[:, 2:])
 
 
 def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None) -> np.ndarray:
@@ -246,7 +244,7 @@ def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: in
     return all(sum(r >= TURN_MS for r in _runs(spans, labels, c)) >= MIN_TURNS for c in range(k))
 
 
-def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = MAX_SPEAKERS,
+def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = DEFAULT_MAX_SPEAKERS,
                       tree: _Dendrogram | None = None) -> int:
     """The largest k in 2..max_speakers whose clustering passes `_split_is_real`; 1 when none does."""
     tree = tree or _Dendrogram(emb)
@@ -255,7 +253,7 @@ def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = MA
 
 
 def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
-            max_speakers: int = MAX_SPEAKERS) -> np.ndarray:
+            max_speakers: int = DEFAULT_MAX_SPEAKERS) -> np.ndarray:
     """A speaker label per window, 0-based, numbered by first appearance."""
     if len(emb) == 0:
         return np.zeros(0, dtype=int)
@@ -277,7 +275,7 @@ def segments_from(windows: Windows, labels: np.ndarray) -> list[Segment]:
     return out
 
 
-def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int = MAX_SPEAKERS,
+def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
             weights: str | None = None, window_s: float = WINDOW_S, hop_s: float = HOP_S) -> list[Segment]:
     """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance."""
     regions = speech_regions(samples)
@@ -292,8 +290,6 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
 
 def speaker_of(s: int, e: int, segments: list[Segment], starts: list[int]) -> int:
     """The speaker whose segments overlap [s, e] most; the nearest segment's when none overlaps."""
-    import bisect
-
     i = max(0, bisect.bisect_right(starts, s) - 1)
     overlap: dict[int, int] = {}
     j = i
