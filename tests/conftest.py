@@ -81,3 +81,18 @@ def downmix_processed(downmix: Path) -> dict:
     item = json.loads(Path(batch.items[0].outputs["json"]).read_text())
     item["_outputs"] = batch.items[0].outputs
     return item
+
+
+@pytest.fixture(scope="session")
+def callcenter(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The sample call run once through `speechproc run` with configs/callcenter.yaml (every analytic)."""
+    from click.testing import CliRunner
+
+    from speechproc.cli import main
+
+    folder = tmp_path_factory.mktemp("callcenter")
+    shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
+    result = CliRunner().invoke(main, ["run", str(folder), "--config", str(ROOT / "configs" / "callcenter.yaml"),
+                                       "--quiet"])
+    assert result.exit_code == 0, result.output
+    return json.loads((folder / "call.v3.json").read_text())

@@ -178,11 +178,11 @@ def test_colliding_names_keep_their_extension(tmp_path):
 
 def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_path):
     cfg = tmp_path / "c.json"
-    cfg.write_text(json.dumps({"metrics": [{"metricGroupName": "overtalk"}]}))
+    cfg.write_text(json.dumps({"spotting": {"groups": [{"groupName": "billing"}]}}))
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
     code, _ = invoke("run", str(tmp_path / "v.wav"), "--config", str(cfg), "--quiet")
     item = json.loads((tmp_path / "v.v3.json").read_text())
-    assert code == 0 and any("metrics" in w["message"] for w in item["warnings"])
+    assert code == 0 and any("spotting" in w["message"] for w in item["warnings"])
 
 
 def test_the_installed_command_runs_as_a_program(tmp_path):
@@ -225,3 +225,46 @@ def test_run_diarizes_a_mono_call_with_voice_features_into_every_format(downmix,
     assert "Agent: Thank you for calling" in Path(files["srt"]).read_text()
     assert "Caller: Hi" in Path(files["webvtt"]).read_text()
     assert "Agent: " in Path(files["dfxp"]).read_text() and "Caller: " in Path(files["dfxp"]).read_text()
+
+
+def metric(item: dict, group: str, name: str) -> float:
+    values = next(g["metricValues"] for g in item["metrics"] if g["metricGroupName"] == group)
+    return next(v["metricValue"] for v in values if v["metricName"] == name)
+
+
+def test_callcenter_config_produces_every_analytics_section(callcenter):
+    assert "warnings" not in callcenter
+    assert [g["metricGroupName"] for g in callcenter["metrics"]] == [
+        "overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment"]
+    assert [len(g["metricValues"]) for g in callcenter["metrics"]] == [6, 18, 8, 12]
+    assert all(isinstance(v["metricValue"], float) for g in callcenter["metrics"] for v in g["metricValues"])
+    assert [s["speakerName"] for s in callcenter["speakerSentiments"]] == ["Agent", "Caller"]
+    assert all(-1 <= v["v"] <= 1 and v["s"] <= v["e"] for s in callcenter["speakerSentiments"]
+               for v in s["sentimentValues"])
+    pairs = {p["speakerName"]: {(x["verb"], x["noun"]) for x in p["verbNounPairs"]}
+             for p in callcenter["conversation"]["speakerVerbNounPairs"]}
+    assert ("issue", "refund") in pairs["Agent"] and ("like", "refund") in pairs["Caller"]
+    keywords = {k["keyword"] for k in callcenter["knowledge"]["keywords"]}
+    assert {"refund", "double charge"} <= keywords
+    assert callcenter["knowledge"]["topics"][0]["topicName"] == "Billing"
+
+
+def test_callcenter_metrics_match_the_calls_known_timing(callcenter):
+    """truth.json: one overlap (the caller's "Oh good" under the agent, 0.9 s), one 5.2 s hold."""
+    from conftest import truth_for
+
+    turns = truth_for("call.flac")["turns"]
+    talk = {who: sum(t["e"] - t["s"] for t in turns if t["speaker"] == who) for who in ("Agent", "Caller")}
+    union = talk["Agent"] + talk["Caller"] - 900
+    assert metric(callcenter, "overtalk", "overtalk-incidents") == 1
+    assert metric(callcenter, "overtalk", "caller-overtalk-incidents") == 1
+    assert metric(callcenter, "overtalk", "agent-overtalk-incidents") == 0
+    assert 0.01 <= metric(callcenter, "overtalk", "overtalk-ratio") <= 0.02
+    assert metric(callcenter, "overtalk", "caller-overtalk-ratio") == 1.0
+    assert metric(callcenter, "talk-time-and-rate", "silence-incidents") == 1
+    assert metric(callcenter, "talk-time-and-rate", "agent-talk-ratio") == pytest.approx(talk["Agent"] / union, abs=0.05)
+    assert metric(callcenter, "talk-time-and-rate", "caller-talk-ratio") == pytest.approx(talk["Caller"] / union, abs=0.05)
+    assert metric(callcenter, "talk-time-and-rate", "silence-ratio") == pytest.approx(1 - union / 69595, abs=0.05)
+    assert 120 <= metric(callcenter, "talk-time-and-rate", "agent-talk-rate") <= 240
+    assert metric(callcenter, "sentiment", "call-sentiment") > 0  # a polite call that ends well
+    assert metric(callcenter, "talk-style-tone-and-volume", "agent-relative-voice-volume-energy") > 0

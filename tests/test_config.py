@@ -159,7 +159,27 @@ def test_voicebase_reference_configurations_validate():
         config.validate(raw)
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "configs").glob("*.yaml")), ids=lambda p: p.name)
+CONFIGS = sorted(p for p in (Path(__file__).parent.parent / "configs").glob("*.yaml") if p.name != "topics.yaml")
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configurations_validate(path):
     settings = config.load(path)
     assert settings.language == "en-US"
+
+
+def test_the_taxonomy_in_configs_is_the_bundled_one():
+    from speechproc import taxonomy
+
+    shipped = Path(__file__).parent.parent / "configs" / "topics.yaml"
+    assert taxonomy.load(shipped) == taxonomy.load()
+
+
+@pytest.mark.parametrize("local, message", [
+    ({"sentimentEngine": "bert"}, "sentimentEngine"),
+    ({"topicTaxonomy": "/nonexistent/topics.yaml"}, "not found"),
+    ({"spacyModel": ""}, "spacyModel"),
+])
+def test_bad_analytics_choices_are_configuration_errors(local, message):
+    with pytest.raises(errors.ConfigurationError, match=message):
+        config.validate({"speechproc": local})

@@ -36,3 +36,10 @@ def test_the_schema_check_is_real(processed, definitions):
     broken = dict(processed["voicemail.wav"], length="8614 ms")
     with pytest.raises(jsonschema.ValidationError):
         validate(broken, "VbMedia", definitions)
+
+
+def test_analytics_sections_match_their_definitions(callcenter, definitions):
+    validate(callcenter, "VbMedia", definitions)
+    validate(callcenter["knowledge"], "VbKnowledge", definitions)
+    for group in callcenter["metrics"]:
+        validate(group, "VbMetricGroup", definitions)

@@ -12,6 +12,8 @@ from urllib.parse import urlparse
 import yaml
 
 from . import errors as E
+from . import taxonomy
+from .models import BUNDLED_SENTENCE_ENCODER, BUNDLED_SPACY
 from .schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 
 # v3 language code -> Whisper language code
@@ -28,6 +30,7 @@ CALLBACK_INCLUDES = ("metadata", "transcript", "knowledge", "prediction", "spott
                      "speakerSentiments", "conversation", "categories", "messages")
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DEVICES = ("cpu", "cuda", "auto")
+SENTIMENT_ENGINES = ("vader", "minilm")
 
 
 # ---------------------------------------------------------------- semantic checks
@@ -51,6 +54,14 @@ def _check_metrics(groups: list, path: str) -> None:
     names = [g["metricGroupName"] for g in groups]
     if len(set(names)) != len(names):
         raise invalid(path, "a metric group is listed twice")
+
+
+def _check_local_choices(local: dict, path: str) -> None:
+    if "topicTaxonomy" in local:
+        try:
+            taxonomy.load(local["topicTaxonomy"])
+        except ValueError as exc:
+            raise invalid(f"{path}.topicTaxonomy", str(exc)) from None
 
 
 def _check_categories(items: list, path: str) -> None:
@@ -205,7 +216,11 @@ SCHEMA = Obj(section="root", fields={
         "maxSpeakers": Int(minimum=1, maximum=MAX_SPEAKERS),
         "speakerNames": Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
         "speakerEncoder": Str(non_empty=True),
-    }, section="speechproc"),
+        "sentimentEngine": Str(enum=SENTIMENT_ENGINES),
+        "sentenceEncoder": Str(non_empty=True),
+        "spacyModel": Str(non_empty=True),
+        "topicTaxonomy": Str(non_empty=True),
+    }, section="speechproc", extra_check=_check_local_choices),
 })
 
 # Error codes for enum violations that VoiceBase documents with their own code.
@@ -304,6 +319,40 @@ class Settings:
     def speaker_encoder(self) -> str | None:
         """A Resemblyzer-compatible weights file; None is the encoder bundled with resemblyzer."""
         return self._get("speechproc", "speakerEncoder")
+
+    @property
+    def sentiment_engine(self) -> str:
+        return self._get("speechproc", "sentimentEngine", default="vader")
+
+    @property
+    def sentence_encoder(self) -> str:
+        return self._get("speechproc", "sentenceEncoder", default=BUNDLED_SENTENCE_ENCODER)
+
+    @property
+    def spacy_model(self) -> str:
+        return self._get("speechproc", "spacyModel", default=BUNDLED_SPACY)
+
+    @property
+    def topic_taxonomy(self) -> str | None:
+        """A topic taxonomy file of the user's; None is the bundled contact-centre taxonomy."""
+        return self._get("speechproc", "topicTaxonomy")
+
+    @property
+    def metric_groups(self) -> list[str]:
+        return [g["metricGroupName"] for g in self._get("metrics", default=[])]
+
+    @property
+    def discovery(self) -> bool:
+        """Keywords and topics (v3 `knowledge.enableDiscovery`, off unless asked for)."""
+        return self._get("knowledge", "enableDiscovery", default=False)
+
+    @property
+    def speaker_sentiments(self) -> bool:
+        return self._get("speakerSentiments", default=False)
+
+    @property
+    def verb_noun_pairs(self) -> bool:
+        return self._get("conversation", "verbNounPairsEnabled", default=False)
 
     @property
     def number_formatting(self) -> bool:

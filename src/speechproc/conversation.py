@@ -56,6 +56,80 @@ class Turn:
 
 
 @dataclass
+class Sentence:
+    """One sentence of one turn: its tokens (words and punctuation) and, once scored, its sentiment."""
+
+    speaker: str
+    words: list[Word]
+    sentiment: float | None = None
+    embedding: np.ndarray | None = None  # internal: the sentence encoder's vector, shared by the stages using it
+
+    @property
+    def s(self) -> int:
+        return self.words[0].s
+
+    @property
+    def e(self) -> int:
+        return max(w.e for w in self.words)
+
+    @property
+    def text(self) -> str:
+        return text_of(self.words)
+
+
+def text_of(tokens: list[Word]) -> str:
+    """Tokens as readable text: words separated by spaces, punctuation attached to the word before."""
+    return "".join(w.w if w.m == PUNC or not i else " " + w.w for i, w in enumerate(tokens))
+
+
+@dataclass
+class Occurrence:
+    s: int
+    e: int
+    exact: str
+
+
+@dataclass
+class Keyword:
+    """A salient term and every place each speaker said it."""
+
+    keyword: str
+    relevance: float
+    mentions: dict[str, list[Occurrence]]  # speaker -> occurrences, in time order
+
+
+@dataclass
+class Topic:
+    name: str
+    relevance: float
+    subtopics: list[tuple[str, float]]  # (name, score)
+    keywords: list[Keyword]
+
+
+@dataclass
+class Knowledge:
+    keywords: list[Keyword]
+    topics: list[Topic]
+
+
+@dataclass
+class MetricGroup:
+    name: str
+    values: dict[str, float]  # metric name -> value, in the catalogue's order
+
+
+@dataclass
+class VerbNounPair:
+    s: int
+    e: int
+    verb: str
+    noun: str
+    verb_neg: str | None = None
+    noun_neg: str | None = None
+    question: bool = False
+
+
+@dataclass
 class Channel:
     """One speaker's audio: a channel of the file, or a mix of several."""
 
@@ -82,18 +156,25 @@ class Conversation:
     recognized: list[RecognizedWord] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
+    sentences: list[Sentence] = field(default_factory=list)
+    parsed: list[Any] | None = None  # internal: the spaCy parse of the sentences (parsing.ParsedTurn)
     voice_activity: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     confidence: float = 0.0
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # analytics results, filled by later stages; None means "not requested"
-    knowledge: dict[str, Any] | None = None
+    knowledge: Knowledge | None = None
     spotting: dict[str, Any] | None = None
     prediction: dict[str, Any] | None = None
-    metrics: list[dict[str, Any]] | None = None
+    metrics: list[MetricGroup] | None = None
     categories: list[dict[str, Any]] | None = None
-    conversation: dict[str, Any] | None = None
-    speaker_sentiments: list[dict[str, Any]] | None = None
+    verb_noun_pairs: dict[str, list[VerbNounPair]] | None = None  # speaker -> pairs
+    speaker_sentiments: bool = False  # whether the per-sentence sentiments are published
     streams: list[dict[str, Any]] | None = None
+
+    @property
+    def stereo(self) -> bool:
+        """True when each speaker has a channel of their own (the precondition of per-party metrics)."""
+        return len(self.channels) > 1
 
     @property
     def speakers(self) -> list[str]:

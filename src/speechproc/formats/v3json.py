@@ -5,7 +5,18 @@ import base64
 from typing import Any
 
 from .. import FORMAT_VERSION
-from ..conversation import Conversation, Frequency, MediaItem, Word
+from ..conversation import (
+    Conversation,
+    Frequency,
+    Keyword,
+    Knowledge,
+    MediaItem,
+    MetricGroup,
+    Occurrence,
+    Sentence,
+    VerbNounPair,
+    Word,
+)
 from .writers import get_writer
 
 ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends them in
@@ -70,9 +81,72 @@ def transcript_json(conv: Conversation) -> dict[str, Any]:
     }
 
 
-_RESULT_SLOTS = (("knowledge", "knowledge"), ("spotting", "spotting"), ("prediction", "prediction"),
-                 ("metrics", "metrics"), ("categories", "categories"), ("conversation", "conversation"),
-                 ("speakerSentiments", "speaker_sentiments"), ("streams", "streams"))
+def mentions_json(mentions: dict[str, list[Occurrence]]) -> list[dict[str, Any]]:
+    return [{"speakerName": speaker, "occurrences": [{"s": o.s, "e": o.e, "exact": o.exact} for o in occurrences]}
+            for speaker, occurrences in mentions.items()]
+
+
+def keyword_json(k: Keyword) -> dict[str, Any]:
+    return {"keyword": k.keyword, "relevance": k.relevance, "mentions": mentions_json(k.mentions)}
+
+
+def knowledge_json(k: Knowledge) -> dict[str, Any]:
+    return {
+        "keywords": [keyword_json(kw) for kw in k.keywords],
+        "topics": [{"topicName": t.name, "relevance": t.relevance,
+                    "subtopics": [{"name": name, "score": score} for name, score in t.subtopics],
+                    "keywords": [keyword_json(kw) for kw in t.keywords]} for t in k.topics],
+    }
+
+
+def metrics_json(groups: list[MetricGroup]) -> list[dict[str, Any]]:
+    # VoiceBase sends every metric value as a double, counts included
+    return [{"metricGroupName": g.name,
+             "metricValues": [{"metricName": name, "metricValue": float(value)} for name, value in g.values.items()]}
+            for g in groups]
+
+
+def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNounPair]]) -> dict[str, Any]:
+    def pair(p: VerbNounPair) -> dict[str, Any]:
+        out: dict[str, Any] = {"s": p.s, "e": p.e, "verb": p.verb, "noun": p.noun}
+        if p.verb_neg:
+            out["verbNeg"] = p.verb_neg
+        if p.noun_neg:
+            out["nounNeg"] = p.noun_neg
+        if p.question:
+            out["question"] = True
+        return out
+
+    return {"speakerVerbNounPairs": [{"speakerName": speaker, "verbNounPairs": [pair(p) for p in pairs]}
+                                     for speaker, pairs in pairs_by_speaker.items()]}
+
+
+def speaker_sentiments_json(sentences: list[Sentence], speakers: list[str]) -> list[dict[str, Any]]:
+    return [{"speakerName": speaker,
+             "sentimentValues": [{"s": s.s, "e": s.e, "v": s.sentiment} for s in sentences
+                                 if s.speaker == speaker and s.sentiment is not None]}
+            for speaker in speakers]
+
+
+def results_json(conv: Conversation) -> dict[str, Any]:
+    """The analytics sections the conversation holds, each present only when it was asked for."""
+    out: dict[str, Any] = {}
+    if conv.knowledge is not None:
+        out["knowledge"] = knowledge_json(conv.knowledge)
+    for key, value in (("spotting", conv.spotting), ("prediction", conv.prediction)):
+        if value is not None:
+            out[key] = value
+    if conv.metrics is not None:
+        out["metrics"] = metrics_json(conv.metrics)
+    if conv.categories is not None:
+        out["categories"] = conv.categories
+    if conv.verb_noun_pairs is not None:
+        out["conversation"] = verb_noun_json(conv.verb_noun_pairs)
+    if conv.speaker_sentiments:
+        out["speakerSentiments"] = speaker_sentiments_json(conv.sentences, conv.speakers)
+    if conv.streams is not None:
+        out["streams"] = conv.streams
+    return out
 
 
 def media_item(item: MediaItem, conv: Conversation | None = None) -> dict[str, Any]:
@@ -93,10 +167,7 @@ def media_item(item: MediaItem, conv: Conversation | None = None) -> dict[str, A
     out["metadata"] = item.metadata or {}
     if conv is not None:
         out["transcript"] = transcript_json(conv)
-        for key, attr in _RESULT_SLOTS:
-            value = getattr(conv, attr)
-            if value is not None:
-                out[key] = value
+        out |= results_json(conv)
     if item.errors:
         out["errors"] = [{"code": code, "error": msg} for code, msg in item.errors]
     if item.warnings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 
+from .. import sentences
 from ..conversation import TURN, Conversation, Turn, Word
 
 TURN_PAUSE_MS = 1000  # a pause this long ends an utterance
@@ -88,5 +89,6 @@ def run(conv: Conversation) -> None:
     conv.turns = build_turns(tokens, conv.speakers) if tokens else []
     conv.words = number(conv.turns)
     conv.voice_activity = voice_activity(conv.words, conv.speakers)
+    conv.sentences = sentences.split(conv.turns)
     confidences = [w.c for w in conv.words if w.m is None]
     conv.confidence = sum(confidences) / len(confidences) if confidences else 0.0

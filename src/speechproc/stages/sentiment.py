@@ -1,0 +1,71 @@
+"""Sentence sentiment in -1..1 with one of two offline engines.
+
+`vader`: VADER's lexicon and rules (its compound score). Fast, no model.
+`minilm`: a linear head over the bundled MiniLM sentence embeddings, fitted by
+`benchmarks/fit_sentiment_head.py` on human-rated tweets and movie-review snippets.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import errors as E
+from ..config import Settings
+from ..conversation import Conversation, Sentence
+from ..models import BUNDLED_SENTENCE_ENCODER, load_vader
+from ..sentences import embed
+
+HEAD = Path(__file__).resolve().parent.parent / "data" / "sentiment_minilm.npz"
+ENGLISH = ("en-US", "en-AU", "en-UK")  # the languages sentiment is defined for
+
+
+@lru_cache(maxsize=1)
+def _head() -> tuple[np.ndarray, float]:
+    data = np.load(HEAD)
+    return data["w"].astype(np.float32), float(data["b"])
+
+
+def vader_scores(texts: list[str]) -> list[float]:
+    analyser = load_vader()
+    return [float(analyser.polarity_scores(t)["compound"]) for t in texts]
+
+
+def minilm_scores(embeddings: np.ndarray) -> list[float]:
+    """Scores from normalised MiniLM embeddings (rows) through the fitted head, clipped to -1..1."""
+    w, b = _head()
+    if embeddings.shape[1] != w.shape[0]:
+        raise E.SpeechprocError(E.MODEL_UNAVAILABLE, f"the minilm sentiment head needs {w.shape[0]}-dimensional "
+                                f"{BUNDLED_SENTENCE_ENCODER} embeddings, the encoder gives {embeddings.shape[1]}",
+                                status=500)
+    return [float(v) for v in np.clip(embeddings @ w + b, -1.0, 1.0)]
+
+
+def score(sentences: list[Sentence], settings: Settings) -> None:
+    """Set `sentiment` on every sentence with the configured engine."""
+    if not sentences:
+        return
+    if settings.sentiment_engine == "minilm":
+        embed(sentences, settings.sentence_encoder)
+        values = minilm_scores(np.stack([s.embedding for s in sentences]))
+    else:
+        values = vader_scores([s.text for s in sentences])
+    for sentence, value in zip(sentences, values):
+        sentence.sentiment = round(value, 4)
+
+
+def needed(settings: Settings) -> bool:
+    return settings.speaker_sentiments or "sentiment" in settings.metric_groups
+
+
+def run(conv: Conversation, settings: Settings) -> None:
+    if not needed(settings):
+        return
+    if settings.language not in ENGLISH:
+        conv.warn(E.FEATURE_NOT_AVAILABLE, f"sentiment is not available for {settings.language} "
+                  f"(only {', '.join(ENGLISH)}); sentiment metrics are 0 and speakerSentiments is empty")
+        conv.speaker_sentiments = settings.speaker_sentiments
+        return
+    score(conv.sentences, settings)
+    conv.speaker_sentiments = settings.speaker_sentiments

@@ -1,0 +1,33 @@
+"""Hand-built transcripts: text to word tokens with made-up times (one word every 500 ms)."""
+from __future__ import annotations
+
+import re
+
+from speechproc.conversation import PUNC, Conversation, Turn, Word
+from speechproc.sentences import split
+
+
+def tokens(text: str, speaker: str = "Agent", start: int = 0) -> list[Word]:
+    out: list[Word] = []
+    t = start
+    for piece in re.findall(r"[\w'$%-]+|[.,?!]", text):
+        if piece in ".,?!":
+            out.append(Word(p=0, c=0.0, s=out[-1].e, e=out[-1].e, w=piece, m=PUNC, speaker=speaker))
+        else:
+            out.append(Word(p=0, c=0.9, s=t, e=t + 400, w=piece, speaker=speaker))
+            t += 500
+    return out
+
+
+def conversation(*turns: tuple[str, str]) -> Conversation:
+    """A conversation of (speaker, text) turns, one after another."""
+    conv = Conversation("00000000-0000-0000-0000-000000000000", length_ms=0)
+    t = 0
+    for speaker, text in turns:
+        toks = tokens(text, speaker, t)
+        conv.turns.append(Turn(speaker, toks[0].s, toks[-1].e, toks))
+        conv.words += toks
+        t = toks[-1].e + 600
+    conv.length_ms = t
+    conv.sentences = split(conv.turns)
+    return conv
