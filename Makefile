@@ -17,6 +17,7 @@ $(VENV)/.installed: pyproject.toml
 
 demo: setup
 	$(BIN)/speechproc run sample_media/ --config configs/default.yaml --out demo-output
+	$(BIN)/speechproc run sample_media/call.flac --config configs/callcenter.yaml --out demo-output/callcenter
 	$(BIN)/speechproc media list --limit 2
 	cat demo-output/call.srt
 
@@ -30,6 +31,8 @@ bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
 	$(BIN)/python benchmarks/diarization.py --sweep --json benchmarks/diarization.result.json
 	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
+	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
+	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py
