@@ -268,3 +268,25 @@ def test_callcenter_metrics_match_the_calls_known_timing(callcenter):
     assert 120 <= metric(callcenter, "talk-time-and-rate", "agent-talk-rate") <= 240
     assert metric(callcenter, "sentiment", "call-sentiment") > 0  # a polite call that ends well
     assert metric(callcenter, "talk-style-tone-and-volume", "agent-relative-voice-volume-energy") > 0
+
+
+def test_analytics_of_a_silent_call_are_empty_not_errors(tmp_path):
+    import numpy as np
+
+    from conftest import write_wav
+
+    write_wav(tmp_path / "silent.wav", np.zeros((2, 16000 * 3)), 16000)
+    code, out = invoke("run", str(tmp_path), "--config", str(SAMPLES.parent / "configs" / "callcenter.yaml"), "--quiet")
+    assert code == 0, out
+    item = json.loads((tmp_path / "silent.v3.json").read_text())
+    assert item["status"] == "finished" and item["transcript"]["words"] == []
+    assert all(v["metricValue"] == 0 for g in item["metrics"] for v in g["metricValues"]
+               if v["metricName"] != "silence-ratio")
+    assert metric(item, "talk-time-and-rate", "silence-ratio") == 1.0
+    assert item["knowledge"] == {"keywords": [], "topics": []}
+    assert all(s["sentimentValues"] == [] for s in item["speakerSentiments"])
+
+
+def test_analytics_sections_appear_only_when_asked_for(batch):
+    item = json.loads((batch["folder"] / "call.v3.json").read_text())
+    assert not {"metrics", "knowledge", "speakerSentiments", "conversation"} & set(item)
