@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, corpus, definitions
 from . import errors as E
 from .catalog import Catalog
 from .config import Settings
@@ -18,6 +18,7 @@ from .formats import TEXT_FORMATS, get_writer, v3json
 from .media import MEDIA_EXTENSIONS, file_hash
 from .paths import atomic_write
 from .pipeline import analyse, new_tasks
+from .query import QuerySyntaxError, parse
 
 JSON_SUFFIX = ".v3.json"
 
@@ -119,9 +120,40 @@ def output_paths(inputs: list[Input], out_dir: Path | None) -> dict[Path, dict[s
     return result
 
 
+def resolve(settings: Settings, catalog: Catalog) -> Settings:
+    """The settings with the category and keyword-group definitions they name, from the catalog.
+
+    Raise ConfigurationError for a category or group that is not defined (or a group without keywords)."""
+    from dataclasses import replace
+
+    wanted = settings.category_names
+    if settings.all_categories:
+        found = catalog.list_definitions("category")
+    else:
+        found = []
+        for i, name in enumerate(wanted):
+            definition = catalog.get_definition("category", name)
+            if definition is None:
+                raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
+                                           "defined (speechproc categories put NAME FILE)")
+            found.append(definition)
+    groups = []
+    for i, name in enumerate(settings.spotting_group_names):
+        group = catalog.get_definition("group", name)
+        if group is None:
+            raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
+                                       f"{name!r} is not defined (speechproc groups put NAME FILE)")
+        if not group.get("keywords"):
+            raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
+        groups.append(group)
+    return replace(settings, categories=tuple(found), groups=tuple(groups))
+
+
 def effective_hash(settings: Settings, metadata: dict[str, Any], out_dir: Path | None) -> str:
     """What decides whether an earlier result can be reused: configuration, metadata, output place, version."""
-    blob = json.dumps([settings.fingerprint(), metadata, str(out_dir), __version__], sort_keys=True)
+    defined = [{k: v for k, v in d.items() if k not in ("dateCreated", "dateModified")}
+               for d in settings.categories + settings.groups]
+    blob = json.dumps([settings.fingerprint(), defined, metadata, str(out_dir), __version__], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -134,11 +166,17 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     reporter = reporter or Reporter()
     metadata = metadata or {}
     out = Path(out_dir) if out_dir is not None else None
+    own_catalog = catalog is None
+    catalog = catalog or Catalog()
+    try:
+        settings = resolve(settings, catalog)
+    except E.ConfigurationError:
+        if own_catalog:
+            catalog.close()
+        raise
     inputs, problems = discover(paths)
     names = output_paths(inputs, out)
     config_hash = effective_hash(settings, metadata, out)
-    own_catalog = catalog is None
-    catalog = catalog or Catalog()
     reporter.batch_started(inputs)
     results = []
     try:
@@ -179,7 +217,8 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
                 task["status"] = status
         catalog.update(item.media_id, tasks=tasks)
 
-    conv = Conversation(item.media_id, language=settings.language)
+    conv = Conversation(item.media_id, language=settings.language, date_created=item.date_created,
+                        metadata=metadata)
     try:
         analyse(inp.path, settings, conv, on_stage, reporter.audio_seconds)
         item.content_type, item.length_ms = conv.content_type, conv.length_ms
@@ -190,6 +229,8 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
         written = write_outputs(body, conv, outputs)
         on_stage("publish", "finished")
         catalog.update(item.media_id, item=body, outputs=written)
+        if settings.analytic_indexing:
+            corpus.index(catalog, conv)
         return ItemResult(str(inp.path), item.media_id, "finished", written, length_ms=conv.length_ms)
     except (E.SpeechprocError, OSError) as exc:
         error = exc if isinstance(exc, E.SpeechprocError) else E.SpeechprocError(E.INTERNAL, str(exc), 500)
@@ -282,3 +323,56 @@ class TranscriptNotReady(E.NotFoundError):
 
     def body(self) -> dict[str, Any]:
         return E.transcript_not_ready_body()
+
+
+# ----------------------------------------------------------------------------- definitions and queries
+
+_DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group)}
+
+
+def _kind(kind: str) -> tuple[str, Any]:
+    if kind not in _DEFINITIONS:
+        raise ValueError(f"unknown definition kind {kind!r}")
+    return _DEFINITIONS[kind]
+
+
+def put_definition(kind: str, name: str, body: Any, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`PUT /definition/categories/{name}` or `.../spotting/groups/{name}`: validate, store, return it with dates."""
+    _, check = _kind(kind)
+    stored = check(name, body)
+    with catalog or Catalog() as cat:
+        dates = cat.put_definition(kind, name, stored, utc_now())
+    return {**stored, **dates}
+
+
+def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    _kind(kind)
+    with catalog or Catalog() as cat:
+        found = cat.get_definition(kind, name)
+    if found is None:
+        raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
+    return found
+
+
+def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`{categories: [...]}` or `{groups: [...]}`, by name."""
+    key, _ = _kind(kind)
+    with catalog or Catalog() as cat:
+        return {key: cat.list_definitions(kind)}
+
+
+def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> None:
+    _kind(kind)
+    with catalog or Catalog() as cat:
+        if not cat.delete_definition(kind, name):
+            raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
+
+
+def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`POST /analytics/vbql`: run a query over every media item processed with analytic indexing."""
+    try:
+        statement = parse(text)
+    except QuerySyntaxError as exc:
+        raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
+    with catalog or Catalog() as cat:
+        return corpus.run(statement, cat)

@@ -8,7 +8,7 @@ from typing import Any
 
 from .paths import state_home
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -24,6 +24,25 @@ CREATE TABLE IF NOT EXISTS media (
 );
 CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
 CREATE INDEX IF NOT EXISTS media_by_input ON media (input_path, content_hash, config_hash, status);
+CREATE TABLE IF NOT EXISTS definitions (
+    kind          TEXT NOT NULL,
+    name          TEXT NOT NULL,
+    body_json     TEXT NOT NULL,
+    date_created  TEXT NOT NULL,
+    date_modified TEXT NOT NULL,
+    PRIMARY KEY (kind, name)
+);
+CREATE TABLE IF NOT EXISTS indexed (
+    media_id      TEXT PRIMARY KEY,
+    date_created  TEXT NOT NULL,
+    status        TEXT NOT NULL,
+    length_ms     INTEGER NOT NULL,
+    word_count    INTEGER NOT NULL,
+    metadata_json TEXT NOT NULL,
+    metrics_json  TEXT NOT NULL,
+    turns_json    TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS indexed_text USING fts5(media_id UNINDEXED, text);
 """
 
 
@@ -89,6 +108,73 @@ class Catalog:
             "SELECT * FROM media WHERE input_path = ? AND content_hash = ? AND config_hash = ? AND status = 'finished' "
             "ORDER BY date_created DESC, rowid DESC LIMIT 1", (input_path, content_hash, config_hash)).fetchone()
         return _decode(row) if row else None
+
+
+    # ------------------------------------------------------------ definitions (categories, keyword groups)
+
+    def put_definition(self, kind: str, name: str, body: dict[str, Any], now: str) -> dict[str, str]:
+        """Create or replace a definition; its creation date survives updates. Returns both dates."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            row = self.db.execute("SELECT date_created FROM definitions WHERE kind = ? AND name = ?",
+                                  (kind, name)).fetchone()
+            created = row["date_created"] if row else now
+            self.db.execute("INSERT OR REPLACE INTO definitions VALUES (?, ?, ?, ?, ?)",
+                            (kind, name, json.dumps(body), created, now))
+        return {"dateCreated": created, "dateModified": now}
+
+    def get_definition(self, kind: str, name: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM definitions WHERE kind = ? AND name = ?", (kind, name)).fetchone()
+        return _definition(row) if row else None
+
+    def list_definitions(self, kind: str) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM definitions WHERE kind = ? ORDER BY name", (kind,))
+        return [_definition(r) for r in rows]
+
+    def delete_definition(self, kind: str, name: str) -> bool:
+        return self.db.execute("DELETE FROM definitions WHERE kind = ? AND name = ?", (kind, name)).rowcount > 0
+
+    # ------------------------------------------------------------ the analytic index (corpus queries)
+
+    def index(self, media_id: str, fields: dict[str, Any], metadata: dict[str, Any], metrics: dict[str, float],
+              turns: list[list[Any]], text: str) -> None:
+        """Add or replace one media item in the analytic index (fields: dateCreated, status, length, wordCount)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM indexed_text WHERE media_id = ?", (media_id,))
+            self.db.execute("INSERT OR REPLACE INTO indexed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (media_id, fields["dateCreated"], fields["status"], fields["length"], fields["wordCount"],
+                             json.dumps(metadata), json.dumps(metrics), json.dumps(turns, separators=(",", ":"))))
+            self.db.execute("INSERT INTO indexed_text (media_id, text) VALUES (?, ?)", (media_id, text))
+
+    def unindex(self, media_id: str) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM indexed_text WHERE media_id = ?", (media_id,))
+            self.db.execute("DELETE FROM indexed WHERE media_id = ?", (media_id,))
+
+    def indexed_summaries(self, text_query: str | None) -> list[dict[str, Any]]:
+        """Indexed items (without their turns) whose text may match `text_query` (FTS5); all when None."""
+        columns = "i.media_id, i.date_created, i.status, i.length_ms, i.word_count, i.metadata_json, i.metrics_json"
+        if text_query is None:
+            rows = self.db.execute(f"SELECT {columns} FROM indexed i")
+        else:
+            rows = self.db.execute(f"SELECT {columns} FROM indexed i JOIN (SELECT DISTINCT media_id FROM indexed_text "
+                                   f"WHERE indexed_text MATCH ?) t ON t.media_id = i.media_id", (text_query,))
+        return [{"mediaId": r["media_id"], "dateCreated": r["date_created"], "status": r["status"],
+                 "length": r["length_ms"], "wordCount": r["word_count"], "metadata": json.loads(r["metadata_json"]),
+                 "metrics": json.loads(r["metrics_json"])} for r in rows]
+
+    def indexed_turns(self, media_id: str) -> list[list[Any]]:
+        row = self.db.execute("SELECT turns_json FROM indexed WHERE media_id = ?", (media_id,)).fetchone()
+        return json.loads(row["turns_json"]) if row else []
+
+    def indexed_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM indexed").fetchone()[0]
+
+
+def _definition(row: sqlite3.Row) -> dict[str, Any]:
+    return {**json.loads(row["body_json"]), "dateCreated": row["date_created"], "dateModified": row["date_modified"]}
 
 
 def _decode(row: sqlite3.Row) -> dict[str, Any]:

@@ -222,5 +222,82 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
         emit(result)
 
 
+def _definition_commands(kind: str, group_name: str, noun: str, example_file: str, example_name: str) -> None:
+    """put / list / get / delete for one kind of definition (categories, keyword groups)."""
+
+    @main.group(group_name, help=f"Store and read {noun} definitions in the catalog.")
+    def group() -> None:
+        pass
+
+    @group.command("put", help=f"""Create or update a {noun} from a JSON or YAML file; print it with its dates.
+
+    NAME: letters, digits, '_', '.', '-' (no spaces). An invalid definition is
+    reported with what is wrong (for a query, where) and nothing is stored; exit 2.
+
+    \b
+    Example:
+      speechproc {group_name} put {example_name} {example_file}
+    """)
+    @click.argument("name")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @v3_errors
+    def put(name: str, file: str) -> None:
+        emit(api.put_definition(kind, name, configuration.read_document(file)))
+
+    @group.command("list", help=f"""List every {noun}, by name.
+
+    \b
+    Example:
+      speechproc {group_name} list
+    """)
+    @v3_errors
+    def list_() -> None:
+        emit(api.list_definitions(kind))
+
+    @group.command("get", help=f"""Print one {noun}.
+
+    \b
+    Example:
+      speechproc {group_name} get {example_name}
+    """)
+    @click.argument("name")
+    @v3_errors
+    def get(name: str) -> None:
+        emit(api.get_definition(kind, name))
+
+    @group.command("delete", help=f"""Delete one {noun} (prints nothing; an unknown name is a 404, exit 1).
+
+    \b
+    Example:
+      speechproc {group_name} delete {example_name}
+    """)
+    @click.argument("name")
+    @v3_errors
+    def delete(name: str) -> None:
+        api.delete_definition(kind, name)
+
+
+_definition_commands("category", "categories", "category", "configs/categories/greeting.yaml", "greeting")
+_definition_commands("group", "groups", "keyword group", "configs/groups/billing.yaml", "billing")
+
+
+@main.command("query")
+@click.argument("statement")
+@v3_errors
+def query_command(statement: str) -> None:
+    """Run a query over every media item processed with publish.enableAnalyticIndexing.
+
+    Prints {totalResults, queryTimeMillis, limit, offset, rows, hits}: one row per
+    matching media item (newest first unless ORDER BY says otherwise), and for each
+    row the hits (startMs, endMs, startRatio, line, speaker, text) when hits() is
+    selected. A syntax error says where it is; exit 2.
+
+    \b
+    Example:
+      speechproc query 'SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" LIMIT 20'
+    """
+    emit(api.query(statement))
+
+
 if __name__ == "__main__":
     main()

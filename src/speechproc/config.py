@@ -241,6 +241,9 @@ class Settings:
     """A validated configuration with its effective values."""
 
     raw: dict[str, Any] = field(default_factory=dict)
+    # definitions from the catalog that the configuration names, resolved before processing (api.resolve)
+    categories: tuple[dict[str, Any], ...] = ()
+    groups: tuple[dict[str, Any], ...] = ()
 
     def _get(self, *keys: str, default: Any = None) -> Any:
         node: Any = self.raw
@@ -336,6 +339,22 @@ class Settings:
     def topic_taxonomy(self) -> str | None:
         """A topic taxonomy file of the user's; None is the bundled contact-centre taxonomy."""
         return self._get("speechproc", "topicTaxonomy")
+
+    @property
+    def all_categories(self) -> bool:
+        return any(item.get("allCategories") for item in self._get("categories", default=[]))
+
+    @property
+    def category_names(self) -> list[str]:
+        return [item["categoryName"] for item in self._get("categories", default=[]) if "categoryName" in item]
+
+    @property
+    def spotting_group_names(self) -> list[str]:
+        return [g["groupName"] for g in self._get("spotting", "groups", default=[])]
+
+    @property
+    def analytic_indexing(self) -> bool:
+        return self._get("publish", "enableAnalyticIndexing", default=False)
 
     @property
     def metric_groups(self) -> list[str]:
@@ -470,6 +489,11 @@ def _read(path: str | Path, code: int) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise E.ConfigurationError(code, f"{path}: cannot be read ({exc})") from None
     return parse_document(text, str(path), code)
+
+
+def read_document(path: str | Path) -> Any:
+    """A JSON or YAML file (a definition, for example) as plain data; ConfigurationError if unreadable."""
+    return _read(path, E.CONFIG_NOT_PARSEABLE)
 
 
 def load(path: str | Path | None) -> Settings:

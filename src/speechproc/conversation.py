@@ -94,7 +94,7 @@ class Keyword:
     """A salient term and every place each speaker said it."""
 
     keyword: str
-    relevance: float
+    relevance: float | None  # None for a spotted group keyword, which has none
     mentions: dict[str, list[Occurrence]]  # speaker -> occurrences, in time order
 
 
@@ -110,6 +110,21 @@ class Topic:
 class Knowledge:
     keywords: list[Keyword]
     topics: list[Topic]
+
+
+@dataclass
+class CategoryResult:
+    name: str
+    matched: bool
+    matches: dict[str, list[Occurrence]]  # speaker -> the words that satisfied the query
+
+
+@dataclass
+class SpottedGroup:
+    name: str
+    spotted: bool
+    score: float  # the share of the group's keywords that were said
+    keywords: list[Keyword]  # the keywords said, each with its mentions
 
 
 @dataclass
@@ -150,6 +165,8 @@ class Conversation:
     media_id: str
     language: str = "en-US"
     length_ms: int = 0
+    date_created: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
     content_type: str = ""
     channels: list[Channel] = field(default_factory=list)
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
@@ -163,10 +180,10 @@ class Conversation:
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # analytics results, filled by later stages; None means "not requested"
     knowledge: Knowledge | None = None
-    spotting: dict[str, Any] | None = None
+    spotting: list[SpottedGroup] | None = None
     prediction: dict[str, Any] | None = None
     metrics: list[MetricGroup] | None = None
-    categories: list[dict[str, Any]] | None = None
+    categories: list[CategoryResult] | None = None
     verb_noun_pairs: dict[str, list[VerbNounPair]] | None = None  # speaker -> pairs
     speaker_sentiments: bool = False  # whether the per-sentence sentiments are published
     streams: list[dict[str, Any]] | None = None

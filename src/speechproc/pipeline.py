@@ -10,7 +10,7 @@ from typing import Any
 from . import errors as E
 from .config import Settings
 from .conversation import Conversation
-from .stages import asr, diarize, ingest, knowledge, metrics, punctuation, sentiment, turns, verbnoun, voice
+from .stages import asr, categories, diarize, ingest, knowledge, metrics, punctuation, sentiment, spotting, turns, verbnoun, voice
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ STAGES = (
     Stage("verbnoun", "Verb-noun pairs", "analytics"),
     Stage("knowledge", "Keywords and topics", "analytics"),
     Stage("metrics", "Conversation metrics", "analytics"),
+    Stage("spotting", "Keyword groups", "analytics"),
+    Stage("categories", "Categories", "analytics"),
     Stage("publish", "Write the outputs", "publish"),
 )
 
@@ -39,11 +41,8 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: bool(s.section("categories")), "categories"),
-    (lambda s: bool((s.section("spotting") or {}).get("groups")), "spotting"),
     (lambda s: bool(s.section("prediction")) and any(s.section("prediction").values()), "prediction"),
     (lambda s: bool((s.section("publish") or {}).get("callbacks")), "publish.callbacks"),
-    (lambda s: bool((s.section("publish") or {}).get("enableAnalyticIndexing")), "publish.enableAnalyticIndexing"),
     (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
     (lambda s: bool(((s.section("transcript") or {}).get("contentFiltering") or {}).get("enableProfanityFiltering")),
      "transcript.contentFiltering.enableProfanityFiltering"),
@@ -75,6 +74,8 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
         ("verbnoun", lambda: verbnoun.run(conv, settings)),
         ("knowledge", lambda: knowledge.run(conv, settings)),
         ("metrics", lambda: metrics.run(conv, settings)),
+        ("spotting", lambda: spotting.run(conv, settings)),
+        ("categories", lambda: categories.run(conv, settings)),
     ]
     for name, step in steps:
         on_stage(name, "started")

@@ -6,6 +6,7 @@ from typing import Any
 
 from .. import FORMAT_VERSION
 from ..conversation import (
+    CategoryResult,
     Conversation,
     Frequency,
     Keyword,
@@ -14,6 +15,7 @@ from ..conversation import (
     MetricGroup,
     Occurrence,
     Sentence,
+    SpottedGroup,
     VerbNounPair,
     Word,
 )
@@ -87,7 +89,25 @@ def mentions_json(mentions: dict[str, list[Occurrence]]) -> list[dict[str, Any]]
 
 
 def keyword_json(k: Keyword) -> dict[str, Any]:
+    if k.relevance is None:
+        return {"keyword": k.keyword, "mentions": mentions_json(k.mentions)}
     return {"keyword": k.keyword, "relevance": k.relevance, "mentions": mentions_json(k.mentions)}
+
+
+def categories_json(results: list[CategoryResult]) -> list[dict[str, Any]]:
+    out = []
+    for r in results:
+        item: dict[str, Any] = {"categoryName": r.name, "categoryValue": 1 if r.matched else 0}
+        if r.matched and r.matches:
+            item["categoryMatches"] = mentions_json(r.matches)
+        out.append(item)
+    return out
+
+
+def spotting_json(groups: list[SpottedGroup]) -> dict[str, Any]:
+    # the specification types `score` as a string (VoiceBase sent "0.4439")
+    return {"groups": [{"groupName": g.name, "spotted": g.spotted, "score": f"{g.score:.4f}",
+                        "spottedKeywords": [keyword_json(k) for k in g.keywords]} for g in groups]}
 
 
 def knowledge_json(k: Knowledge) -> dict[str, Any]:
@@ -133,13 +153,14 @@ def results_json(conv: Conversation) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if conv.knowledge is not None:
         out["knowledge"] = knowledge_json(conv.knowledge)
-    for key, value in (("spotting", conv.spotting), ("prediction", conv.prediction)):
-        if value is not None:
-            out[key] = value
+    if conv.spotting is not None:
+        out["spotting"] = spotting_json(conv.spotting)
+    if conv.prediction is not None:
+        out["prediction"] = conv.prediction
     if conv.metrics is not None:
         out["metrics"] = metrics_json(conv.metrics)
     if conv.categories is not None:
-        out["categories"] = conv.categories
+        out["categories"] = categories_json(conv.categories)
     if conv.verb_noun_pairs is not None:
         out["conversation"] = verb_noun_json(conv.verb_noun_pairs)
     if conv.speaker_sentiments:

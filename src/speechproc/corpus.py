@@ -1,0 +1,72 @@
+"""Corpus-wide queries over the analytic index (the v3 analytics workbench), and indexing one item.
+
+The FTS5 index narrows the candidates to media whose text may match; the same evaluator that
+computes categories decides, so a corpus query and a category agree on every media item.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import documents
+from .catalog import Catalog
+from .conversation import Conversation
+from .query import Document, Statement, evaluate
+from .query.evaluator import field_value
+from .query.narrow import reads_text, text_filter
+
+DEFAULT_ORDER = ("dateCreated", True)
+
+
+def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
+    """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
+    doc = documents.from_conversation(conv, status)
+    fields = {**doc.fields, "length": conv.length_ms}
+    text = " ".join(" ".join(t.words) for t in doc.turns)
+    catalog.index(conv.media_id, fields, conv.metadata, doc.metrics, documents.compact(doc), text)
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    return (0, value) if isinstance(value, (int, float)) else (1, str(value).casefold())
+
+
+def _row(statement: Statement, summary: dict[str, Any], doc: Document) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    if "*" in statement.items:
+        row = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount", "metadata")}
+    for item in statement.items:
+        if item not in ("*", "hits()"):
+            row[item] = field_value(item, doc)
+    return row
+
+
+def _hit(hit, length_ms: int) -> dict[str, Any]:
+    return {"startMs": hit.s, "endMs": hit.e, "startRatio": round(hit.s / length_ms, 4) if length_ms else 0.0,
+            "line": hit.turn, "speaker": hit.speaker, "text": hit.exact}
+
+
+def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
+    """The v3 statement result: {totalResults, queryTimeMillis, limit, offset, rows, hits}."""
+    started = time.perf_counter()
+    needs_text = reads_text(statement.condition)
+    matches: list[tuple[dict[str, Any], Document, list]] = []
+    for summary in catalog.indexed_summaries(text_filter(statement.condition)):
+        turns = catalog.indexed_turns(summary["mediaId"]) if needs_text else None
+        doc = documents.from_index(summary, turns)
+        ok, hits = evaluate(statement, doc)
+        if ok:
+            matches.append((summary, doc, hits))
+    field_name, descending = (statement.order.field, statement.order.descending) if statement.order else DEFAULT_ORDER
+    valued = [m for m in matches if field_value(field_name, m[1]) is not None]
+    unvalued = [m for m in matches if field_value(field_name, m[1]) is None]
+    valued.sort(key=lambda m: (_sort_key(field_value(field_name, m[1])), m[0]["mediaId"]), reverse=descending)
+    page = (valued + unvalued)[statement.offset: statement.offset + statement.limit]  # items without the field last
+    return {
+        "totalResults": len(matches),
+        "queryTimeMillis": round((time.perf_counter() - started) * 1000),
+        "limit": statement.limit,
+        "offset": statement.offset,
+        "rows": [_row(statement, summary, doc) for summary, doc, _ in page],
+        "hits": [[_hit(h, summary["length"]) for h in hits] if statement.wants_hits else []
+                 for summary, _, hits in page],
+    }

@@ -1,0 +1,413 @@
+"""The query language's grammar, by recursive descent, into a small tree of dataclasses.
+
+    statement  := SELECT items FROM media [WHERE cond | MATCH string] [ORDER BY field [ASC|DESC]]
+                  [LIMIT n [OFFSET n]]
+    cond       := and {OR and}                       whole call: either holds
+    and        := not {AND [NOT] not}                whole call: both hold / the first and not the second
+    not        := NOT not | turn_or
+    turn_or    := turn_and {|| turn_and}             within one turn: either is said
+    turn_and   := turn_not {&& turn_not}             within one turn: both are said
+    turn_not   := ! turn_not | windowed
+    windowed   := atom [ '[' [time] ',' [time] ']' ]
+    atom       := ( cond ) | who SAYS turn_or | string [/ n] | field op value
+    who        := string | *
+
+Operators bind from loosest to tightest: OR, AND (AND NOT), NOT, ||, &&, !, then a time window, which
+applies to everything inside the atom before it. A quoted term after AND/OR without its own SAYS is
+said by the speaker of the nearest SAYS before it (`* SAYS "cancel*" AND NOT "renew*"`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .errors import QuerySyntaxError
+from .lexer import Token, tokenize
+
+ANYONE = "*"
+COMPARISONS = ("=", "!=", "<>", "<", "<=", ">", ">=")
+FIELDS = ("mediaId", "wordCount", "length", "dateCreated", "status")
+MAX_LIMIT = 10000
+DEFAULT_LIMIT = 10
+_UNIT_MS = {"": 1000, "s": 1000, "ms": 1, "m": 60000}
+
+
+@dataclass(frozen=True)
+class Window:
+    """A time window in ms; negative values count back from the end of the call; None is open."""
+
+    start: int | None = None
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class Term:
+    """A quoted word or phrase said by `speaker` (or anyone), `slop` extra words allowed around it."""
+
+    words: tuple[str, ...]
+    speaker: str = ANYONE
+    slop: int = 0
+    windows: tuple[Window, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class TurnAnd:
+    left: object
+    right: object
+
+
+@dataclass(frozen=True)
+class TurnOr:
+    left: object
+    right: object
+
+
+@dataclass(frozen=True)
+class TurnNot:
+    operand: object
+    speaker: str = ANYONE
+
+
+@dataclass(frozen=True)
+class CallAnd:
+    left: object
+    right: object
+
+
+@dataclass(frozen=True)
+class CallOr:
+    left: object
+    right: object
+
+
+@dataclass(frozen=True)
+class CallNot:
+    operand: object
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`field op value`: field is a name (wordCount, metadata.title, ...) or ("metrics", name)."""
+
+    field: str
+    op: str
+    value: str | float
+    position: int = 0
+
+
+@dataclass(frozen=True)
+class Order:
+    field: str
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class Statement:
+    items: tuple[str, ...]  # "*", field names, "hits()"
+    condition: object | None
+    order: Order | None = None
+    limit: int = DEFAULT_LIMIT
+    offset: int = 0
+    text: str = ""
+
+    @property
+    def wants_hits(self) -> bool:
+        return "hits()" in self.items
+
+
+TURN_NODES = (Term, TurnAnd, TurnOr, TurnNot)
+
+
+@dataclass
+class _Parser:
+    query: str
+    tokens: list[Token]
+    i: int = 0
+    speaker: str | None = None  # the speaker of the nearest SAYS, for bare terms after it
+
+    # ---------------------------------------------------------------- tokens
+
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.i]
+
+    def error(self, message: str, token: Token | None = None) -> QuerySyntaxError:
+        return QuerySyntaxError(message, (token or self.tok).position, self.query)
+
+    def describe(self, token: Token) -> str:
+        return "the end of the query" if token.kind == "END" else repr(token.text if token.kind != "STRING"
+                                                                             else f"'{token.text}'")
+
+    def at(self, kind: str, text: str | None = None) -> bool:
+        return self.tok.kind == kind and (text is None or self.tok.text == text)
+
+    def take(self, kind: str, text: str | None = None) -> Token | None:
+        if self.at(kind, text):
+            self.i += 1
+            return self.tokens[self.i - 1]
+        return None
+
+    def expect(self, kind: str, text: str | None, what: str) -> Token:
+        token = self.take(kind, text)
+        if token is None:
+            raise self.error(f"expected {what}, found {self.describe(self.tok)}")
+        return token
+
+    # ---------------------------------------------------------------- statement
+
+    def statement(self) -> Statement:
+        self.expect("KEYWORD", "SELECT", "SELECT")
+        items = self.items()
+        self.expect("KEYWORD", "FROM", "FROM")
+        source = self.expect("NAME", None, "media after FROM")
+        if source.text != "media":
+            raise self.error(f"unknown library {source.text!r}: the only one is media", source)
+        condition = None
+        if self.take("KEYWORD", "WHERE"):
+            if self.at("OP", "*") and self.tokens[self.i + 1].kind in ("END", "KEYWORD") \
+                    and self.tokens[self.i + 1].text in ("", "ORDER", "LIMIT"):
+                self.i += 1  # WHERE *: every media item
+            else:
+                condition = self.condition()
+        elif self.take("KEYWORD", "MATCH"):
+            text = self.expect("STRING", None, "a quoted text after MATCH")
+            condition = self.term(text, ANYONE)
+        order = self.order() if self.take("KEYWORD", "ORDER") else None
+        limit, offset = DEFAULT_LIMIT, 0
+        if self.take("KEYWORD", "LIMIT"):
+            limit = self.count("LIMIT", 1, MAX_LIMIT)
+            if self.take("KEYWORD", "OFFSET"):
+                offset = self.count("OFFSET", 0, 10**9)
+        if not self.at("END"):
+            raise self.error(f"unexpected {self.describe(self.tok)}")
+        return Statement(tuple(items), condition, order, limit, offset, self.query)
+
+    def bare_condition(self) -> Statement:
+        condition = self.condition()
+        if not self.at("END"):
+            raise self.error(f"unexpected {self.describe(self.tok)}")
+        return Statement(("*",), condition, text=self.query)
+
+    def items(self) -> list[str]:
+        items: list[str] = []
+        while True:
+            if self.take("OP", "*"):
+                items.append("*")
+            else:
+                name = self.expect("NAME", None, "a field name, * or hits() after SELECT")
+                if self.take("OP", "("):
+                    self.expect("OP", ")", "')'")
+                    if name.text.lower() != "hits":
+                        raise self.error(f"unknown function {name.text}(): the only one is hits()", name)
+                    items.append("hits()")
+                else:
+                    items.append(self.field_name(name))
+            if not self.take("OP", ","):
+                return items
+
+    def order(self) -> Order:
+        self.expect("KEYWORD", "BY", "BY after ORDER")
+        name = self.field_name(self.expect("NAME", None, "a field after ORDER BY"))
+        descending = bool(self.take("KEYWORD", "DESC"))
+        if not descending:
+            self.take("KEYWORD", "ASC")
+        return Order(name, descending)
+
+    def count(self, what: str, low: int, high: int) -> int:
+        token = self.expect("NUMBER", None, f"a number after {what}")
+        if token.unit or "." in token.text or not low <= int(token.text) <= high:
+            raise self.error(f"{what} must be a whole number from {low} to {high}", token)
+        return int(token.text)
+
+    # ---------------------------------------------------------------- conditions
+
+    def condition(self) -> object:
+        node = self.call_and()
+        while self.take("KEYWORD", "OR"):
+            node = CallOr(node, self.call_and())
+        return node
+
+    def call_and(self) -> object:
+        node = self.call_not()
+        while self.take("KEYWORD", "AND"):
+            node = CallAnd(node, CallNot(self.call_not()) if self.take("KEYWORD", "NOT") else self.call_not())
+        return node
+
+    def call_not(self) -> object:
+        if self.take("KEYWORD", "NOT"):
+            return CallNot(self.call_not())
+        return self.turn_or()
+
+    def turn_or(self) -> object:
+        start = self.tok
+        node = self.turn_and()
+        while self.at("OP", "||"):
+            op = self.take("OP")
+            node = TurnOr(self.turn_operand(node, start), self.turn_operand(self.turn_and(), op))
+        return node
+
+    def turn_and(self) -> object:
+        start = self.tok
+        node = self.turn_not()
+        while self.at("OP", "&&"):
+            op = self.take("OP")
+            node = TurnAnd(self.turn_operand(node, start), self.turn_operand(self.turn_not(), op))
+        return node
+
+    def turn_not(self) -> object:
+        bang = self.take("OP", "!")
+        if bang:
+            operand = self.turn_operand(self.turn_not(), bang)
+            return TurnNot(operand, self.speaker or ANYONE)
+        return self.windowed()
+
+    def turn_operand(self, node: object, token: Token) -> object:
+        if not isinstance(node, TURN_NODES):
+            raise self.error("&&, || and ! join what is said within one turn; use AND, OR and AND NOT for "
+                             "whole-call conditions and field comparisons", token)
+        return node
+
+    def windowed(self) -> object:
+        node = self.atom()
+        while self.at("OP", "["):
+            window = self.window()
+            node = _with_window(node, window)
+        return node
+
+    def window(self) -> Window:
+        opening = self.take("OP", "[")
+        start = self.time_bound()
+        self.expect("OP", ",", "',' between the two bounds of a time window")
+        end = self.time_bound()
+        self.expect("OP", "]", "']' closing the time window")
+        if start is not None and end is not None and (start >= 0) == (end >= 0) and end < start:
+            raise self.error("the time window ends before it starts", opening)
+        return Window(start, end)
+
+    def time_bound(self) -> int | None:
+        token = self.take("NUMBER")
+        if token is None:
+            return None
+        if token.unit not in _UNIT_MS:
+            raise self.error("a time is in seconds: 30s, 1.5s, 500ms or 2m", token)
+        return round(float(token.text) * _UNIT_MS[token.unit])
+
+    def atom(self) -> object:
+        token = self.tok
+        if self.take("OP", "("):
+            node = self.condition()
+            self.expect("OP", ")", "')'")
+            return node
+        if token.kind == "STRING" or (token.kind == "OP" and token.text == "*"):
+            if self.tokens[self.i + 1].kind == "KEYWORD" and self.tokens[self.i + 1].text == "SAYS":
+                return self.says()
+            if token.kind == "STRING":
+                self.i += 1
+                if self.speaker is None:
+                    raise self.error("a quoted term needs a speaker first: write * SAYS \"...\" or "
+                                     "\"Agent\" SAYS \"...\"", token)
+                return self.term(token, self.speaker)
+        if token.kind == "NAME":
+            return self.comparison()
+        raise self.error(f"expected a condition, found {self.describe(token)}")
+
+    def says(self) -> object:
+        who = self.take("STRING") or self.take("OP", "*")
+        self.expect("KEYWORD", "SAYS", "SAYS")
+        self.speaker = ANYONE if who.kind == "OP" else who.text
+        if not self.speaker.strip():
+            raise self.error("the speaker name is empty", who)
+        return self.turn_or()
+
+    def term(self, token: Token, speaker: str) -> Term:
+        words = tuple(normalise_pattern(w) for w in token.text.split())
+        words = tuple(w for w in words if w)
+        if not words:
+            raise self.error("the quoted term has no words", token)
+        for w in words:
+            if "*" in w[:-1] or w == "*":
+                raise self.error("a wildcard * may only end a word, after at least one letter", token)
+        slop = 0
+        if self.take("OP", "/"):
+            slop = self.count("/ (the number of extra words a phrase may hold)", 0, 50)
+        return Term(words, speaker, slop, (), token.text)
+
+    def comparison(self) -> Comparison:
+        name = self.take("NAME")
+        field_ = self.field_name(name)
+        op = self.tok
+        if not (op.kind == "OP" and op.text in COMPARISONS):
+            raise self.error(f"expected a comparison (=, !=, <, <=, >, >=) after {field_}")
+        self.i += 1
+        value = self.tok
+        if value.kind == "STRING":
+            self.i += 1
+            return Comparison(field_, "!=" if op.text == "<>" else op.text, value.text, name.position)
+        if value.kind == "NUMBER":
+            self.i += 1
+            number = float(value.text)
+            if value.unit:  # a duration: compared in milliseconds, like `length`
+                number *= _UNIT_MS[value.unit]
+            return Comparison(field_, "!=" if op.text == "<>" else op.text, number, name.position)
+        raise self.error(f"expected a number or a quoted value after {op.text}")
+
+    def field_name(self, name: Token) -> str:
+        text = name.text
+        if text.endswith((":", ".")):
+            if not self.at("STRING"):
+                raise self.error(f"expected a quoted name after {text}")
+            text += self.take("STRING").text
+        head = text.split(".", 1)[0].split(":", 1)[0]
+        if head == "metrics":
+            return "metrics:" + text[len("metrics") + 1:]
+        if head == "metadata":
+            rest = text[len("metadata") + 1:]
+            if not rest:
+                raise self.error("metadata needs a field: metadata.title, metadata:extended.team", name)
+            return "metadata." + rest.replace(":", ".")
+        if text not in FIELDS:
+            raise self.error(f"unknown field {text!r}: use {', '.join(FIELDS)}, metadata.<field> or "
+                             "metrics:\"<metric-name>\"", name)
+        return text
+
+
+def _with_window(node: object, window: Window) -> object:
+    """The node with `window` added to every term inside it."""
+    if isinstance(node, Term):
+        return replace(node, windows=node.windows + (window,))
+    if isinstance(node, (TurnAnd, TurnOr, CallAnd, CallOr)):
+        return type(node)(_with_window(node.left, window), _with_window(node.right, window))
+    if isinstance(node, (TurnNot,)):
+        return TurnNot(_with_window(node.operand, window), node.speaker)
+    if isinstance(node, CallNot):
+        return CallNot(_with_window(node.operand, window))
+    return node  # a comparison has no time
+
+
+def normalise_pattern(word: str) -> str:
+    """A query word as the evaluator compares it: lower case, edge punctuation gone (a trailing * kept)."""
+    star = word.endswith("*")
+    core = normalise_word(word.rstrip("*"))
+    return core + "*" if star and core else ("*" if star else core)
+
+
+def normalise_word(word: str) -> str:
+    """A transcript word as matching sees it: lower case, without punctuation at either end."""
+    return word.lower().strip(".,?!;:\"“”‘’()[]{}<>$%&#@-'")
+
+
+def parse(query: str) -> Statement:
+    """Parse a full statement (SELECT ... FROM media ...); raise QuerySyntaxError with the position."""
+    if not isinstance(query, str) or not query.strip():
+        raise QuerySyntaxError("the query is empty", 0, query or "")
+    return _Parser(query, tokenize(query)).statement()
+
+
+def parse_condition(query: str) -> Statement:
+    """A full statement, or just a condition (`"Agent" SAYS "refund*"`) read as SELECT * FROM media WHERE it."""
+    if not isinstance(query, str) or not query.strip():
+        raise QuerySyntaxError("the query is empty", 0, query or "")
+    tokens = tokenize(query)
+    if tokens[0].kind == "KEYWORD" and tokens[0].text == "SELECT":
+        return _Parser(query, tokens).statement()
+    return _Parser(query, tokens).bare_condition()

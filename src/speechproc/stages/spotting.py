@@ -1,0 +1,29 @@
+"""Keyword spotting: which keywords of each configured group were said, by whom and when.
+
+A keyword matches as a phrase of whole words (case and punctuation ignored). A group is `spotted`
+when any of its keywords was said; its `score` is the share of its keywords that were said.
+"""
+from __future__ import annotations
+
+from .. import documents
+from ..config import Settings
+from ..conversation import Conversation, Keyword, SpottedGroup
+from ..query import Document
+from ..query.evaluator import term_hits
+from ..query.parser import Term, normalise_word
+
+
+def spot(doc: Document, group: dict) -> SpottedGroup:
+    said: list[Keyword] = []
+    for keyword in group["keywords"]:
+        words = tuple(w for w in (normalise_word(x) for x in keyword.split()) if w)
+        hits = [h for found in term_hits(Term(words), doc).values() for h in found]
+        if hits:
+            said.append(Keyword(keyword, None, documents.occurrences(hits)))
+    return SpottedGroup(group["groupName"], bool(said), round(len(said) / len(group["keywords"]), 4), said)
+
+
+def run(conv: Conversation, settings: Settings) -> None:
+    if settings.spotting_group_names:
+        doc = documents.from_conversation(conv)
+        conv.spotting = [spot(doc, group) for group in settings.groups]
