@@ -32,6 +32,7 @@ bench: setup
 	$(BIN)/python benchmarks/diarization.py --sweep --json benchmarks/diarization.result.json
 	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
 	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
+	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json
 	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)

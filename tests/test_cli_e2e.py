@@ -178,11 +178,11 @@ def test_colliding_names_keep_their_extension(tmp_path):
 
 def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_path):
     cfg = tmp_path / "c.json"
-    cfg.write_text(json.dumps({"spotting": {"groups": [{"groupName": "billing"}]}}))
+    cfg.write_text(json.dumps({"prediction": {"detectors": [{"detectorName": "PCI"}]}}))
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
     code, _ = invoke("run", str(tmp_path / "v.wav"), "--config", str(cfg), "--quiet")
     item = json.loads((tmp_path / "v.v3.json").read_text())
-    assert code == 0 and any("spotting" in w["message"] for w in item["warnings"])
+    assert code == 0 and any("prediction" in w["message"] for w in item["warnings"])
 
 
 def test_the_installed_command_runs_as_a_program(tmp_path):
@@ -290,3 +290,85 @@ def test_analytics_of_a_silent_call_are_empty_not_errors(tmp_path):
 def test_analytics_sections_appear_only_when_asked_for(batch):
     item = json.loads((batch["folder"] / "call.v3.json").read_text())
     assert not {"metrics", "knowledge", "speakerSentiments", "conversation"} & set(item)
+
+
+@pytest.fixture(scope="module")
+def categorised(tmp_path_factory) -> dict:
+    """The shipped example categories and keyword groups stored, then the sample call run with all of them
+    and analytic indexing."""
+    configs = SAMPLES.parent / "configs"
+    for path in sorted((configs / "categories").glob("*.yaml")):
+        code, out = invoke("categories", "put", path.stem, str(path))
+        assert code == 0 and out["categoryName"] == path.stem, out
+    for path in sorted((configs / "groups").glob("*.yaml")):
+        code, out = invoke("groups", "put", path.stem, str(path))
+        assert code == 0, out
+    folder = tmp_path_factory.mktemp("categorised")
+    shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
+    cfg = folder / "cfg.yaml"
+    cfg.write_text("ingest: {stereo: {left: {speakerName: Agent}, right: {speakerName: Caller}}}\n"
+                   "categories: [{allCategories: true}]\n"
+                   "spotting: {groups: [{groupName: billing}, {groupName: churn}]}\n"
+                   "metrics: [{metricGroupName: talk-time-and-rate}]\n"
+                   "publish: {enableAnalyticIndexing: true}\n")
+    code, out = invoke("run", str(folder / "call.flac"), "--config", str(cfg), "--quiet")
+    assert code == 0, out
+    return json.loads((folder / "call.v3.json").read_text())
+
+
+def test_example_categories_on_the_sample_call(categorised):
+    values = {c["categoryName"]: c["categoryValue"] for c in categorised["categories"]}
+    assert values == {"agent-apology": 1, "cancellation-intent": 0, "escalation-request": 0, "greeting": 1,
+                      "payment-discussed": 1, "recording-disclosure": 0}
+    greeting = next(c for c in categorised["categories"] if c["categoryName"] == "greeting")
+    occurrences = greeting["categoryMatches"][0]["occurrences"]
+    assert greeting["categoryMatches"][0]["speakerName"] == "Agent"
+    assert occurrences[0]["exact"].lower() == "thank you for calling" and occurrences[0]["s"] < 3000
+    unmatched = next(c for c in categorised["categories"] if c["categoryName"] == "escalation-request")
+    assert "categoryMatches" not in unmatched
+
+
+def test_keyword_groups_on_the_sample_call(categorised):
+    billing, churn = categorised["spotting"]["groups"]
+    assert billing["groupName"] == "billing" and billing["spotted"] is True
+    said = {k["keyword"]: k for k in billing["spottedKeywords"]}
+    assert {"refund", "charged twice", "double charge"} <= set(said)
+    assert {m["speakerName"] for m in said["refund"]["mentions"]} == {"Agent", "Caller"}
+    assert billing["score"] == f"{len(said) / 7:.4f}"
+    assert churn == {"groupName": "churn", "spotted": False, "score": "0.0000", "spottedKeywords": []}
+
+
+def test_indexed_calls_answer_corpus_queries(categorised):
+    code, out = invoke("query", 'SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" '
+                                'AND metrics:"agent-talk-ratio" > 0.3')
+    assert code == 0 and categorised["mediaId"] in [r["mediaId"] for r in out["rows"]]
+    row = [r["mediaId"] for r in out["rows"]].index(categorised["mediaId"])
+    assert [h["text"] for h in out["hits"][row]] == ["refund"] and out["hits"][row][0]["speaker"] == "Agent"
+    code, out = invoke("query", 'SELECT * FROM media WHERE "Agent" SAYS "refund')
+    assert code == 2 and "position" in out["warnings"][0]["message"]
+
+
+def test_unknown_category_or_group_stops_the_run_before_any_audio(tmp_path):
+    shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
+    for body, code_wanted in (({"categories": [{"categoryName": "no-such-category"}]}, 10009),
+                              ({"spotting": {"groups": [{"groupName": "no-such-group"}]}}, 40005)):
+        cfg = tmp_path / "c.json"
+        cfg.write_text(json.dumps(body))
+        code, out = invoke("run", str(tmp_path / "v.wav"), "--config", str(cfg), "--quiet")
+        assert code == 2 and out["warnings"][0]["code"] == code_wanted
+        assert not (tmp_path / "v.v3.json").exists()
+
+
+def test_category_commands_round_trip(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("query: '\"Agent\" SAYS (\"sorry\"'\n")
+    code, out = invoke("categories", "put", "bad-one", str(bad))
+    assert code == 2 and "position" in out["warnings"][0]["message"]
+    code, out = invoke("categories", "get", "bad-one")
+    assert code == 1 and out["status"] == 404
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"query": '"Agent" SAYS "sorry"', "tags": ["x"]}))
+    assert invoke("categories", "put", "temp-cat", str(good))[0] == 0
+    assert "temp-cat" in [c["categoryName"] for c in invoke("categories", "list")[1]["categories"]]
+    assert invoke("categories", "delete", "temp-cat")[0] == 0
+    assert invoke("categories", "delete", "temp-cat")[0] == 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,6 +23,16 @@ from .pipeline import analyse, new_tasks
 from .query import QuerySyntaxError, parse
 
 JSON_SUFFIX = ".v3.json"
+
+
+@contextmanager
+def _open(catalog: Catalog | None) -> Iterator[Catalog]:
+    """The caller's catalog (left open), or the default one, closed afterwards."""
+    if catalog is not None:
+        yield catalog
+        return
+    with Catalog() as own:
+        yield own
 
 
 def utc_now() -> str:
@@ -278,7 +290,7 @@ def _row(catalog: Catalog, media_id: str) -> dict[str, Any]:
 
 def list_media(limit: int = 100, catalog: Catalog | None = None) -> dict[str, Any]:
     """`GET /media`: newest first, media items without their results."""
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         rows = cat.list(limit)
     return {"_links": {"self": {"href": f"/v3/media?limit={limit}"}},
             "media": [v3json.summary(r["item"]) for r in rows]}
@@ -286,20 +298,20 @@ def list_media(limit: int = 100, catalog: Catalog | None = None) -> dict[str, An
 
 def get_media(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
     """`GET /media/{id}`: the media item with every result."""
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         return _row(cat, media_id)["item"]
 
 
 def get_progress(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
     """`GET /media/{id}/progress`: the job with one task per stage."""
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         row = _row(cat, media_id)
     return v3json.progress(media_id, row["status"], row["tasks"])
 
 
 def get_metadata(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
     """`GET /media/{id}/metadata`."""
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         item = _row(cat, media_id)["item"]
     return {"_links": v3json.links(media_id), **item.get("metadata", {})}
 
@@ -307,7 +319,7 @@ def get_metadata(media_id: str, catalog: Catalog | None = None) -> dict[str, Any
 def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None = None,
                    catalog: Catalog | None = None) -> dict[str, Any] | str:
     """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         item = _row(cat, media_id)["item"]
     if item["status"] != "finished" or "transcript" not in item:
         raise TranscriptNotReady()
@@ -340,14 +352,14 @@ def put_definition(kind: str, name: str, body: Any, catalog: Catalog | None = No
     """`PUT /definition/categories/{name}` or `.../spotting/groups/{name}`: validate, store, return it with dates."""
     _, check = _kind(kind)
     stored = check(name, body)
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         dates = cat.put_definition(kind, name, stored, utc_now())
     return {**stored, **dates}
 
 
 def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict[str, Any]:
     _kind(kind)
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         found = cat.get_definition(kind, name)
     if found is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
@@ -357,13 +369,13 @@ def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict
 def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any]:
     """`{categories: [...]}` or `{groups: [...]}`, by name."""
     key, _ = _kind(kind)
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         return {key: cat.list_definitions(kind)}
 
 
 def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> None:
     _kind(kind)
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         if not cat.delete_definition(kind, name):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
 
@@ -374,5 +386,5 @@ def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:
         statement = parse(text)
     except QuerySyntaxError as exc:
         raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
-    with catalog or Catalog() as cat:
+    with _open(catalog) as cat:
         return corpus.run(statement, cat)

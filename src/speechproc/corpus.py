@@ -13,7 +13,7 @@ from .catalog import Catalog
 from .conversation import Conversation
 from .query import Document, Statement, evaluate
 from .query.evaluator import field_value
-from .query.narrow import reads_text, text_filter
+from .query.narrow import text_filter
 
 DEFAULT_ORDER = ("dateCreated", True)
 
@@ -48,11 +48,9 @@ def _hit(hit, length_ms: int) -> dict[str, Any]:
 def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
     """The v3 statement result: {totalResults, queryTimeMillis, limit, offset, rows, hits}."""
     started = time.perf_counter()
-    needs_text = reads_text(statement.condition)
     matches: list[tuple[dict[str, Any], Document, list]] = []
     for summary in catalog.indexed_summaries(text_filter(statement.condition)):
-        turns = catalog.indexed_turns(summary["mediaId"]) if needs_text else None
-        doc = documents.from_index(summary, turns)
+        doc = documents.from_index(summary, lambda media_id=summary["mediaId"]: catalog.indexed_turns(media_id))
         ok, hits = evaluate(statement, doc)
         if ok:
             matches.append((summary, doc, hits))

@@ -1,7 +1,7 @@
 """A conversation or an indexed media item as a query `Document`, and the compact form the index keeps."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .conversation import Conversation, Occurrence
@@ -24,15 +24,15 @@ def from_conversation(conv: Conversation, status: str = "finished") -> Document:
 
 
 def compact(doc: Document) -> list[list[Any]]:
-    """The turns as the index stores them: [speaker, words as said, normalised words, starts, ends]."""
-    return [[t.speaker, t.exact, t.words, t.starts, t.ends] for t in doc.turns]
+    """The turns as the index stores them (`DocTurn.packed`)."""
+    return [t.packed() for t in doc.turns]
 
 
-def from_index(summary: dict[str, Any], turns: list[list[Any]] | None) -> Document:
-    """An indexed media item (summary row from the catalog, and its compact turns when the query reads text)."""
+def from_index(summary: dict[str, Any], load_turns: Callable[[], list[list[Any]]]) -> Document:
+    """An indexed media item: its summary row from the catalog; its compact turns are read when first needed."""
     fields = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount")}
-    return Document([DocTurn(*t) for t in turns or []], length_ms=summary["length"], fields=fields,
-                    metadata=summary["metadata"], metrics=summary["metrics"])
+    return Document(length_ms=summary["length"], fields=fields, metadata=summary["metadata"],
+                    metrics=summary["metrics"], loader=lambda: [DocTurn(*t) for t in load_turns()])
 
 
 def occurrences(hits: Iterable[Hit]) -> dict[str, list[Occurrence]]:

@@ -8,7 +8,7 @@ order with at most N other words among them; a hit counts for a time window when
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from .parser import (
     TurnOr,
     Window,
     normalise_word,
+    reads_text,
 )
 
 
@@ -41,33 +42,88 @@ class Hit:
     exact: str = field(compare=False)
 
 
-@dataclass
 class DocTurn:
-    speaker: str
-    words: list[str]  # normalised
-    exact: list[str]  # as said
-    starts: list[int]
-    ends: list[int]
+    """One turn: normalised words, the words as said, and their times.
+
+    `exact`, `starts` and `ends` may also be given in the index's packed form (words joined by spaces,
+    times joined by commas; `exact` None when it equals `words`) and are unpacked on first use, since
+    a corpus query reads times only for the few turns that hold a hit."""
+
+    __slots__ = ("speaker", "words", "_exact", "_starts", "_ends", "_text")
+
+    def __init__(self, speaker: str, words: list[str] | str, exact: list[str] | str | None,
+                 starts: list[int] | str, ends: list[int] | str) -> None:
+        self.speaker = speaker
+        self._text = " " + words if isinstance(words, str) else None
+        self.words = words.split(" ") if isinstance(words, str) else words
+        self._exact, self._starts, self._ends = exact, starts, ends
+
+    def may_hold(self, prefix: str) -> bool:
+        """False when no word of the turn starts with `prefix` (a fast test on the joined words)."""
+        if self._text is None:
+            self._text = " " + " ".join(self.words)
+        return " " + prefix in self._text
+
+    @property
+    def exact(self) -> list[str]:
+        if self._exact is None:
+            self._exact = self.words
+        elif isinstance(self._exact, str):
+            self._exact = self._exact.split(" ")
+        return self._exact
+
+    @property
+    def starts(self) -> list[int]:
+        if isinstance(self._starts, str):
+            self._starts = [int(x) for x in self._starts.split(",")]
+        return self._starts
+
+    @property
+    def ends(self) -> list[int]:
+        if isinstance(self._ends, str):
+            self._ends = [int(x) for x in self._ends.split(",")]
+        return self._ends
+
+    def packed(self) -> list:
+        """[speaker, words, exact or None, starts, ends], strings joined, as the index keeps a turn."""
+        exact: list[str] | str | None = None if self.exact == self.words else " ".join(self.exact)
+        if exact is not None and any(" " in w for w in self.exact):
+            exact = self.exact  # a word with a space inside stays a list
+        words = " ".join(self.words) if not any(" " in w for w in self.words) else self.words
+        return [self.speaker, words, exact, ",".join(map(str, self.starts)),
+                ",".join(map(str, self.ends))]
 
 
-@dataclass
 class Document:
-    """One media item as the evaluator reads it."""
+    """One media item as the evaluator reads it. `turns` may come from a loader, called on first use,
+    so that a corpus query reads a transcript only when its field conditions pass."""
 
-    turns: list[DocTurn]
-    length_ms: int = 0
-    fields: dict[str, Any] = field(default_factory=dict)  # mediaId, wordCount, length, dateCreated, status
-    metadata: dict[str, Any] = field(default_factory=dict)
-    metrics: dict[str, float] = field(default_factory=dict)
+    def __init__(self, turns: list[DocTurn] | None = None, length_ms: int = 0, fields: dict[str, Any] | None = None,
+                 metadata: dict[str, Any] | None = None, metrics: dict[str, float] | None = None,
+                 loader: Callable[[], list[DocTurn]] | None = None) -> None:
+        self._turns, self._loader = turns, loader
+        self.length_ms = length_ms
+        self.fields = dict(fields or {})  # mediaId, wordCount, length, dateCreated, status
+        self.metadata = metadata or {}
+        self.metrics = metrics or {}
+        if "wordCount" not in self.fields:
+            self.fields["wordCount"] = sum(len(t.words) for t in self.turns)
+        self.fields.setdefault("length", length_ms)
+        self._index: dict[str, list[tuple[int, int]]] | None = None
+        self._lookups = 0
 
-    def __post_init__(self) -> None:
-        self.index: dict[str, list[tuple[int, int]]] = {}
+    @property
+    def turns(self) -> list[DocTurn]:
+        if self._turns is None:
+            self._turns = self._loader() if self._loader else []
+        return self._turns
+
+    def _build_index(self) -> None:
+        self._index = {}
         for t, turn in enumerate(self.turns):
             for p, word in enumerate(turn.words):
-                self.index.setdefault(word, []).append((t, p))
-        self.vocabulary = sorted(self.index)
-        self.fields.setdefault("wordCount", sum(len(t.words) for t in self.turns))
-        self.fields.setdefault("length", self.length_ms)
+                self._index.setdefault(word, []).append((t, p))
+        self.vocabulary = sorted(self._index)
 
     @classmethod
     def from_tokens(cls, tokens: Iterable[tuple[str, str, int, int, bool]], **kwargs: Any) -> Document:
@@ -101,17 +157,38 @@ class Document:
         return cls.from_tokens(tokens(), **kwargs)
 
     def positions(self, pattern: str) -> list[tuple[int, int]]:
-        """(turn, word) positions of words matching a pattern (`word` or `prefix*`)."""
+        """(turn, word) positions of words matching a pattern (`word` or `prefix*`), in order.
+
+        The first lookups scan the words (a corpus query looks up a few words in many documents);
+        from the third on, an inverted index is built once (categories look up many words in one)."""
+        self._lookups += 1
+        if self._index is None and self._lookups > 2:
+            self._build_index()
+        if self._index is None:
+            return self._scan(pattern)
         if not pattern.endswith("*"):
-            return self.index.get(pattern, [])
+            return self._index.get(pattern, [])
         prefix = pattern[:-1]
         out: list[tuple[int, int]] = []
         for i in range(bisect.bisect_left(self.vocabulary, prefix), len(self.vocabulary)):
             word = self.vocabulary[i]
             if not word.startswith(prefix):
                 break
-            out += self.index[word]
+            out += self._index[word]
         return sorted(out)
+
+    def _scan(self, pattern: str) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        if pattern.endswith("*"):
+            prefix = pattern[:-1]
+            for t, turn in enumerate(self.turns):
+                if turn.may_hold(prefix):
+                    out += [(t, p) for p, w in enumerate(turn.words) if w.startswith(prefix)]
+            return out
+        for t, turn in enumerate(self.turns):
+            if pattern in turn.words:
+                out += [(t, p) for p, w in enumerate(turn.words) if w == pattern]
+        return out
 
     def hit(self, t: int, first: int, last: int) -> Hit:
         turn = self.turns[t]
@@ -222,11 +299,13 @@ def holds(node: object, doc: Document) -> tuple[bool, list[Hit]]:
         found = turn_hits(node, doc)
         return bool(found), [h for t in sorted(found) for h in found[t]]
     if isinstance(node, CallAnd):
-        ok, left = holds(node.left, doc)
+        first, second = (node.right, node.left) if reads_text(node.left) and not reads_text(node.right) \
+            else (node.left, node.right)  # a field condition first: it may spare reading the transcript
+        ok, one = holds(first, doc)
         if not ok:
             return False, []
-        ok, right = holds(node.right, doc)
-        return (True, left + right) if ok else (False, [])
+        ok, two = holds(second, doc)
+        return (True, one + two) if ok else (False, [])
     if isinstance(node, CallOr):
         (lok, left), (rok, right) = holds(node.left, doc), holds(node.right, doc)
         return lok or rok, (left if lok else []) + (right if rok else [])

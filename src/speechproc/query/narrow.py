@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-from .parser import CallAnd, CallNot, CallOr, Comparison, Term, TurnAnd, TurnNot, TurnOr
+from .parser import CallAnd, CallNot, CallOr, Comparison, Term, TurnAnd, TurnNot, TurnOr, reads_text
+
+__all__ = ["reads_text", "text_filter"]
 
 _PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -43,14 +45,3 @@ def text_filter(node: object) -> str | None:
     if isinstance(node, (TurnNot, CallNot, Comparison)) or node is None:
         return None
     raise TypeError(f"not a condition: {node!r}")
-
-
-def reads_text(node: object) -> bool:
-    """Whether evaluating `node` needs the transcript (it has a term somewhere)."""
-    if isinstance(node, Term):
-        return True
-    if isinstance(node, (TurnAnd, TurnOr, CallAnd, CallOr)):
-        return reads_text(node.left) or reads_text(node.right)
-    if isinstance(node, (TurnNot, CallNot)):
-        return reads_text(node.operand)
-    return False

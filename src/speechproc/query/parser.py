@@ -19,6 +19,7 @@ said by the speaker of the nearest SAYS before it (`* SAYS "cancel*" AND NOT "re
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .errors import QuerySyntaxError
 from .lexer import Token, tokenize
@@ -369,6 +370,18 @@ class _Parser:
             raise self.error(f"unknown field {text!r}: use {', '.join(FIELDS)}, metadata.<field> or "
                              "metrics:\"<metric-name>\"", name)
         return text
+
+
+@lru_cache(maxsize=4096)
+def reads_text(node: object) -> bool:
+    """Whether evaluating `node` needs the transcript (it has a term somewhere)."""
+    if isinstance(node, Term):
+        return True
+    if isinstance(node, (TurnAnd, TurnOr, CallAnd, CallOr)):
+        return reads_text(node.left) or reads_text(node.right)
+    if isinstance(node, (TurnNot, CallNot)):
+        return reads_text(node.operand)
+    return False
 
 
 def _with_window(node: object, window: Window) -> object:
