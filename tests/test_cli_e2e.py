@@ -313,7 +313,9 @@ def categorised(tmp_path_factory) -> dict:
                    "publish: {enableAnalyticIndexing: true}\n")
     code, out = invoke("run", str(folder / "call.flac"), "--config", str(cfg), "--quiet")
     assert code == 0, out
-    return json.loads((folder / "call.v3.json").read_text())
+    item = json.loads((folder / "call.v3.json").read_text())
+    item["_config"] = str(cfg)
+    return item
 
 
 def test_example_categories_on_the_sample_call(categorised):
@@ -372,3 +374,22 @@ def test_category_commands_round_trip(tmp_path):
     assert "temp-cat" in [c["categoryName"] for c in invoke("categories", "list")[1]["categories"]]
     assert invoke("categories", "delete", "temp-cat")[0] == 0
     assert invoke("categories", "delete", "temp-cat")[0] == 1
+
+
+def test_a_changed_category_definition_reprocesses_an_unchanged_file(categorised, tmp_path):
+    cfg = Path(categorised["_config"])
+    call = cfg.parent / "call.flac"
+    code, out = invoke("run", str(call), "--config", str(cfg), "--quiet")
+    assert code == 0 and out["media"][0]["status"] == "skipped"
+    definition = tmp_path / "hold.json"
+    definition.write_text(json.dumps({"query": '"Agent" SAYS "hold" && "moment"'}))
+    assert invoke("categories", "put", "hold-request", str(definition))[0] == 0
+    try:
+        code, out = invoke("run", str(call), "--config", str(cfg), "--quiet")
+        assert code == 0 and out["media"][0]["status"] == "finished"
+        item = json.loads((cfg.parent / "call.v3.json").read_text())
+        assert {"categoryName": "hold-request", "categoryValue": 1} == {
+            k: v for k, v in next(c for c in item["categories"] if c["categoryName"] == "hold-request").items()
+            if k != "categoryMatches"}
+    finally:
+        invoke("categories", "delete", "hold-request")
