@@ -4,7 +4,11 @@
 Writes into sample_media/:
   call.flac       stereo call, agent on the left channel, caller on the right
   voicemail.wav   short mono clip, one speaker
+  payment.flac    stereo call in which the caller reads out a (test) payment card number, its expiry
+                  date and security code, then a phone number: for the detectors and redaction
   truth.json      the exact text and the timing (ms) of every synthesised turn
+
+`--only NAME...` rebuilds just those recordings (call, voicemail, payment) and keeps the others' truth.
 
 Re-running gives the same text and timings; the audio bytes depend on the
 installed espeak-ng version.  Needs: espeak-ng, sox, numpy.
@@ -44,6 +48,21 @@ CALL_SCRIPT = [
     ("Caller", "No, that is all. Thank you very much for your help.", 700),
     ("Agent", "You are welcome. Have a wonderful day. Goodbye.", 600),
 ]
+PAYMENT_SCRIPT = [
+    ("Agent", "Thank you for calling Acme billing. How can I help you?", 600),
+    ("Caller", "Hi. I would like to pay my bill by credit card.", 700),
+    ("Agent", "Of course. Please read me the card number.", 600),
+    # 4539 1488 0343 6467: a Luhn-valid test number, not a real card
+    ("Caller", "It is four five three nine, one four eight eight, zero three four three, six four six seven.", 700),
+    ("Agent", "Thank you. And the expiration date?", 600),
+    ("Caller", "Oh four, twenty seven.", 700),
+    ("Agent", "And the three digit security code on the back?", 600),
+    ("Caller", "Seven three one.", 700),
+    ("Agent", "Thank you. Your payment is complete. Your confirmation number is eight eight two one five.", 600),
+    ("Caller", "Great. My phone number is five five five, two one two, four four three nine.", 700),
+    ("Agent", "Noted. Have a nice day. Goodbye.", 600),
+]
+PAYMENT_CARD = "4539148803436467"
 CHANNEL = {"Agent": 0, "Caller": 1}
 VOICEMAIL_TEXT = (
     "Hello, this is Maria from the billing department. Please call me back "
@@ -77,8 +96,8 @@ def ms(samples: int) -> int:
     return round(samples * 1000 / RATE)
 
 
-def make_call(workdir: Path) -> dict:
-    clips = [(spk, text, gap, synthesise(spk, text, workdir)) for spk, text, gap in CALL_SCRIPT]
+def make_call(workdir: Path, script: list | None = None, name: str = "call.flac") -> dict:
+    clips = [(spk, text, gap, synthesise(spk, text, workdir)) for spk, text, gap in script or CALL_SCRIPT]
     turns, cursor = [], RATE // 2  # half a second of lead-in
     for spk, text, gap, pcm in clips:
         start = cursor + gap * RATE // 1000
@@ -90,9 +109,9 @@ def make_call(workdir: Path) -> dict:
         tracks[t["channel"]][t["start"] : t["start"] + len(t["pcm"])] += t["pcm"] * 0.8
     wav = workdir / "call.wav"
     write_wav(wav, tracks)
-    subprocess.run(["sox", str(wav), str(OUT / "call.flac")], check=True)
+    subprocess.run(["sox", str(wav), str(OUT / name)], check=True)
     return {
-        "file": "call.flac",
+        "file": name,
         "channels": 2,
         "sample_rate": RATE,
         "length_ms": ms(total),
@@ -123,12 +142,32 @@ def make_voicemail(workdir: Path) -> dict:
     }
 
 
+def make_payment(workdir: Path) -> dict:
+    return {**make_call(workdir, PAYMENT_SCRIPT, "payment.flac"), "card_number": PAYMENT_CARD}
+
+
+MAKERS = {"call": make_call, "voicemail": make_voicemail, "payment": make_payment}
+
+
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="+", choices=sorted(MAKERS), help="rebuild only these recordings")
+    wanted = parser.parse_args().only or list(MAKERS)
     OUT.mkdir(exist_ok=True)
+    truth_file = OUT / "truth.json"
+    old = {r["file"]: r for r in json.loads(truth_file.read_text())["recordings"]} if truth_file.exists() else {}
+    files = {"call": "call.flac", "voicemail": "voicemail.wav", "payment": "payment.flac"}
+    recordings = []
     with tempfile.TemporaryDirectory() as tmp:
-        truth = {"recordings": [make_call(Path(tmp)), make_voicemail(Path(tmp))]}
-    (OUT / "truth.json").write_text(json.dumps(truth, indent=2) + "\n")
-    for rec in truth["recordings"]:
+        for key, make in MAKERS.items():
+            if key in wanted:
+                recordings.append(make(Path(tmp)))
+            elif files[key] in old:
+                recordings.append(old[files[key]])
+    truth_file.write_text(json.dumps({"recordings": recordings}, indent=2) + "\n")
+    for rec in recordings:
         print(f"{rec['file']}: {rec['length_ms'] / 1000:.1f} s, {len(rec['turns'])} turns")
 
 

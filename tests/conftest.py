@@ -44,6 +44,19 @@ def processed(sample_copy: Path) -> dict[str, dict]:
     return {Path(i.path).name: json.loads(Path(i.outputs["json"]).read_text()) for i in batch.items}
 
 
+def invoke(*args: str) -> tuple[int, object]:
+    """Run the CLI in-process: (exit code, stdout as JSON, or as text when it is not JSON)."""
+    from click.testing import CliRunner
+
+    from speechproc.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    try:
+        return result.exit_code, json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return result.exit_code, result.stdout
+
+
 def write_wav(path: Path, samples, rate: int) -> Path:
     """Write float samples in [-1, 1] (shape (n,) or (channels, n)) as 16-bit PCM WAV."""
     import wave

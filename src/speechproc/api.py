@@ -11,12 +11,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__, corpus, definitions
+from . import __version__, classifiers, corpus, definitions
 from . import errors as E
 from .catalog import Catalog
 from .config import Settings
 from .conversation import Conversation, MediaItem
-from .formats import TEXT_FORMATS, get_writer, v3json
+from .formats import TEXT_FORMATS, audio, get_writer, v3json
 from .media import MEDIA_EXTENSIONS, file_hash
 from .paths import atomic_write
 from .pipeline import analyse, new_tasks
@@ -87,6 +87,11 @@ class BatchResult:
 
 # ----------------------------------------------------------------------------- discovery and naming
 
+def is_redacted_copy(path: Path) -> bool:
+    """A redacted copy written by an earlier run (`call.redacted.flac`): not picked up when walking folders."""
+    return Path(path.stem).suffix == ".redacted"
+
+
 def discover(paths: list[str | Path]) -> tuple[list[Input], list[dict[str, Any]]]:
     """Media files under the given paths (folders walked recursively, by extension), and problems found."""
     inputs: list[Input] = []
@@ -97,7 +102,7 @@ def discover(paths: list[str | Path]) -> tuple[list[Input], list[dict[str, Any]]
             inputs.append(Input(path))
             continue
         found = [Input(p, path) for p in sorted(path.rglob("*"))
-                 if p.suffix.lower() in MEDIA_EXTENSIONS and p.is_file()
+                 if p.suffix.lower() in MEDIA_EXTENSIONS and p.is_file() and not is_redacted_copy(p)
                  and not any(part.startswith(".") for part in p.relative_to(path).parts)]
         if not found:
             problems.append(E.error_body(400, [(E.NO_MEDIA, f"{path}: no media files found in this folder")]))
@@ -158,13 +163,23 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
         if not group.get("keywords"):
             raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
         groups.append(group)
-    return replace(settings, categories=tuple(found), groups=tuple(groups))
+    models = []
+    stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
+    for i, item in enumerate((settings.section("prediction") or {}).get("classifiers", [])):
+        definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
+            else stored.get(item.get("classifierId", ""))
+        if definition is None:
+            which = item.get("classifierName") or item.get("classifierId")
+            raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
+                                       "registered (speechproc classifiers put NAME MODEL_FILE)")
+        models.append(definition)
+    return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models))
 
 
 def effective_hash(settings: Settings, metadata: dict[str, Any], out_dir: Path | None) -> str:
     """What decides whether an earlier result can be reused: configuration, metadata, output place, version."""
     defined = [{k: v for k, v in d.items() if k not in ("dateCreated", "dateModified")}
-               for d in settings.categories + settings.groups]
+               for d in settings.categories + settings.groups + settings.classifiers]
     blob = json.dumps([settings.fingerprint(), defined, metadata, str(out_dir), __version__], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -237,6 +252,7 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
         item.warnings = conv.warnings
         item.status, item.date_finished = "finished", utc_now()
         on_stage("publish", "started")
+        redact_audio(inp.path, conv, outputs, settings)
         body = v3json.media_item(item, conv)
         written = write_outputs(body, conv, outputs)
         on_stage("publish", "finished")
@@ -270,13 +286,32 @@ def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocEr
     return ItemResult(str(inp.path), item.media_id, "failed", written, error=error.body())
 
 
+def redacted_audio_path(outputs: dict[str, Path], source: Path, fmt: str | None) -> Path:
+    ext = fmt or ("flac" if source.suffix.lower() == ".flac" else "wav")
+    json_path = outputs["json"]
+    return json_path.with_name(json_path.name[: -len(JSON_SUFFIX)] + ".redacted." + ext)
+
+
+def redact_audio(source: Path, conv: Conversation, outputs: dict[str, Path], settings: Settings) -> None:
+    """Write the redacted copy of the recording when a detector asks for audio redaction; list the streams."""
+    wanted = [d for d in conv.detectors or [] if d.tone is not None]
+    if not wanted:
+        return
+    target = redacted_audio_path(outputs, source, settings.redacted_audio_format)
+    regions = [(s, e, d.tone[0], d.tone[1]) for d in wanted for s, e in d.regions()]
+    audio.redact(source, target, regions, target.suffix[1:])
+    outputs["redacted-audio"] = target
+    conv.streams = [("original", source.resolve().as_uri(), "finished"),
+                    ("redacted-audio", target.resolve().as_uri(), "finished")]
+
+
 def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, Path]) -> dict[str, str]:
     """Write the v3 JSON and every text format, each atomically."""
     atomic_write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n")
     lang = conv.language.split("-")[0]
     for name in TEXT_FORMATS:
         atomic_write(outputs[name], get_writer(name, lang).render(conv.words))
-    return {k: str(v) for k, v in outputs.items()}
+    return {k: str(v) for k, v in outputs.items()}  # with the redacted audio when there is one
 
 
 # ----------------------------------------------------------------------------- reading the catalog
@@ -339,7 +374,8 @@ class TranscriptNotReady(E.NotFoundError):
 
 # ----------------------------------------------------------------------------- definitions and queries
 
-_DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group)}
+_DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group),
+                "classifier": ("classifiers", None)}  # a classifier is put with put_classifier
 
 
 def _kind(kind: str) -> tuple[str, Any]:
@@ -351,6 +387,8 @@ def _kind(kind: str) -> tuple[str, Any]:
 def put_definition(kind: str, name: str, body: Any, catalog: Catalog | None = None) -> dict[str, Any]:
     """`PUT /definition/categories/{name}` or `.../spotting/groups/{name}`: validate, store, return it with dates."""
     _, check = _kind(kind)
+    if check is None:
+        raise ValueError(f"a {kind} is put with its own function")
     stored = check(name, body)
     with _open(catalog) as cat:
         dates = cat.put_definition(kind, name, stored, utc_now())
@@ -378,6 +416,21 @@ def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> N
     with _open(catalog) as cat:
         if not cat.delete_definition(kind, name):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
+    if kind == "classifier":
+        classifiers.stored_path(name).unlink(missing_ok=True)
+
+
+def put_classifier(name: str, model_file: str | Path, display_name: str | None = None,
+                   catalog: Catalog | None = None) -> dict[str, Any]:
+    """Register (or replace) a text classifier from a skops model file; print-ready definition with dates.
+
+    The file is checked (trusted types only, a binary classifier of texts) before anything is stored."""
+    definitions.check_name(name, "classifier")
+    with _open(catalog) as cat:
+        previous = cat.get_definition("classifier", name)
+        stored = classifiers.install(name, Path(model_file), previous, display_name)
+        dates = cat.put_definition("classifier", name, stored, utc_now())
+    return {**stored, **dates}
 
 
 def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:

@@ -222,14 +222,18 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
         emit(result)
 
 
-def _definition_commands(kind: str, group_name: str, noun: str, example_file: str, example_name: str) -> None:
-    """put / list / get / delete for one kind of definition (categories, keyword groups)."""
+def _definition_commands(kind: str, group_name: str, noun: str, example_file: str, example_name: str,
+                         put_from_document: bool = True) -> click.Group:
+    """put / list / get / delete for one kind of definition (categories, keyword groups, classifiers)."""
 
     @main.group(group_name, help=f"Store and read {noun} definitions in the catalog.")
     def group() -> None:
         pass
 
-    @group.command("put", help=f"""Create or update a {noun} from a JSON or YAML file; print it with its dates.
+    put_name = "put" if put_from_document else "_put"
+
+    @group.command(put_name, hidden=not put_from_document,
+                   help=f"""Create or update a {noun} from a JSON or YAML file; print it with its dates.
 
     NAME: letters, digits, '_', '.', '-' (no spaces). An invalid definition is
     reported with what is wrong (for a query, where) and nothing is stored; exit 2.
@@ -276,9 +280,36 @@ def _definition_commands(kind: str, group_name: str, noun: str, example_file: st
     def delete(name: str) -> None:
         api.delete_definition(kind, name)
 
+    if not put_from_document:
+        del group.commands["_put"]
+    return group
+
 
 _definition_commands("category", "categories", "category", "configs/categories/greeting.yaml", "greeting")
 _definition_commands("group", "groups", "keyword group", "configs/groups/billing.yaml", "billing")
+_classifier_group = _definition_commands("classifier", "classifiers", "classifier", "cancellation.skops",
+                                         "cancellation", put_from_document=False)
+
+
+@_classifier_group.command("put")
+@click.argument("name")
+@click.argument("model_file", type=click.Path(dir_okay=False))
+@click.option("--display-name", help="A human name for results (default: NAME, or the one stored before).")
+@v3_errors
+def classifiers_put(name: str, model_file: str, display_name: str | None) -> None:
+    """Register or replace a text classifier: a scikit-learn pipeline saved with skops.
+
+    The file is checked before anything is stored: only scikit-learn classes and
+    NumPy scalar types are loaded (never pickle), and the model must be a binary
+    classifier of texts. Prints the classifier (classifierId, classifierVersion,
+    classes) with its dates; a refused file exits 2.
+
+    \b
+    Example:
+      python configs/classifiers/train_cancellation.py cancellation.skops
+      speechproc classifiers put cancellation cancellation.skops --display-name "Call is about cancellation"
+    """
+    emit(api.put_classifier(name, model_file, display_name))
 
 
 @main.command("query")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,17 @@ CALLBACK_INCLUDES = ("metadata", "transcript", "knowledge", "prediction", "spott
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")
+DETECTOR_NAMES = ("PCI", "SSN", "Number")
+DETECTION_LEVELS = ("entireRegion", "probableNumbers", "numbersOnly")
+_DETECTOR_NAMESPACE = uuid.UUID("6c1d1a36-0b6e-4b8e-9d1f-3f7e5a0c2b10")
+
+
+def detector_id(name: str) -> str:
+    """The stable UUID of a built-in detector."""
+    return str(uuid.uuid5(_DETECTOR_NAMESPACE, name))
+
+
+DETECTOR_NAME_BY_ID = {detector_id(name): name for name in DETECTOR_NAMES}
 
 
 # ---------------------------------------------------------------- semantic checks
@@ -89,6 +101,20 @@ def _check_vocabulary(item: dict, path: str) -> None:
 def _check_detector(item: dict, path: str) -> None:
     if "detectorId" not in item and "detectorName" not in item:
         raise invalid(path, "needs detectorId or detectorName", E.DETECTOR_WITHOUT_ID)
+    name = item.get("detectorName")
+    if name is not None and name not in DETECTOR_NAMES:
+        raise invalid(f"{path}.detectorName", f"unknown detector {name!r}: the detectors are {', '.join(DETECTOR_NAMES)}")
+    by_id = DETECTOR_NAME_BY_ID.get(item.get("detectorId", ""))
+    if "detectorId" in item and by_id is None:
+        raise invalid(f"{path}.detectorId", "unknown detector id (the ids are in the detector results)")
+    if name is not None and by_id is not None and by_id != name:
+        raise invalid(path, f"detectorId is the id of {by_id}, not of {name}")
+    for j, param in enumerate(item.get("parameters", [])):
+        where = f"{path}.parameters[{j}]"
+        if (name or by_id) != "PCI" or param["parameter"] != "detectionLevel":
+            raise invalid(where, f"unknown parameter {param['parameter']!r} (PCI takes detectionLevel)")
+        if param.get("value") not in DETECTION_LEVELS:
+            raise invalid(f"{where}.value", f"detectionLevel is one of {', '.join(DETECTION_LEVELS)}")
     redactor = item.get("redactor")
     if redactor is not None and not redactor:
         raise invalid(f"{path}.redactor", "needs audio or transcript", E.REDACTOR_EMPTY)
@@ -244,6 +270,7 @@ class Settings:
     # definitions from the catalog that the configuration names, resolved before processing (api.resolve)
     categories: tuple[dict[str, Any], ...] = ()
     groups: tuple[dict[str, Any], ...] = ()
+    classifiers: tuple[dict[str, Any], ...] = ()
 
     def _get(self, *keys: str, default: Any = None) -> Any:
         node: Any = self.raw
@@ -351,6 +378,11 @@ class Settings:
     @property
     def spotting_group_names(self) -> list[str]:
         return [g["groupName"] for g in self._get("spotting", "groups", default=[])]
+
+    @property
+    def redacted_audio_format(self) -> str | None:
+        """`publish.audioTranscode.fileFormat`; None means the format of the recording (FLAC or WAV)."""
+        return self._get("publish", "audioTranscode", "fileFormat")
 
     @property
     def analytic_indexing(self) -> bool:

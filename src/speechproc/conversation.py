@@ -128,6 +128,39 @@ class SpottedGroup:
 
 
 @dataclass
+class Detection:
+    label: str
+    segments: dict[str, list[tuple[int, int]]]  # speaker -> (s, e) spans
+    detector_class: int = 1
+
+
+@dataclass
+class DetectorResult:
+    detector_id: str
+    name: str
+    display_name: str
+    version: str
+    detections: list[Detection]
+    replacement: str | None = None  # transcript redaction
+    tone: tuple[int, float] | None = None  # audio redaction: (Hz, gain)
+
+    def regions(self) -> list[tuple[int, int]]:
+        return sorted(span for d in self.detections for spans in d.segments.values() for span in spans)
+
+
+@dataclass
+class ClassifierResult:
+    classifier_id: str
+    name: str
+    version: str
+    display_name: str
+    label: str
+    score: float
+    predicted_class: int
+    type: str = "binary"
+
+
+@dataclass
 class MetricGroup:
     name: str
     values: dict[str, float]  # metric name -> value, in the catalogue's order
@@ -181,12 +214,13 @@ class Conversation:
     # analytics results, filled by later stages; None means "not requested"
     knowledge: Knowledge | None = None
     spotting: list[SpottedGroup] | None = None
-    prediction: dict[str, Any] | None = None
+    detectors: list[DetectorResult] | None = None
+    classifiers: list[ClassifierResult] | None = None
     metrics: list[MetricGroup] | None = None
     categories: list[CategoryResult] | None = None
     verb_noun_pairs: dict[str, list[VerbNounPair]] | None = None  # speaker -> pairs
     speaker_sentiments: bool = False  # whether the per-sentence sentiments are published
-    streams: list[dict[str, Any]] | None = None
+    streams: list[tuple[str, str, str]] | None = None  # (streamName, streamLocation, status)
 
     @property
     def stereo(self) -> bool:

@@ -10,7 +10,22 @@ from typing import Any
 from . import errors as E
 from .config import Settings
 from .conversation import Conversation
-from .stages import asr, categories, diarize, ingest, knowledge, metrics, punctuation, sentiment, spotting, turns, verbnoun, voice
+from .stages import (
+    asr,
+    categories,
+    classify,
+    detect,
+    diarize,
+    ingest,
+    knowledge,
+    metrics,
+    punctuation,
+    sentiment,
+    spotting,
+    turns,
+    verbnoun,
+    voice,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +41,7 @@ STAGES = (
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription"),
     Stage("punctuation", "Split punctuation", "transcription"),
     Stage("turns", "Speaker turns and voice activity", "transcription"),
+    Stage("detect", "Detectors and transcript redaction", "analytics"),
     Stage("voice", "Word-level voice features", "analytics"),
     Stage("sentiment", "Sentence sentiment", "analytics"),
     Stage("verbnoun", "Verb-noun pairs", "analytics"),
@@ -33,6 +49,7 @@ STAGES = (
     Stage("metrics", "Conversation metrics", "analytics"),
     Stage("spotting", "Keyword groups", "analytics"),
     Stage("categories", "Categories", "analytics"),
+    Stage("classify", "Classifiers", "analytics"),
     Stage("publish", "Write the outputs", "publish"),
 )
 
@@ -41,7 +58,6 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: bool(s.section("prediction")) and any(s.section("prediction").values()), "prediction"),
     (lambda s: bool((s.section("publish") or {}).get("callbacks")), "publish.callbacks"),
     (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
     (lambda s: bool(((s.section("transcript") or {}).get("contentFiltering") or {}).get("enableProfanityFiltering")),
@@ -69,6 +85,7 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
         ("diarize", lambda: diarize.run(conv, settings)),
         ("punctuation", lambda: punctuation.run(conv, settings)),
         ("turns", lambda: turns.run(conv)),
+        ("detect", lambda: detect.run(conv, settings)),
         ("voice", lambda: voice.run(conv) if settings.voice_features else None),
         ("sentiment", lambda: sentiment.run(conv, settings)),
         ("verbnoun", lambda: verbnoun.run(conv, settings)),
@@ -76,6 +93,7 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
         ("metrics", lambda: metrics.run(conv, settings)),
         ("spotting", lambda: spotting.run(conv, settings)),
         ("categories", lambda: categories.run(conv, settings)),
+        ("classify", lambda: classify.run(conv, settings)),
     ]
     for name, step in steps:
         on_stage(name, "started")

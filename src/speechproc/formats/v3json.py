@@ -148,6 +148,22 @@ def speaker_sentiments_json(sentences: list[Sentence], speakers: list[str]) -> l
             for speaker in speakers]
 
 
+def prediction_json(conv: Conversation) -> dict[str, Any]:
+    return {
+        "classifiers": [{"classifierId": c.classifier_id, "classifierName": c.name, "classifierVersion": c.version,
+                         "classifierDisplayName": c.display_name, "classifierType": c.type,
+                         "predictedClassLabel": c.label, "predictionScore": c.score,
+                         "predictedClass": c.predicted_class} for c in conv.classifiers or []],
+        "detectors": [{"detectorId": d.detector_id, "detectorName": d.name, "detectorVersion": d.version,
+                       "detectorDisplayName": d.display_name, "detectorType": "binary",
+                       "detections": [{"detectorClass": x.detector_class, "detectorClassLabel": x.label,
+                                       "detectedSegments": [{"speakerName": speaker,
+                                                             "occurrences": [{"s": s, "e": e} for s, e in spans]}
+                                                            for speaker, spans in x.segments.items()]}
+                                      for x in d.detections]} for d in conv.detectors or []],
+    }
+
+
 def results_json(conv: Conversation) -> dict[str, Any]:
     """The analytics sections the conversation holds, each present only when it was asked for."""
     out: dict[str, Any] = {}
@@ -155,8 +171,8 @@ def results_json(conv: Conversation) -> dict[str, Any]:
         out["knowledge"] = knowledge_json(conv.knowledge)
     if conv.spotting is not None:
         out["spotting"] = spotting_json(conv.spotting)
-    if conv.prediction is not None:
-        out["prediction"] = conv.prediction
+    if conv.detectors is not None or conv.classifiers is not None:
+        out["prediction"] = prediction_json(conv)
     if conv.metrics is not None:
         out["metrics"] = metrics_json(conv.metrics)
     if conv.categories is not None:
@@ -166,7 +182,8 @@ def results_json(conv: Conversation) -> dict[str, Any]:
     if conv.speaker_sentiments:
         out["speakerSentiments"] = speaker_sentiments_json(conv.sentences, conv.speakers)
     if conv.streams is not None:
-        out["streams"] = conv.streams
+        out["streams"] = [{"streamName": name, "streamLocation": location, "status": status}
+                          for name, location, status in conv.streams]
     return out
 
 

@@ -1,0 +1,167 @@
+"""Detectors (PCI, SSN, Number) and transcript redaction (v3 `prediction.detectors`).
+
+PCI: a run of 13-19 spoken digits that passes the Luhn check, or that follows card talk ("card",
+"visa", ...) within CONTEXT_MS; then, within FOLLOW_MS after it, a 3-4 digit expiry date after
+expiry talk and a 3-4 digit security code after security-code talk. SSN: 9 digits after social
+security talk. Number: any run of 4 or more digits. Amounts of money are never runs.
+
+PCI `detectionLevel`: `entireRegion` (default) is the card conversation, from the card talk to the
+last card item, with REGION_BUFFER_MS before and after, on every speaker; `probableNumbers` is each
+digit region with NUMBER_BUFFER_MS around it; `numbersOnly` is the digit words alone.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .. import errors as E
+from ..config import DETECTOR_NAME_BY_ID, Settings, detector_id
+from ..conversation import Conversation, Detection, DetectorResult, Word
+from ..numbers import DigitRun, digit_runs, luhn
+
+DETECTORS = {  # name -> (display name, class label)
+    "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),
+    "SSN": ("US social security numbers", "ssn"),
+    "Number": ("Runs of four or more spoken digits", "Number"),
+}
+VERSION = "1.0.0"
+CONTEXT_MS = 30000
+FOLLOW_MS = 60000
+CUE_MS = 10000
+REGION_BUFFER_MS = 1000
+NUMBER_BUFFER_MS = 300
+CARD_TALK = re.compile(r"\b(card|credit|debit|visa|master ?card|amex|american express|discover|cardholder)\b")
+EXPIRY_TALK = re.compile(r"\b(expir\w*|exp|valid|good (thru|through)|end date)\b")
+CODE_TALK = re.compile(r"\b(security code|cvv|cvc|csc|cv2|verification code|(three|four|3|4)[ -]digit|"
+                       r"code on the back|back of the card)\b")
+SSN_TALK = re.compile(r"\b(social security|social|ssn|security number)\b")
+
+Span = tuple[int, int]
+
+
+def _talk(words: Sequence[Word], start: int, end: int, pattern: re.Pattern) -> Word | None:
+    """The first word of talk matching `pattern` said (by anyone) in [start, end]."""
+    window = [w for w in words if w.is_word and start <= w.s <= end]
+    text, offsets = "", []
+    for w in window:
+        offsets.append(len(text))
+        text += w.w.lower().strip(".,?!;:") + " "
+    match = pattern.search(text)
+    if not match:
+        return None
+    return window[max(i for i, o in enumerate(offsets) if o <= match.start())]
+
+
+def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Word], cue: re.Pattern) -> DigitRun | None:
+    """The first 3-4 digit run within FOLLOW_MS after a card number that comes after `cue` talk."""
+    for run in runs:
+        if run.s > after.e and run.s - after.e <= FOLLOW_MS and 3 <= len(run.digits) <= 4 and \
+                _talk(words, run.s - CUE_MS, run.s, cue) is not None:
+            return run
+    return None
+
+
+def _spans_by_speaker(runs: Sequence[DigitRun], buffer: int) -> dict[str, list[Span]]:
+    out: dict[str, list[Span]] = {}
+    for run in runs:
+        out.setdefault(run.speaker, []).append((max(0, run.s - buffer), run.e + buffer))
+    return out
+
+
+def _region(words: Sequence[Word], start: int, end: int) -> dict[str, list[Span]]:
+    """A time region as one segment per speaker: from its first to its last word in the region, clipped."""
+    found: dict[str, Span] = {}
+    for w in words:
+        if w.is_word and w.e > start and w.s < end:
+            s, e = found.get(w.speaker, (w.s, w.e))
+            found[w.speaker] = (min(s, w.s), max(e, w.e))
+    return {speaker: [(max(s, start), min(e, end))] for speaker, (s, e) in found.items()}
+
+
+def pci(words: Sequence[Word], runs: Sequence[DigitRun], level: str = "entireRegion") -> list[Detection]:
+    """Card conversations: the card number, and the expiry date and security code that follow it."""
+    out: list[Detection] = []
+    used: set[int] = set()
+    for run in runs:
+        if id(run) in used or not 13 <= len(run.digits) <= 19:
+            continue
+        cue = _talk(words, run.s - CONTEXT_MS, run.e, CARD_TALK)
+        if not luhn(run.digits) and cue is None:
+            continue  # an order or account number, not a card
+        items = [run]
+        for follower in (_follower(runs, run, words, EXPIRY_TALK), _follower(runs, run, words, CODE_TALK)):
+            if follower is not None and id(follower) not in {id(x) for x in items}:
+                items.append(follower)
+        used.update(id(x) for x in items)
+        if level == "numbersOnly":
+            segments = _spans_by_speaker(items, 0)
+        elif level == "probableNumbers":
+            segments = _spans_by_speaker(items, NUMBER_BUFFER_MS)
+        else:
+            start = min([run.s] + ([cue.s] if cue is not None else [])) - REGION_BUFFER_MS
+            end = max(x.e for x in items) + REGION_BUFFER_MS
+            segments = _region(words, max(0, start), end)
+        out.append(Detection(DETECTORS["PCI"][1], segments))
+    return out
+
+
+def ssn(words: Sequence[Word], runs: Sequence[DigitRun]) -> list[Detection]:
+    return [Detection(DETECTORS["SSN"][1], _spans_by_speaker([run], 0)) for run in runs
+            if len(run.digits) == 9 and _talk(words, run.s - CONTEXT_MS, run.e, SSN_TALK) is not None]
+
+
+def number(runs: Sequence[DigitRun]) -> list[Detection]:
+    return [Detection(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
+
+
+def configured(settings: Settings) -> list[tuple[str, dict, dict]]:
+    """(detector name, parameters, redactor) for every configured detector."""
+    out = []
+    for item in (settings.section("prediction") or {}).get("detectors", []):
+        name = item.get("detectorName") or DETECTOR_NAME_BY_ID.get(item.get("detectorId", ""), "")
+        params = {p["parameter"]: p.get("value") for p in item.get("parameters", [])}
+        out.append((name, params, item.get("redactor") or {}))
+    return out
+
+
+def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
+    words = [w for w in conv.words if w.is_word]
+    runs = digit_runs(words)
+    if name == "PCI":
+        return pci(words, runs, params.get("detectionLevel") or "entireRegion")
+    if name == "SSN":
+        return ssn(words, runs)
+    return number(runs)
+
+
+def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacement: str) -> int:
+    """Replace every word token overlapping its speaker's regions; return how many were replaced."""
+    count = 0
+    for w in words:
+        if w.is_word and any(w.e > s and w.s < e for s, e in regions.get(w.speaker, [])):
+            w.w = replacement
+            count += 1
+    return count
+
+
+def run(conv: Conversation, settings: Settings) -> None:
+    wanted = configured(settings)
+    if not wanted:
+        return
+    if not settings.language.startswith("en-"):
+        conv.warn(E.FEATURE_NOT_AVAILABLE, f"detectors are not available for {settings.language}")
+        return
+    results = []
+    for name, params, redactor in wanted:
+        result = DetectorResult(detector_id(name), name, DETECTORS[name][0], VERSION, detect(conv, name, params))
+        if "transcript" in redactor:
+            result.replacement = redactor["transcript"].get("replacement", "[redacted]")
+        if "audio" in redactor:
+            audio = redactor["audio"]
+            result.tone = (int(audio.get("tone", 270)), float(audio.get("gain", 0.5)))
+        results.append(result)
+    for result in results:  # redact after every detector has read the words as said
+        if result.replacement is not None:
+            for detection in result.detections:
+                redact_words(conv.words, detection.segments, result.replacement)
+    conv.detectors = results

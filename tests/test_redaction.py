@@ -1,0 +1,142 @@
+"""Detectors and redaction end to end on sample_media/payment.flac (a card number read out), and the
+redacted audio: the tone inside every region, the original bit for bit outside."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import SAMPLES, invoke
+from speechproc.formats import audio
+
+DETECTORS = [{"detectorName": "PCI"}, {"detectorName": "Number"}]
+
+
+def run(folder: Path, configuration: dict) -> dict:
+    shutil.copy(SAMPLES / "payment.flac", folder / "payment.flac")
+    (folder / "cfg.json").write_text(json.dumps(configuration))
+    code, out = invoke("run", str(folder / "payment.flac"), "--config", str(folder / "cfg.json"), "--quiet")
+    assert code == 0, out
+    item = json.loads((folder / "payment.v3.json").read_text())
+    item["_outputs"] = out["media"][0]["outputs"]
+    return item
+
+
+STEREO = {"ingest": {"stereo": {"left": {"speakerName": "Agent"}, "right": {"speakerName": "Caller"}}}}
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory) -> dict:
+    """Detected, not redacted."""
+    return run(tmp_path_factory.mktemp("plain"), {**STEREO, "prediction": {"detectors": DETECTORS}})
+
+
+@pytest.fixture(scope="module")
+def redacted(tmp_path_factory) -> dict:
+    """Redacted in the transcript and the audio, with every analytic that repeats words."""
+    folder = tmp_path_factory.mktemp("redacted")
+    group, category = folder / "group.json", folder / "category.json"
+    group.write_text(json.dumps({"groupName": "payments", "keywords": ["card number", "payment", "expiration date"]}))
+    category.write_text(json.dumps({"query": '* SAYS "card*" OR "payment*"'}))
+    assert invoke("groups", "put", "payments", str(group))[0] == 0
+    assert invoke("categories", "put", "card-payment", str(category))[0] == 0
+    redactor = {"transcript": {"replacement": "[redacted]"}, "audio": {"tone": 270, "gain": 0.5}}
+    return run(folder, {**STEREO, "speechModel": {"features": ["advancedPunctuation"]},
+                        "prediction": {"detectors": [{"detectorName": "PCI", "redactor": redactor}]},
+                        "knowledge": {"enableDiscovery": True}, "conversation": {"verbNounPairsEnabled": True},
+                        "spotting": {"groups": [{"groupName": "payments"}]},
+                        "categories": [{"categoryName": "card-payment"}], "speakerSentiments": True})
+
+
+def detected_digits(item: dict) -> list[str]:
+    """The digit words inside the PCI detection's segments, as the recogniser wrote them."""
+    pci = next(d for d in item["prediction"]["detectors"] if d["detectorName"] == "PCI")
+    spans = [(o["s"], o["e"]) for det in pci["detections"] for seg in det["detectedSegments"] for o in seg["occurrences"]]
+    words = [w for w in item["transcript"]["words"] if "m" not in w]
+    return [w["w"] for w in words if any(w["s"] < e and w["e"] > s for s, e in spans) and re.search(r"\d", w["w"])]
+
+
+def test_the_card_number_is_detected_on_the_sample(plain):
+    pci = next(d for d in plain["prediction"]["detectors"] if d["detectorName"] == "PCI")
+    assert pci["detectorVersion"] == "1.0.0" and pci["detectorType"] == "binary"
+    assert len(pci["detections"]) == 1 and pci["detections"][0]["detectorClassLabel"] == "PCI"
+    digits = "".join(detected_digits(plain))
+    assert len(digits) >= 20  # the card number, its expiry date and its security code
+    number = next(d for d in plain["prediction"]["detectors"] if d["detectorName"] == "Number")
+    assert len(number["detections"]) >= 4  # card, expiry, code, confirmation number, phone number
+    truth = json.loads((SAMPLES / "truth.json").read_text())["recordings"]
+    assert any(r.get("card_number") for r in truth)
+
+
+def test_no_digit_of_the_card_survives_in_any_output(plain, redacted):
+    secrets = [d for d in detected_digits(plain) if len(re.sub(r"\D", "", d)) >= 3]
+    assert secrets
+    for name, path in redacted["_outputs"].items():
+        if name == "redacted-audio":
+            continue
+        text = Path(path).read_text()
+        for secret in secrets:
+            assert secret not in text, f"{secret} left in {name}"
+    words = [w["w"] for w in redacted["transcript"]["words"] if "m" not in w]
+    assert "[redacted]" in words
+    assert "[redacted]" in Path(redacted["_outputs"]["srt"]).read_text()
+
+
+def test_analytics_never_see_the_redacted_words(redacted):
+    text = json.dumps({k: redacted[k] for k in ("knowledge", "spotting", "categories", "conversation",
+                                                "speakerSentiments")})
+    for digits in ("4539", "6467", "0343"):
+        assert digits not in text
+    assert redacted["categories"][0]["categoryValue"] == 1
+
+
+def test_streams_list_the_original_and_the_redacted_audio(redacted):
+    streams = {s["streamName"]: s for s in redacted["streams"]}
+    assert set(streams) == {"original", "redacted-audio"}
+    assert streams["redacted-audio"]["streamLocation"].startswith("file://")
+    assert Path(redacted["_outputs"]["redacted-audio"]).suffix == ".flac"  # as the original
+
+
+def test_the_redacted_audio_has_the_tone_inside_and_the_original_outside(redacted):
+    original, rate, _, _ = audio.read_pcm(SAMPLES / "payment.flac")
+    copy, copy_rate, _, _ = audio.read_pcm(redacted["_outputs"]["redacted-audio"])
+    assert copy.shape == original.shape and copy_rate == rate
+    pci = redacted["prediction"]["detectors"][0]
+    spans = [(o["s"], o["e"]) for det in pci["detections"] for seg in det["detectedSegments"] for o in seg["occurrences"]]
+    inside = np.zeros(original.shape[1], bool)
+    for s, e in spans:
+        inside[s * rate // 1000: e * rate // 1000] = True
+    assert inside.sum() > rate * 5
+    assert np.array_equal(copy[:, ~inside], original[:, ~inside])  # bit-identical outside
+    region = copy[:, inside].astype(np.float64) / 32767
+    tone = 0.5 * np.sin(2 * np.pi * 270 * np.flatnonzero(inside) / rate)
+    for channel in region:  # both channels: the tone alone, nothing of the speech left
+        assert np.max(np.abs(channel - tone)) < 1e-3
+    s, e = max(spans, key=lambda span: span[1] - span[0])  # the longest region, one stretch of tone
+    stretch = copy[1, s * rate // 1000: e * rate // 1000].astype(np.float64) * np.hanning(
+        e * rate // 1000 - s * rate // 1000)
+    spectrum = np.abs(np.fft.rfft(stretch)) ** 2
+    freqs = np.fft.rfftfreq(len(stretch), 1 / rate)
+    assert abs(freqs[spectrum.argmax()] - 270) < 2
+    speech_band = (freqs > 400) & (freqs < 4000)
+    assert spectrum[speech_band].sum() < 1e-4 * spectrum.sum()  # no speech energy left
+
+
+def test_a_rerun_does_not_take_the_redacted_copy_for_a_recording(redacted):
+    folder = Path(redacted["_outputs"]["json"]).parent
+    code, out = invoke("run", str(folder), "--config", str(folder / "cfg.json"), "--quiet")
+    assert code == 0 and [Path(m["input"]).name for m in out["media"]] == ["payment.flac"]
+    assert out["media"][0]["status"] == "skipped"
+
+
+def test_audio_formats(tmp_path):
+    regions = [(1000, 2000, 440, 0.25)]
+    for fmt in ("wav", "flac", "mp3", "ogg", "opus"):
+        target = tmp_path / f"x.{fmt}"
+        audio.redact(SAMPLES / "voicemail.wav", target, regions, fmt)
+        samples, rate, _, _ = audio.read_pcm(target)
+        assert samples.shape[0] == 1 and samples.shape[1] > rate * 8
