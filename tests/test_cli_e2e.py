@@ -170,11 +170,11 @@ def test_colliding_names_keep_their_extension(tmp_path):
 
 def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_path):
     cfg = tmp_path / "c.json"
-    cfg.write_text(json.dumps({"publish": {"callbacks": [{"url": "https://example.com/results"}]}}))
+    cfg.write_text(json.dumps({"transcript": {"contentFiltering": {"enableProfanityFiltering": True}}}))
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
     code, _ = invoke("run", str(tmp_path / "v.wav"), "--config", str(cfg), "--quiet")
     item = json.loads((tmp_path / "v.v3.json").read_text())
-    assert code == 0 and any("publish.callbacks" in w["message"] for w in item["warnings"])
+    assert code == 0 and any("enableProfanityFiltering" in w["message"] for w in item["warnings"])
 
 
 def test_the_installed_command_runs_as_a_program(tmp_path):

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__, classifiers, corpus, definitions
+from . import __version__, callbacks, classifiers, corpus, definitions
 from . import errors as E
 from .catalog import Catalog
 from .config import Settings
@@ -35,10 +35,7 @@ def _open(catalog: Catalog | None) -> Iterator[Catalog]:
         yield own
 
 
-def utc_now() -> str:
-    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T19:22:03.123Z."""
-    now = datetime.now(timezone.utc)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+utc_now = v3json.utc_now
 
 
 @dataclass
@@ -188,8 +185,9 @@ def effective_hash(settings: Settings, metadata: dict[str, Any], out_dir: Path |
 
 def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None,
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
-            catalog: Catalog | None = None) -> BatchResult:
-    """Process every recording under `paths`; each becomes a media item in the catalog."""
+            catalog: Catalog | None = None, deliver: bool = True) -> BatchResult:
+    """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
+    callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False."""
     reporter = reporter or Reporter()
     metadata = metadata or {}
     out = Path(out_dir) if out_dir is not None else None
@@ -212,6 +210,11 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
             result = _process_one(inp, names[inp.path], settings, metadata, config_hash, force, catalog, reporter)
             results.append(result)
             reporter.item_done(result)
+        if deliver:
+            sent = callbacks.deliver_due(catalog, settings)
+            if any(sent.values()):
+                reporter.note(f"callbacks: {sent['delivered']} delivered, {sent['pending']} to retry later "
+                              f"(speechproc callbacks deliver), {sent['dead']} given up")
     finally:
         if own_catalog:
             catalog.close()
@@ -259,17 +262,18 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
         catalog.update(item.media_id, item=body, outputs=written)
         if settings.analytic_indexing:
             corpus.index(catalog, conv)
+        enqueue_callbacks(catalog, body, settings, {"original": source, "redacted-audio": written.get("redacted-audio")})
         return ItemResult(str(inp.path), item.media_id, "finished", written, length_ms=conv.length_ms)
     except (E.SpeechprocError, OSError) as exc:
         error = exc if isinstance(exc, E.SpeechprocError) else E.SpeechprocError(E.INTERNAL, str(exc), 500)
-        return _fail(inp, item, conv, error, outputs, tasks, catalog)
+        return _fail(inp, item, conv, error, outputs, tasks, catalog, settings)
     except KeyboardInterrupt:
-        _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog)
+        _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog, settings)
         raise
 
 
 def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],
-          tasks: list[dict[str, Any]], catalog: Catalog) -> ItemResult:
+          tasks: list[dict[str, Any]], catalog: Catalog, settings: Settings) -> ItemResult:
     for task in tasks:
         if task["status"] in ("pending", "started"):
             task["status"] = "cancelled" if task["status"] == "pending" else "failed"
@@ -283,7 +287,29 @@ def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocEr
         atomic_write(outputs["json"], json.dumps(body, indent=2) + "\n")
         written = {"json": str(outputs["json"])}
     catalog.update(item.media_id, item=body, tasks=tasks, outputs=written)
+    enqueue_callbacks(catalog, body, settings, {})
     return ItemResult(str(inp.path), item.media_id, "failed", written, error=error.body())
+
+
+def enqueue_callbacks(catalog: Catalog, body: dict[str, Any], settings: Settings,
+                      streams: dict[str, str | None]) -> None:
+    """Put the item's callbacks into the outbox (sent by deliver_callbacks, retried from there)."""
+    deliveries = callbacks.plan(body, settings, {k: v for k, v in streams.items() if v}, time.time())
+    if deliveries:
+        catalog.outbox_add(deliveries)
+
+
+def deliver_callbacks(settings: Settings | None = None, catalog: Catalog | None = None) -> dict[str, int]:
+    """`speechproc callbacks deliver`: send every callback that is due; counts of delivered, pending, dead."""
+    with _open(catalog) as cat:
+        return callbacks.deliver_due(cat, settings)
+
+
+def list_callbacks(include_delivered: bool = False, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`speechproc callbacks list`: pending and dead deliveries (and delivered ones when asked)."""
+    states = ("pending", "dead", "delivered") if include_delivered else ("pending", "dead")
+    with _open(catalog) as cat:
+        return callbacks.listing(cat, states)
 
 
 def redacted_audio_path(outputs: dict[str, Path], source: Path, fmt: str | None) -> Path:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .paths import state_home
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -43,6 +43,25 @@ CREATE TABLE IF NOT EXISTS indexed (
     turns_json    TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS indexed_text USING fts5(media_id UNINDEXED, text);
+CREATE TABLE IF NOT EXISTS outbox (
+    delivery_id   TEXT PRIMARY KEY,
+    media_id      TEXT NOT NULL,
+    position      INTEGER NOT NULL,
+    url           TEXT NOT NULL,
+    method        TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    content_type  TEXT NOT NULL,
+    body          BLOB,
+    body_path     TEXT,
+    contract      TEXT NOT NULL,
+    state         TEXT NOT NULL,
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    next_due      REAL NOT NULL,
+    first_try     REAL,
+    last_error    TEXT,
+    created       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_due);
 """
 
 
@@ -171,6 +190,52 @@ class Catalog:
 
     def indexed_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM indexed").fetchone()[0]
+
+
+    # ------------------------------------------------------------ the callback outbox
+
+    def outbox_add(self, deliveries: list[dict[str, Any]]) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for d in deliveries:
+                self.db.execute(
+                    "INSERT INTO outbox (delivery_id, media_id, position, url, method, kind, content_type, body, "
+                    "body_path, contract, state, attempts, next_due, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "'pending', 0, ?, ?)",
+                    (d["id"], d["mediaId"], d["position"], d["url"], d["method"], d["type"], d["contentType"],
+                     d.get("body"), d.get("bodyPath"), d["contract"], d["nextDue"], d["created"]))
+
+    def outbox_claim(self, now: float, lease: float) -> list[dict[str, Any]]:
+        """Pending deliveries due by `now`, leased for `lease` seconds so that an overlapping run skips them."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            rows = self.db.execute("SELECT * FROM outbox WHERE state = 'pending' AND next_due <= ? ORDER BY next_due, "
+                                   "created, position", (now,)).fetchall()
+            for row in rows:
+                self.db.execute("UPDATE outbox SET next_due = ? WHERE delivery_id = ?", (now + lease, row["delivery_id"]))
+        return [_delivery(r) for r in rows]
+
+    def outbox_record(self, delivery_id: str, *, attempts: int, state: str, next_due: float, first_try: float,
+                      last_error: str | None) -> None:
+        self.db.execute("UPDATE outbox SET attempts = ?, state = ?, next_due = ?, first_try = coalesce(first_try, ?), "
+                        "last_error = ? WHERE delivery_id = ?",
+                        (attempts, state, next_due, first_try, last_error, delivery_id))
+
+    def outbox_list(self, states: tuple[str, ...]) -> list[dict[str, Any]]:
+        marks = ", ".join("?" * len(states))
+        rows = self.db.execute(f"SELECT * FROM outbox WHERE state IN ({marks}) ORDER BY created, position", states)
+        return [_delivery(r, with_body=False) for r in rows]
+
+
+def _delivery(row: sqlite3.Row, with_body: bool = True) -> dict[str, Any]:
+    out = {"id": row["delivery_id"], "mediaId": row["media_id"], "position": row["position"], "url": row["url"],
+           "method": row["method"], "type": row["kind"], "contentType": row["content_type"],
+           "contract": row["contract"], "state": row["state"], "attempts": row["attempts"],
+           "nextDue": row["next_due"], "firstTry": row["first_try"], "lastError": row["last_error"],
+           "created": row["created"], "bodyPath": row["body_path"]}
+    if with_body:
+        out["body"] = row["body"]
+    return out
 
 
 def _definition(row: sqlite3.Row) -> dict[str, Any]:

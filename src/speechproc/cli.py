@@ -312,6 +312,40 @@ def classifiers_put(name: str, model_file: str, display_name: str | None) -> Non
     emit(api.put_classifier(name, model_file, display_name))
 
 
+@main.group("callbacks")
+def callbacks_group() -> None:
+    """The callback outbox: deliveries waiting for a retry, and those given up."""
+
+
+@callbacks_group.command("list")
+@click.option("--all", "include_delivered", is_flag=True, help="Also list delivered callbacks.")
+@v3_errors
+def callbacks_list(include_delivered: bool) -> None:
+    """List pending and dead callback deliveries (attempts, next attempt, last error).
+
+    \b
+    Example:
+      speechproc callbacks list
+    """
+    emit(api.list_callbacks(include_delivered))
+
+
+@callbacks_group.command("deliver")
+@v3_errors
+def callbacks_deliver() -> None:
+    """Send every callback whose next attempt is due; run it from cron.
+
+    Prints {delivered, pending, dead}: pending ones have a later attempt scheduled
+    (rounds of 3 attempts: now, then 15 min, 30 min, 1 h, 2 h, 4 h, 8 h apart);
+    dead ones used all 21 attempts.
+
+    \b
+    Example:
+      */5 * * * *  speechproc callbacks deliver
+    """
+    emit(api.deliver_callbacks())
+
+
 @main.command("query")
 @click.argument("statement")
 @v3_errors

@@ -246,6 +246,9 @@ SCHEMA = Obj(section="root", fields={
         "sentenceEncoder": Str(non_empty=True),
         "spacyModel": Str(non_empty=True),
         "topicTaxonomy": Str(non_empty=True),
+        "callbackTimeoutSeconds": Num(minimum=0.1, maximum=600),
+        "callbackMaxBodyBytes": Int(minimum=1),
+        "callbackContract": Str(enum=("v3", "v2-beta")),
     }, section="speechproc", extra_check=_check_local_choices),
 })
 
@@ -378,6 +381,19 @@ class Settings:
     @property
     def spotting_group_names(self) -> list[str]:
         return [g["groupName"] for g in self._get("spotting", "groups", default=[])]
+
+    @property
+    def callback_timeout(self) -> float:
+        return float(self._get("speechproc", "callbackTimeoutSeconds", default=10))
+
+    @property
+    def callback_max_bytes(self) -> int:
+        return self._get("speechproc", "callbackMaxBodyBytes", default=64 * 2**20)
+
+    @property
+    def callback_contract(self) -> str:
+        """`v3`, or `v2-beta` for receivers that still expect the old callback contract."""
+        return self._get("speechproc", "callbackContract", default="v3")
 
     @property
     def redacted_audio_format(self) -> str | None:

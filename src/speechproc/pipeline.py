@@ -58,7 +58,6 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: bool((s.section("publish") or {}).get("callbacks")), "publish.callbacks"),
     (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
     (lambda s: bool(((s.section("transcript") or {}).get("contentFiltering") or {}).get("enableProfanityFiltering")),
      "transcript.contentFiltering.enableProfanityFiltering"),

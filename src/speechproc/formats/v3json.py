@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+from datetime import datetime, timezone
 from typing import Any
 
 from .. import FORMAT_VERSION
@@ -22,6 +23,16 @@ from ..conversation import (
 from .writers import get_writer
 
 ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends them in
+
+
+def iso(moment: datetime) -> str:
+    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T19:22:03.123Z."""
+    moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def utc_now() -> str:
+    return iso(datetime.now(timezone.utc))
 
 
 def links(media_id: str) -> dict[str, Any]:
