@@ -34,6 +34,7 @@ bench: setup
 	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
 	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json
 	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, callbacks, classifiers, corpus, definitions
+from . import __version__, align, callbacks, classifiers, corpus, definitions
+from . import config as config_module
 from . import errors as E
 from .catalog import Catalog
 from .config import Settings
@@ -237,32 +238,14 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
 
     item = MediaItem(str(uuid.uuid4()), "accepted", utc_now(), metadata=metadata)
     tasks = new_tasks(item.media_id)
-    catalog.add(v3json.media_item(item), source, content_hash, config_hash, tasks)
+    catalog.add(v3json.media_item(item), source, content_hash, config_hash, tasks, settings.raw)
     item.status = "running"
     catalog.update(item.media_id, item=v3json.media_item(item))
-
-    def on_stage(name: str, status: str) -> None:
-        for task in tasks:
-            if task["name"] == name:
-                task["status"] = status
-        catalog.update(item.media_id, tasks=tasks)
 
     conv = Conversation(item.media_id, language=settings.language, date_created=item.date_created,
                         metadata=metadata)
     try:
-        analyse(inp.path, settings, conv, on_stage, reporter.audio_seconds)
-        item.content_type, item.length_ms = conv.content_type, conv.length_ms
-        item.warnings = conv.warnings
-        item.status, item.date_finished = "finished", utc_now()
-        on_stage("publish", "started")
-        redact_audio(inp.path, conv, outputs, settings)
-        body = v3json.media_item(item, conv)
-        written = write_outputs(body, conv, outputs)
-        on_stage("publish", "finished")
-        catalog.update(item.media_id, item=body, outputs=written)
-        if settings.analytic_indexing:
-            corpus.index(catalog, conv)
-        enqueue_callbacks(catalog, body, settings, {"original": source, "redacted-audio": written.get("redacted-audio")})
+        written = _analyse_and_publish(inp.path, item, conv, settings, outputs, tasks, catalog, reporter.audio_seconds)
         return ItemResult(str(inp.path), item.media_id, "finished", written, length_ms=conv.length_ms)
     except (E.SpeechprocError, OSError) as exc:
         error = exc if isinstance(exc, E.SpeechprocError) else E.SpeechprocError(E.INTERNAL, str(exc), 500)
@@ -270,6 +253,70 @@ def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metad
     except KeyboardInterrupt:
         _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog, settings)
         raise
+
+
+def _analyse_and_publish(path: Path, item: MediaItem, conv: Conversation, settings: Settings,
+                         outputs: dict[str, Path], tasks: list[dict[str, Any]], catalog: Catalog,
+                         on_seconds: Any = None, words: list | None = None) -> dict[str, str]:
+    """Run the stages, write every output, update the catalog, index, queue the callbacks."""
+    def on_stage(name: str, status: str) -> None:
+        for task in tasks:
+            if task["name"] == name:
+                task["status"] = status
+        catalog.update(item.media_id, tasks=tasks)
+
+    analyse(path, settings, conv, on_stage, on_seconds, words)
+    item.content_type, item.length_ms = conv.content_type, conv.length_ms
+    item.warnings = conv.warnings
+    item.status, item.date_finished = "finished", utc_now()
+    on_stage("publish", "started")
+    redact_audio(path, conv, outputs, settings)
+    body = v3json.media_item(item, conv)
+    written = write_outputs(body, conv, outputs)
+    on_stage("publish", "finished")
+    catalog.update(item.media_id, item=body, outputs=written)
+    if settings.analytic_indexing:
+        corpus.index(catalog, conv)
+    source = str(path.resolve())
+    enqueue_callbacks(catalog, body, settings, {"original": source, "redacted-audio": written.get("redacted-audio")})
+    return written
+
+
+def align_media(media_id: str, transcript: str, settings: Settings | None = None,
+                catalog: Catalog | None = None) -> dict[str, Any]:
+    """`POST /media/{id}` with a transcript: align a human transcript to the item's machine words, then
+    recompute every configured analytic, prediction, category and callback and rewrite the outputs.
+
+    `settings` defaults to the configuration the item was processed with. While it runs the item is
+    `running` (its transcript answers 404); if it fails the earlier results stay."""
+    with _open(catalog) as cat:
+        row = _row(cat, media_id)
+        if row["status"] != "finished" or "transcript" not in row["item"]:
+            raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
+                                       "media item can be aligned")
+        settings = resolve(settings or config_module.validate(row["configuration"]), cat)
+        machine = v3json.words_from_json(row["item"]["transcript"]["words"])
+        try:
+            aligned = align.align_text(transcript, machine)
+        except align.TranscriptMismatch as exc:
+            raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
+        old = row["item"]
+        item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
+        tasks = new_tasks(media_id)
+        cat.update(media_id, item=v3json.media_item(item), tasks=tasks)
+        outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
+        conv = Conversation(media_id, language=settings.language, date_created=item.date_created,
+                            metadata=item.metadata)
+        try:
+            _analyse_and_publish(Path(row["input_path"]), item, conv, settings, outputs, tasks, cat,
+                                 words=aligned.words)
+        except (E.SpeechprocError, OSError) as exc:
+            cat.update(media_id, item=old)
+            if isinstance(exc, OSError):
+                raise E.SpeechprocError(E.INTERNAL, f"alignment failed: {exc}", 500) from exc
+            raise
+        callbacks.deliver_due(cat, settings)
+        return {**_row(cat, media_id)["item"], "alignment": {"words": aligned.total, "matched": aligned.matched}}
 
 
 def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],

@@ -8,7 +8,7 @@ from typing import Any
 
 from .paths import state_home
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS media (
     date_finished TEXT,
     item_json     TEXT NOT NULL,
     progress_json TEXT NOT NULL DEFAULT '[]',
-    outputs_json  TEXT NOT NULL DEFAULT '{}'
+    outputs_json  TEXT NOT NULL DEFAULT '{}',
+    config_json   TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
 CREATE INDEX IF NOT EXISTS media_by_input ON media (input_path, content_hash, config_hash, status);
@@ -75,8 +76,12 @@ class Catalog:
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA busy_timeout=30000")
-        if self.db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version < SCHEMA_VERSION:
             self.db.executescript(_SCHEMA)
+            columns = {r["name"] for r in self.db.execute("PRAGMA table_info(media)")}
+            if "config_json" not in columns:  # catalogs made before configurations were kept
+                self.db.execute("ALTER TABLE media ADD COLUMN config_json TEXT NOT NULL DEFAULT '{}'")
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -89,12 +94,12 @@ class Catalog:
         self.close()
 
     def add(self, item: dict[str, Any], input_path: str, content_hash: str | None, config_hash: str,
-            tasks: list[dict[str, Any]]) -> None:
+            tasks: list[dict[str, Any]], configuration: dict[str, Any] | None = None) -> None:
         self.db.execute(
             "INSERT INTO media (media_id, input_path, content_hash, config_hash, status, date_created, "
-            "item_json, progress_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "item_json, progress_json, config_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (item["mediaId"], input_path, content_hash, config_hash, item["status"], item["dateCreated"],
-             json.dumps(item), json.dumps(tasks)))
+             json.dumps(item), json.dumps(tasks), json.dumps(configuration or {})))
 
     def update(self, media_id: str, *, item: dict[str, Any] | None = None, tasks: list[dict[str, Any]] | None = None,
                outputs: dict[str, str] | None = None, content_hash: str | None = None) -> None:
@@ -246,5 +251,5 @@ def _decode(row: sqlite3.Row) -> dict[str, Any]:
     return {
         "media_id": row["media_id"], "input_path": row["input_path"], "status": row["status"],
         "item": json.loads(row["item_json"]), "tasks": json.loads(row["progress_json"]),
-        "outputs": json.loads(row["outputs_json"]),
+        "outputs": json.loads(row["outputs_json"]), "configuration": json.loads(row["config_json"]),
     }

@@ -5,6 +5,7 @@ import json
 import sys
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
 import click
@@ -194,6 +195,34 @@ def media_metadata(media_id: str) -> None:
       speechproc media metadata 6f1c...-...
     """
     emit(api.get_metadata(media_id))
+
+
+@media.command("align")
+@click.argument("media_id")
+@click.argument("transcript_file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Configuration for the recomputation (default: the one the item was processed with).")
+@v3_errors
+def media_align(media_id: str, transcript_file: str, config_file: str | None) -> None:
+    """Align a human transcript to a finished media item and recompute everything.
+
+    TRANSCRIPT_FILE is plain text (UTF-8); a line may start with "Name: " to say
+    who speaks. Matched words keep the machine times, changed and added words get
+    interpolated times; then every configured analytic, prediction, category and
+    callback is recomputed and the outputs are rewritten. A transcript of another
+    recording (most words unmatched) is refused and nothing changes (exit 2).
+    Prints the new media item with "alignment": {words, matched}.
+
+    \b
+    Example:
+      speechproc media align 6f1c...-... corrected.txt
+    """
+    try:
+        text = Path(transcript_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"{transcript_file}: cannot be read as UTF-8 text ({exc})") from None
+    settings = configuration.load(config_file) if config_file else None
+    emit(api.align_media(media_id, text, settings))
 
 
 @main.command()

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import errors as E
 from .config import Settings
-from .conversation import Conversation
+from .conversation import Conversation, RecognizedWord
 from .stages import (
     asr,
     categories,
@@ -75,13 +75,23 @@ def unsupported_warnings(settings: Settings) -> list[tuple[int, str]]:
             for test, what in _NOT_YET if test(settings)]
 
 
+def _take_words(conv: Conversation, words: list[RecognizedWord]) -> None:
+    """Use given words (an aligned human transcript) instead of recognising; their speakers name the parties."""
+    conv.recognized = list(words)
+    speakers = list(dict.fromkeys(w.speaker for w in words))
+    if len(conv.channels) == 1 and speakers != [conv.channels[0].speaker_name]:
+        conv.diarized_speakers = speakers
+
+
 def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageEvent,
-            on_seconds: SecondsEvent | None = None) -> None:
-    """Run every analysis stage on one recording; raise a SpeechprocError naming the failed stage."""
+            on_seconds: SecondsEvent | None = None, words: list[RecognizedWord] | None = None) -> None:
+    """Run every analysis stage on one recording; raise a SpeechprocError naming the failed stage.
+
+    With `words` (an aligned transcript) recognition and diarization are replaced by those words."""
     steps: list[tuple[str, Callable[[], None]]] = [
         ("decode", lambda: ingest.load_channels(path, settings, conv)),
-        ("asr", lambda: asr.run(conv, settings, on_seconds)),
-        ("diarize", lambda: diarize.run(conv, settings)),
+        ("asr", lambda: asr.run(conv, settings, on_seconds) if words is None else _take_words(conv, words)),
+        ("diarize", lambda: diarize.run(conv, settings) if words is None else None),
         ("punctuation", lambda: punctuation.run(conv, settings)),
         ("turns", lambda: turns.run(conv)),
         ("detect", lambda: detect.run(conv, settings)),
