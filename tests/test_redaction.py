@@ -45,7 +45,10 @@ def redacted(tmp_path_factory) -> dict:
     assert invoke("groups", "put", "payments", str(group))[0] == 0
     assert invoke("categories", "put", "card-payment", str(category))[0] == 0
     redactor = {"transcript": {"replacement": "[redacted]"}, "audio": {"tone": 270, "gain": 0.5}}
+    drop = tmp_path_factory.mktemp("drop")  # outside the recordings' folder
     return run(folder, {**STEREO, "speechModel": {"features": ["advancedPunctuation"]},
+                        "publish": {"callbacks": [{"url": drop.as_uri() + "/", "type": "media",
+                                                   "stream": "redacted-audio"}]},
                         "prediction": {"detectors": [{"detectorName": "PCI", "redactor": redactor}]},
                         "knowledge": {"enableDiscovery": True}, "conversation": {"verbNounPairsEnabled": True},
                         "spotting": {"groups": [{"groupName": "payments"}]},
@@ -124,6 +127,13 @@ def test_the_redacted_audio_has_the_tone_inside_and_the_original_outside(redacte
     assert abs(freqs[spectrum.argmax()] - 270) < 2
     speech_band = (freqs > 400) & (freqs < 4000)
     assert spectrum[speech_band].sum() < 1e-4 * spectrum.sum()  # no speech energy left
+
+
+def test_a_media_callback_sends_the_redacted_audio(redacted):
+    url = next(c["url"] for c in json.loads((Path(redacted["_outputs"]["json"]).parent / "cfg.json").read_text())
+               ["publish"]["callbacks"])
+    [sent] = list(Path(url.removeprefix("file://")).iterdir())
+    assert sent.read_bytes() == Path(redacted["_outputs"]["redacted-audio"]).read_bytes()
 
 
 def test_a_rerun_does_not_take_the_redacted_copy_for_a_recording(redacted):
