@@ -25,7 +25,7 @@ test: setup
 	$(BIN)/python -m pytest -q
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts configs
 
 bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
