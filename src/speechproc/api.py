@@ -7,7 +7,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -139,8 +139,6 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
     """The settings with the category and keyword-group definitions they name, from the catalog.
 
     Raise ConfigurationError for a category or group that is not defined (or a group without keywords)."""
-    from dataclasses import replace
-
     wanted = settings.category_names
     if settings.all_categories:
         found = catalog.list_definitions("category")

@@ -31,28 +31,28 @@ def folder() -> Path:
     return path
 
 
-def untrusted_types(path: Path) -> list[str]:
-    """The types of a skops file that neither skops nor this module trusts."""
+def beyond_skops_defaults(path: Path) -> list[str]:
+    """The types of a skops file that skops does not trust by default."""
     from skops.io import get_untrusted_types
 
     try:
-        types = get_untrusted_types(file=path)
+        return get_untrusted_types(file=path)
     except Exception as exc:  # a zip, JSON or schema error: not a skops file
         raise _invalid(f"{path} is not a skops model file ({type(exc).__name__}: {exc}); save the model with "
                        "skops.io.dump") from None
-    return [t for t in types if not TRUSTED.match(t)]
 
 
 def load_checked(path: Path) -> Any:
     """Load a skops model whose types are all trusted, and check it is a binary text classifier."""
-    from skops.io import get_untrusted_types, load
+    from skops.io import load
 
-    refused = untrusted_types(path)
+    extra = beyond_skops_defaults(path)
+    refused = [t for t in extra if not TRUSTED.match(t)]
     if refused:
         raise _invalid(f"{path} holds types that are not trusted: {', '.join(refused)} (only scikit-learn "
                        "classes and NumPy scalar types are loaded)")
     try:
-        model = load(path, trusted=get_untrusted_types(file=path))
+        model = load(path, trusted=extra)
     except Exception as exc:
         raise _invalid(f"{path} could not be loaded: {type(exc).__name__}: {exc}") from None
     classes = getattr(model, "classes_", None)

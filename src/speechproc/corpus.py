@@ -21,9 +21,8 @@ DEFAULT_ORDER = ("dateCreated", True)
 def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
     """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
     doc = documents.from_conversation(conv, status)
-    fields = {**doc.fields, "length": conv.length_ms}
     text = " ".join(" ".join(t.words) for t in doc.turns)
-    catalog.index(conv.media_id, fields, conv.metadata, doc.metrics, documents.compact(doc), text)
+    catalog.index(conv.media_id, doc.fields, conv.metadata, doc.metrics, documents.compact(doc), text)
 
 
 def _sort_key(value: Any) -> tuple[int, Any]:

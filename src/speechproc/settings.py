@@ -14,6 +14,7 @@ LANGUAGES = {
     "pt-BR": "pt", "es-LA": "es", "es-ES": "es", "es-US": "es", "es-MX": "es", "nl-NL": "nl",
 }
 DEFAULT_MAX_SPEAKERS = 8
+SENTIMENT_LANGUAGES = ("en-US", "en-AU", "en-UK")  # the languages sentence sentiment is defined for
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from ..paths import atomic_path
 
 CODECS = {"wav": ("pcm_s16le", "pcm_s32le"), "flac": ("flac", "flac"), "mp3": ("libmp3lame", "libmp3lame"),
           "ogg": ("libopus", "libopus"), "opus": ("libopus", "libopus")}  # ogg: Opus in an Ogg container
-LOSSLESS = ("wav", "flac")
 Region = tuple[int, int, int, float]  # start ms, end ms, tone Hz, gain 0..1
 
 

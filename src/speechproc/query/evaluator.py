@@ -142,20 +142,6 @@ class Document:
             turn.ends.append(e)
         return cls([t for t in turns if t.words], **kwargs)
 
-    @classmethod
-    def from_v3_words(cls, words: Sequence[dict[str, Any]], **kwargs: Any) -> Document:
-        """From the `transcript.words` of a v3 media item (turn markers start turns; punctuation is skipped)."""
-        def tokens() -> Iterable[tuple[str, str, int, int, bool]]:
-            speaker, new_turn = "", True
-            for w in words:
-                flags = (w.get("m") or "").split("|")
-                if "turn" in flags:
-                    speaker, new_turn = w["w"], True
-                elif "punc" not in flags:
-                    yield speaker, w["w"], w["s"], w["e"], new_turn
-                    new_turn = False
-        return cls.from_tokens(tokens(), **kwargs)
-
     def positions(self, pattern: str) -> list[tuple[int, int]]:
         """(turn, word) positions of words matching a pattern (`word` or `prefix*`), in order.
 

@@ -11,6 +11,7 @@ digit region with NUMBER_BUFFER_MS around it; `numbersOnly` is the digit words a
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -40,8 +41,10 @@ Span = tuple[int, int]
 
 
 def _talk(words: Sequence[Word], start: int, end: int, pattern: re.Pattern) -> Word | None:
-    """The first word of talk matching `pattern` said (by anyone) in [start, end]."""
-    window = [w for w in words if w.is_word and start <= w.s <= end]
+    """The first word of talk matching `pattern` said (by anyone) in [start, end]; `words` in time order."""
+    first = bisect.bisect_left(words, start, key=lambda w: w.s)
+    last = bisect.bisect_right(words, end, key=lambda w: w.s)
+    window = [w for w in words[first:last] if w.is_word]
     text, offsets = "", []
     for w in window:
         offsets.append(len(text))
@@ -125,7 +128,7 @@ def configured(settings: Settings) -> list[tuple[str, dict, dict]]:
 
 
 def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
-    words = [w for w in conv.words if w.is_word]
+    words = sorted((w for w in conv.words if w.is_word), key=lambda w: w.s)
     runs = digit_runs(words)
     if name == "PCI":
         return pci(words, runs, params.get("detectionLevel") or "entireRegion")

@@ -10,8 +10,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 
 from .. import errors as E
-from ..config import Settings
 from ..conversation import Conversation, MetricGroup, Sentence, Word
+from ..settings import SENTIMENT_LANGUAGES, Settings
 
 Span = tuple[int, int]
 
@@ -21,7 +21,6 @@ STREAK_PAUSE_MS = 3000  # a pause this long ends a talking streak
 SILENCE_INCIDENT_MS = 4000  # a silence longer than this is an incident
 AGENT_VOLUME_REFERENCE = 4.33
 CALLER_VOLUME_REFERENCE = 7.57
-SENTIMENT_LANGUAGES = ("en-US", "en-AU", "en-UK")
 
 
 # ---------------------------------------------------------------- spans

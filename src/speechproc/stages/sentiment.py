@@ -12,13 +12,12 @@ from pathlib import Path
 import numpy as np
 
 from .. import errors as E
-from ..config import Settings
 from ..conversation import Conversation, Sentence
 from ..models import BUNDLED_SENTENCE_ENCODER, load_vader
 from ..sentences import embed
+from ..settings import SENTIMENT_LANGUAGES, Settings
 
 HEAD = Path(__file__).resolve().parent.parent / "data" / "sentiment_minilm.npz"
-ENGLISH = ("en-US", "en-AU", "en-UK")  # the languages sentiment is defined for
 
 
 @lru_cache(maxsize=1)
@@ -62,9 +61,9 @@ def needed(settings: Settings) -> bool:
 def run(conv: Conversation, settings: Settings) -> None:
     if not needed(settings):
         return
-    if settings.language not in ENGLISH:
+    if settings.language not in SENTIMENT_LANGUAGES:
         conv.warn(E.FEATURE_NOT_AVAILABLE, f"sentiment is not available for {settings.language} "
-                  f"(only {', '.join(ENGLISH)}); sentiment metrics are 0 and speakerSentiments is empty")
+                  f"(only {', '.join(SENTIMENT_LANGUAGES)}); sentiment metrics are 0 and speakerSentiments is empty")
         conv.speaker_sentiments = settings.speaker_sentiments
         return
     score(conv.sentences, settings)
