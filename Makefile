@@ -1,10 +1,10 @@
-# speechproc: make setup | demo | test | lint | bench
+# speechproc: make setup | demo | test | test-fast | lint | bench
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test lint bench samples clean
+.PHONY: setup demo test test-fast lint bench samples clean
 
 setup: $(VENV)/.installed
 
@@ -23,6 +23,9 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m pytest -q
+
+test-fast: setup  # the tests that run no speech, speaker, parser or sentence model (under a minute)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts configs

@@ -1,9 +1,23 @@
-"""Shared fixtures: an isolated state home, the sample media and its truth, one processed call per session."""
+"""Shared fixtures: an isolated state home, the sample media and its truth, one processed call per session,
+the call's known words through every analysis stage; and the `slow` marker, given and checked here.
+
+`slow` marks every test that runs a heavy model (Whisper, the speaker encoder, spaCy, MiniLM) or takes
+seconds for another reason; `pytest -m "not slow"` (make test-fast) runs the rest. Tests are marked in their
+module, or here: those using a fixture in SLOW_FIXTURES, and those named in SLOW_TESTS. A test that is not
+marked and still loads one of those models (in its body or in a fixture it sets up) fails and says so in a
+run that selects by the marker (-m "not slow"), and is reported as a warning in other runs.
+"""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
+import sys
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -109,3 +123,155 @@ def callcenter(tmp_path_factory: pytest.TempPathFactory) -> dict:
                                        "--quiet"])
     assert result.exit_code == 0, result.output
     return json.loads((folder / "call.v3.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The sample call's known words (truth.json, each turn's words spread over its time) in place of recognition,
+    through every later stage of the pipeline with configs/callcenter.yaml, the shipped example categories
+    (allCategories) and keyword groups, and analytic indexing; in a catalog of its own (`_catalog`), so no
+    definition leaks into the session's. Analytics that depend on the words are tested on this: the same
+    answers on every CPU, whatever a speech model hears."""
+    import yaml
+
+    from speechproc import api, config, corpus, pipeline
+    from speechproc.catalog import Catalog
+    from speechproc.conversation import Conversation, MediaItem
+    from speechproc.formats import v3json
+    from text_helpers import truth_words
+
+    configs = ROOT / "configs"
+    raw = yaml.safe_load((configs / "callcenter.yaml").read_text())
+    raw |= {"categories": [{"allCategories": True}],
+            "spotting": {"groups": [{"groupName": "billing"}, {"groupName": "churn"}]},
+            "publish": {"enableAnalyticIndexing": True}}
+    path = tmp_path_factory.mktemp("truth-call") / "catalog.sqlite3"
+    with Catalog(path) as catalog:
+        for kind, folder in (("category", "categories"), ("group", "groups")):
+            for definition in sorted((configs / folder).glob("*.yaml")):
+                api.put_definition(kind, definition.stem, yaml.safe_load(definition.read_text()), catalog)
+        settings = api.resolve(config.validate(raw), catalog)
+        conv = Conversation("00000000-0000-4000-8000-0000000000ca", language=settings.language)
+        pipeline.analyse(SAMPLES / "call.flac", settings, conv, lambda *_: None, words=truth_words(truth_for("call.flac")))
+        if settings.analytic_indexing:
+            corpus.index(catalog, conv)
+    item = MediaItem(conv.media_id, "finished", v3json.utc_now(), v3json.utc_now(), conv.content_type,
+                     conv.length_ms, warnings=conv.warnings)
+    return {**v3json.media_item(item, conv), "_catalog": str(path)}
+
+
+# ----------------------------------------------------------------------------- the slow marker
+
+# Fixtures that run a heavy model: every test using one (directly or through another fixture) is slow.
+SLOW_FIXTURES = {
+    "processed", "downmix_processed", "callcenter", "truth_call",
+    "recognized_downmix",  # test_diarize.py
+    "call_with_features",  # test_voice.py
+    "billing",  # test_knowledge.py (MiniLM)
+    "voicemail",  # test_align.py
+    "delivered",  # test_callbacks.py
+    "batch", "categorised",  # test_cli_e2e.py
+    "plain", "redacted",  # test_redaction.py
+}
+# Tests that run a heavy model in their own body (or are slow for another reason), by module.
+SLOW_TESTS = {
+    "test_stage_asr.py": {"test_ingest_stereo_names_each_channel", "test_ingest_channels_can_ignore_a_channel",
+                          "test_ingest_speaker_name_mixes_to_one_speaker", "test_ingest_tracks_form_selects_the_audio_track",
+                          "test_identical_channels_are_processed_as_one_speaker",
+                          "test_a_language_the_model_cannot_speak_fails_with_a_clear_error",
+                          "test_a_user_model_folder_is_accepted",
+                          "test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages"},
+    "test_diarize.py": {"test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on"},  # librosa's JIT: ~20 s
+    "test_knowledge.py": {"test_a_call_about_something_else_does_not_get_billing",
+                          "test_a_users_taxonomy_replaces_the_bundled_one"},
+    "test_verbnoun.py": {"test_pairs_in_known_sentences", "test_pairs_are_per_speaker_with_times_of_their_words"},
+    "test_sentiment.py": {"test_both_engines_order_positive_neutral_negative[minilm]"},
+    "test_callbacks.py": {"test_the_cli_lists_and_delivers_the_outbox"},
+    "test_cli_conformance.py": {"test_a_silent_recording_gets_captions_that_parsers_accept"},
+}
+# Where the heavy models are loaded (speechproc.models); watched while a test that is not slow runs.
+HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_spacy": "spaCy",
+                 "load_sentence_encoder": "MiniLM"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        named = SLOW_TESTS.get(item.path.name, set())
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or {item.name, item.originalname} & named:
+            item.add_marker(pytest.mark.slow)
+
+
+_unmarked: list[pytest.Item] = []  # the test now running, when it is not marked slow
+_loaded: list[str] = []  # heavy models it loaded
+
+
+def _watch(what: str, loader):
+    @functools.wraps(loader)
+    def watched(*args, **kwargs):
+        result = loader(*args, **kwargs)  # a model that fails to load was not run
+        if _unmarked and what not in _loaded:
+            _loaded.append(what)
+        return result
+    return watched
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from speechproc import models
+
+    for name, what in HEAVY_LOADERS.items():
+        original = getattr(models, name)
+        watched = _watch(what, original)
+        setattr(models, name, watched)
+        for module in list(sys.modules.values()):  # modules that imported it before this ran
+            if getattr(module, "__name__", "").startswith("speechproc.") and getattr(module, name, None) is original:
+                setattr(module, name, watched)
+
+
+def _checked(item: pytest.Item):
+    if item.get_closest_marker("slow") is None:
+        _unmarked[:] = [item]
+    _loaded.clear()
+    try:
+        yield
+    finally:
+        _unmarked.clear()
+    if _loaded:
+        message = (f"{item.nodeid} runs {', '.join(_loaded)} but is not marked slow: mark it @pytest.mark.slow "
+                   "(or name it in tests/conftest.py SLOW_TESTS)")
+        if "slow" in (item.config.option.markexpr or ""):  # a run that selects by speed: it must be right
+            pytest.fail(message, pytrace=False)
+        warnings.warn(pytest.PytestWarning(message), stacklevel=1)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    yield from _checked(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    yield from _checked(item)
+
+
+@pytest.fixture
+def catalog(tmp_path: Path):
+    """A private, empty catalog (tests that store definitions or deliveries keep them to themselves)."""
+    from speechproc.catalog import Catalog
+
+    with Catalog(tmp_path / "catalog.sqlite3") as cat:
+        yield cat
+
+
+@contextmanager
+def serving(handler: type, host: str = "127.0.0.1", server_class: type | None = None) -> Iterator[str]:
+    """An HTTP server on a free loopback port in a thread: its base URL while the block runs."""
+    from http.server import ThreadingHTTPServer
+
+    httpd = (server_class or ThreadingHTTPServer)((host, 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        shown = f"[{host}]" if ":" in host else host
+        yield f"http://{shown}:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLES, invoke
+from conftest import SAMPLES, invoke, serving
 from speechproc import api, callbacks, config
 from speechproc.catalog import Catalog
 
@@ -27,7 +26,7 @@ class Receiver(BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         Receiver.counts[path] = Receiver.counts.get(path, 0) + 1
         Receiver.log.append({"method": self.command, "path": self.path, "type": self.headers.get("Content-Type"),
-                             "body": body})
+                             "body": body, "headers": dict(self.headers)})
         if path == "/slow":
             time.sleep(2)
         status = {"/never": 503, "/fail-twice": 500 if Receiver.counts[path] <= 2 else 200}.get(path, 200)
@@ -42,17 +41,8 @@ class Receiver(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-@pytest.fixture
-def catalog(tmp_path):
-    with Catalog(tmp_path / "catalog.sqlite3") as cat:
-        yield cat
+    with serving(Receiver) as url:
+        yield url
 
 
 def sent(path: str) -> list[dict]:
@@ -66,7 +56,8 @@ def delivered(server, tmp_path_factory) -> dict:
     shutil.copy(SAMPLES / "voicemail.wav", folder / "v.wav")
     drop = folder / "drop"
     drop.mkdir()
-    settings = config.validate({"timeToLiveInSeconds": 3600, "publish": {"callbacks": [
+    settings = config.validate({"timeToLiveInSeconds": 3600, "speechproc": {"callbackFileFolder": str(drop)},
+                                "publish": {"callbacks": [
         {"url": f"{server}/analytics"},
         {"url": f"{server}/analytics-some", "include": ["metadata", "transcript"]},
         *[{"url": f"{server}/transcript-{f}", "type": "transcript", "format": f}
@@ -173,28 +164,33 @@ def test_a_receiver_that_never_answers_is_dead_after_21_attempts_on_the_schedule
     assert row["lastError"] == "HTTP 503"
 
 
-def test_the_outbox_survives_a_crash_between_attempts(server, catalog, tmp_path):
+def test_the_outbox_survives_a_crash_in_the_middle_of_an_attempt(server, catalog, tmp_path):
     enqueue(catalog, f"{server}/fail-twice-again", now=0.0)
-    Receiver.counts["/fail-twice-again"] = 0
     calls = []
+
+    def redirected(delivery, body, timeout):
+        return callbacks.send({**delivery, "url": delivery["url"].replace("-again", "")}, body, timeout)
 
     def crashing(delivery, body, timeout):
         calls.append(1)
         if len(calls) == 2:
-            raise KeyboardInterrupt  # the process dies in the middle of a round
-        return callbacks.send({**delivery, "url": delivery["url"].replace("-again", "")}, body, timeout)
+            raise KeyboardInterrupt  # the process dies in the middle of its second attempt
+        return redirected(delivery, body, timeout)
 
     Receiver.counts["/fail-twice"] = 0
     with pytest.raises(KeyboardInterrupt):
         callbacks.deliver_due(catalog, clock=lambda: 0.0, sender=crashing)
     [row] = callbacks.listing(catalog, ("pending",))["callbacks"]
-    assert row["attempts"] == 1  # the first attempt was recorded before the crash
+    assert row["attempts"] == 2 and row["lastError"].startswith("interrupted")  # the cut-off attempt counts
     # a new process (a fresh connection), after the lease of the crashed one has run out
     with Catalog(catalog.path) as again:
-        assert callbacks.deliver_due(again, clock=lambda: 10_000.0, sender=lambda d, b, t: callbacks.send(
-            {**d, "url": d["url"].replace("-again", "")}, b, t)) == {"delivered": 1, "pending": 0, "dead": 0}
+        # the third attempt ends the first round (the receiver fails it); the second round is 15 min later
+        assert callbacks.deliver_due(again, clock=lambda: 10_000.0, sender=redirected) == \
+            {"delivered": 0, "pending": 1, "dead": 0}
+        assert callbacks.deliver_due(again, clock=lambda: 10_000.0 + 15 * 60, sender=redirected) == \
+            {"delivered": 1, "pending": 0, "dead": 0}
         [row] = callbacks.listing(again, ("delivered",))["callbacks"]
-    assert row["attempts"] == 3
+    assert row["attempts"] == 4 and row["lastError"] is None
 
 
 def test_a_slow_receiver_times_out_and_does_not_hold_up_the_others(server, catalog):

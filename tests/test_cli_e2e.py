@@ -1,7 +1,12 @@
-"""End to end: `speechproc run` on a folder, then the media and transcript commands."""
+"""End to end: `speechproc run` on a folder, then the media and transcript commands.
+
+Runs with real recognition assert what holds whatever words the model hears on this CPU (structure, sections,
+speakers, timing); what depends on the words (keywords, topics, pairs, categories, keyword groups, query hits)
+is asserted on the call's known words (the `truth_call` fixture), which go through the same stages."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import SAMPLES, invoke
+from conftest import SAMPLES, invoke, truth_for
 from speechproc import pipeline
 from speechproc.cli import main
 
@@ -56,7 +61,6 @@ def test_media_item_json_has_the_spec_fields_and_types(batch):
                               "metadata": {"href": f"/v3/media/{mid}/metadata"}}
     assert item["status"] == "finished" and item["mediaContentType"] == "audio/flac"
     assert isinstance(item["length"], int) and abs(item["length"] - 69595) < 50
-    import re
     assert re.match(ISO_MS, item["dateCreated"]) and re.match(ISO_MS, item["dateFinished"])
     assert item["metadata"] == {"title": "Support call", "externalId": "ext-42", "extended": {"team": {"id": 7}}}
     assert re.match(r"^\d+\.\d+\.\d+$", item["formatVersion"])
@@ -115,7 +119,7 @@ def test_transcript_of_a_failed_item_is_the_v3_404(batch):
     assert "finished" in body["warnings"]["message"] and body["reference"]
 
 
-def test_unknown_media_id_is_a_404(batch):
+def test_unknown_media_id_is_a_404():
     code, body = invoke("media", "get", "00000000-0000-0000-0000-000000000000")
     assert code == 1 and body["status"] == 404 and body["warnings"][0]["code"] == 10205
 
@@ -161,6 +165,7 @@ def test_a_bad_configuration_processes_nothing_and_exits_2(tmp_path):
     assert not (tmp_path / "v.v3.json").exists()
 
 
+@pytest.mark.slow
 def test_colliding_names_keep_their_extension(tmp_path):
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "msg.wav")
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "msg.flac")  # same stem, different file
@@ -168,6 +173,7 @@ def test_colliding_names_keep_their_extension(tmp_path):
     assert (tmp_path / "msg.wav.v3.json").exists() and (tmp_path / "msg.flac.srt").exists()
 
 
+@pytest.mark.slow
 def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_path):
     cfg = tmp_path / "c.json"
     cfg.write_text(json.dumps({"transcript": {"contentFiltering": {"enableProfanityFiltering": True}}}))
@@ -177,6 +183,7 @@ def test_requested_but_not_yet_computed_sections_are_reported_as_warnings(tmp_pa
     assert code == 0 and any("enableProfanityFiltering" in w["message"] for w in item["warnings"])
 
 
+@pytest.mark.slow
 def test_the_installed_command_runs_as_a_program(tmp_path):
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")
     exe = Path(sys.executable).with_name("speechproc")
@@ -204,6 +211,7 @@ def test_every_command_has_help_with_an_example():
             assert f"speechproc {' '.join(path)}" in readme, f"README does not document {' '.join(path)}"
 
 
+@pytest.mark.slow
 def test_run_diarizes_a_mono_call_with_voice_features_into_every_format(downmix, tmp_path):
     code, out = invoke("run", str(downmix), "--config", str(SAMPLES.parent / "configs" / "mono-call.yaml"),
                        "--out", str(tmp_path), "--quiet")
@@ -214,8 +222,9 @@ def test_run_diarizes_a_mono_call_with_voice_features_into_every_format(downmix,
     assert [v["speakerName"] for v in item["transcript"]["voiceActivity"]] == ["Agent", "Caller"]
     assert words[0] == {**words[0], "m": "turn", "w": "Agent"}
     assert all(len(w["frq"]) == 2 and isinstance(w["v"], float) for w in words if "m" not in w)
-    assert "Agent: Thank you for calling" in Path(files["srt"]).read_text()
-    assert "Caller: Hi" in Path(files["webvtt"]).read_text()
+    srt, vtt = Path(files["srt"]).read_text(), Path(files["webvtt"]).read_text()
+    assert srt.startswith("1\n00:00:0") and srt.split("\n")[2].startswith("Agent: ")  # the agent opens the call
+    assert vtt.startswith("WEBVTT\n") and re.search(r"^Agent: ", vtt, re.M) and re.search(r"^Caller: ", vtt, re.M)
     assert "Agent: " in Path(files["dfxp"]).read_text() and "Caller: " in Path(files["dfxp"]).read_text()
 
 
@@ -233,12 +242,20 @@ def test_callcenter_config_produces_every_analytics_section(callcenter):
     assert [s["speakerName"] for s in callcenter["speakerSentiments"]] == ["Agent", "Caller"]
     assert all(-1 <= v["v"] <= 1 and v["s"] <= v["e"] for s in callcenter["speakerSentiments"]
                for v in s["sentimentValues"])
-    pairs = {p["speakerName"]: {(x["verb"], x["noun"]) for x in p["verbNounPairs"]}
-             for p in callcenter["conversation"]["speakerVerbNounPairs"]}
-    assert ("issue", "refund") in pairs["Agent"] and ("like", "refund") in pairs["Caller"]
-    keywords = {k["keyword"] for k in callcenter["knowledge"]["keywords"]}
-    assert {"refund", "double charge"} <= keywords
-    assert callcenter["knowledge"]["topics"][0]["topicName"] == "Billing"
+    said = {(w["s"], w["e"]) for w in callcenter["transcript"]["words"] if "m" not in w}
+    pairs = callcenter["conversation"]["speakerVerbNounPairs"]
+    assert [p["speakerName"] for p in pairs] == ["Agent", "Caller"] and all(p["verbNounPairs"] for p in pairs)
+    for pair in (x for p in pairs for x in p["verbNounPairs"]):
+        assert pair["verb"] and pair["noun"] and pair["s"] < pair["e"]
+        assert any(s == pair["s"] for s, _ in said) and any(e == pair["e"] for _, e in said)  # word boundaries
+    keywords = callcenter["knowledge"]["keywords"]
+    assert keywords and all(0 < k["relevance"] <= 1 and k["mentions"] for k in keywords)
+    for k in keywords:
+        for mention in k["mentions"]:
+            assert mention["speakerName"] in ("Agent", "Caller")
+            assert all(0 <= o["s"] < o["e"] <= callcenter["length"] and o["exact"] for o in mention["occurrences"])
+    topics = callcenter["knowledge"]["topics"]
+    assert topics and [t["relevance"] for t in topics] == sorted((t["relevance"] for t in topics), reverse=True)
 
 
 def test_callcenter_metrics_match_the_calls_known_timing(callcenter):
@@ -258,10 +275,67 @@ def test_callcenter_metrics_match_the_calls_known_timing(callcenter):
     assert metric(callcenter, "talk-time-and-rate", "caller-talk-ratio") == pytest.approx(talk["Caller"] / union, abs=0.05)
     assert metric(callcenter, "talk-time-and-rate", "silence-ratio") == pytest.approx(1 - union / 69595, abs=0.05)
     assert 120 <= metric(callcenter, "talk-time-and-rate", "agent-talk-rate") <= 240
-    assert metric(callcenter, "sentiment", "call-sentiment") > 0  # a polite call that ends well
+    assert -1 <= metric(callcenter, "sentiment", "call-sentiment") <= 1
     assert metric(callcenter, "talk-style-tone-and-volume", "agent-relative-voice-volume-energy") > 0
 
 
+# --- the call's known words through the same stages: analytics that depend on the words -------------------
+
+def test_truth_call_produces_every_analytics_section_like_a_run(truth_call, callcenter):
+    assert "warnings" not in truth_call
+    sections = ("metrics", "speakerSentiments", "conversation", "knowledge", "categories", "spotting")
+    assert all(section in callcenter for section in sections[:4]) and all(section in truth_call for section in sections)
+    assert [(g["metricGroupName"], [v["metricName"] for v in g["metricValues"]]) for g in truth_call["metrics"]] == \
+        [(g["metricGroupName"], [v["metricName"] for v in g["metricValues"]]) for g in callcenter["metrics"]]
+    speakers = [w["w"] for w in truth_call["transcript"]["words"] if w.get("m") == "turn"]
+    truth = [t["speaker"] for t in truth_for("call.flac")["turns"]]
+    assert speakers == [who for i, who in enumerate(truth) if not i or truth[i - 1] != who]
+
+
+def test_verb_noun_pairs_keywords_and_topics_of_the_known_call(truth_call):
+    pairs = {p["speakerName"]: {(x["verb"], x["noun"]) for x in p["verbNounPairs"]}
+             for p in truth_call["conversation"]["speakerVerbNounPairs"]}
+    assert {("issue", "refund"), ("see", "charge")} <= pairs["Agent"] and ("like", "refund") in pairs["Caller"]
+    keywords = {k["keyword"]: k for k in truth_call["knowledge"]["keywords"]}
+    assert {"refund", "double charge", "internet bill"} <= set(keywords)
+    assert {m["speakerName"] for m in keywords["refund"]["mentions"]} == {"Agent", "Caller"}
+    [double] = [o for m in keywords["double charge"]["mentions"] for o in m["occurrences"]]
+    turn = next(t for t in truth_for("call.flac")["turns"] if "double charge" in t["text"])
+    assert turn["s"] <= double["s"] < double["e"] <= turn["e"]  # said where truth.json has it
+    billing = truth_call["knowledge"]["topics"][0]
+    assert billing["topicName"] == "Billing"
+    assert {"Refund", "Double charge"} <= {s["name"] for s in billing["subtopics"]}
+
+
+def test_sentiment_of_the_known_call(truth_call):
+    assert metric(truth_call, "sentiment", "call-sentiment") > 0  # a polite call that ends well
+    assert metric(truth_call, "sentiment", "caller-sentiment") > 0
+    sentences = {s["speakerName"]: s["sentimentValues"] for s in truth_call["speakerSentiments"]}
+    sentence_ends = sum(t["text"].count(".") + t["text"].count("?") for t in truth_for("call.flac")["turns"])
+    assert sum(len(v) for v in sentences.values()) == sentence_ends  # one value per sentence
+
+
+def test_metrics_of_the_known_call_follow_from_its_timing(truth_call):
+    turns = truth_for("call.flac")["turns"]
+    talk = {who: sum(t["e"] - t["s"] for t in turns if t["speaker"] == who) for who in ("Agent", "Caller")}
+    union = talk["Agent"] + talk["Caller"] - 900  # "Oh good" under the agent
+    assert metric(truth_call, "overtalk", "overtalk-incidents") == 1
+    assert metric(truth_call, "overtalk", "caller-overtalk-incidents") == 1
+    assert metric(truth_call, "overtalk", "overtalk-ratio") == round(900 / 69595, 2)
+    assert metric(truth_call, "talk-time-and-rate", "silence-incidents") == 1  # the 5.2 s hold
+    assert metric(truth_call, "talk-time-and-rate", "agent-talk-ratio") == pytest.approx(talk["Agent"] / union, abs=0.006)
+    assert metric(truth_call, "talk-time-and-rate", "caller-talk-ratio") == pytest.approx(talk["Caller"] / union, abs=0.006)
+    words = {"Agent": 0, "Caller": 0}  # as written, after number formatting ("forty dollars" is "$40")
+    speaker = ""
+    for w in truth_call["transcript"]["words"]:
+        speaker = w["w"] if w.get("m") == "turn" else speaker
+        words[speaker] += "m" not in w
+    for who in ("Agent", "Caller"):
+        rate = metric(truth_call, "talk-time-and-rate", f"{who.lower()}-talk-rate")
+        assert rate == pytest.approx(words[who] / (talk[who] / 60000), rel=0.05)  # talk time counts short pauses
+
+
+@pytest.mark.slow
 def test_analytics_of_a_silent_call_are_empty_not_errors(tmp_path):
     import numpy as np
 
@@ -284,60 +358,108 @@ def test_analytics_sections_appear_only_when_asked_for(batch):
     assert not {"metrics", "knowledge", "speakerSentiments", "conversation"} & set(item)
 
 
+EXAMPLE_CATEGORIES = sorted(p.stem for p in (SAMPLES.parent / "configs" / "categories").glob("*.yaml"))
+EXAMPLE_GROUPS = sorted(p.stem for p in (SAMPLES.parent / "configs" / "groups").glob("*.yaml"))
+
+
 @pytest.fixture(scope="module")
-def categorised(tmp_path_factory) -> dict:
+def categorised(tmp_path_factory):
     """The shipped example categories and keyword groups stored, then the sample call run with all of them
-    and analytic indexing."""
+    and analytic indexing; the definitions are deleted again after the module."""
     configs = SAMPLES.parent / "configs"
-    for path in sorted((configs / "categories").glob("*.yaml")):
-        code, out = invoke("categories", "put", path.stem, str(path))
-        assert code == 0 and out["categoryName"] == path.stem, out
-    for path in sorted((configs / "groups").glob("*.yaml")):
-        code, out = invoke("groups", "put", path.stem, str(path))
+    try:
+        for path in sorted((configs / "categories").glob("*.yaml")):
+            code, out = invoke("categories", "put", path.stem, str(path))
+            assert code == 0 and out["categoryName"] == path.stem, out
+        for path in sorted((configs / "groups").glob("*.yaml")):
+            code, out = invoke("groups", "put", path.stem, str(path))
+            assert code == 0, out
+        folder = tmp_path_factory.mktemp("categorised")
+        shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
+        cfg = folder / "cfg.yaml"
+        cfg.write_text("ingest: {stereo: {left: {speakerName: Agent}, right: {speakerName: Caller}}}\n"
+                       "categories: [{allCategories: true}]\n"
+                       "spotting: {groups: [{groupName: billing}, {groupName: churn}]}\n"
+                       "metrics: [{metricGroupName: talk-time-and-rate}]\n"
+                       "publish: {enableAnalyticIndexing: true}\n")
+        code, out = invoke("run", str(folder / "call.flac"), "--config", str(cfg), "--quiet")
         assert code == 0, out
-    folder = tmp_path_factory.mktemp("categorised")
-    shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
-    cfg = folder / "cfg.yaml"
-    cfg.write_text("ingest: {stereo: {left: {speakerName: Agent}, right: {speakerName: Caller}}}\n"
-                   "categories: [{allCategories: true}]\n"
-                   "spotting: {groups: [{groupName: billing}, {groupName: churn}]}\n"
-                   "metrics: [{metricGroupName: talk-time-and-rate}]\n"
-                   "publish: {enableAnalyticIndexing: true}\n")
-    code, out = invoke("run", str(folder / "call.flac"), "--config", str(cfg), "--quiet")
-    assert code == 0, out
-    item = json.loads((folder / "call.v3.json").read_text())
-    item["_config"] = str(cfg)
-    return item
+        item = json.loads((folder / "call.v3.json").read_text())
+        item["_config"] = str(cfg)
+        yield item
+    finally:
+        for name in EXAMPLE_CATEGORIES:
+            invoke("categories", "delete", name)
+        for name in EXAMPLE_GROUPS:
+            invoke("groups", "delete", name)
 
 
-def test_example_categories_on_the_sample_call(categorised):
-    values = {c["categoryName"]: c["categoryValue"] for c in categorised["categories"]}
+def test_a_run_with_every_category_and_group_reports_each_of_them(categorised):
+    """Whatever the model heard: every stored category and both groups, each consistent with its matches."""
+    words = [w for w in categorised["transcript"]["words"] if "m" not in w]
+    starts, ends = {w["s"] for w in words}, {w["e"] for w in words}  # a match is a run of words
+    results = {c["categoryName"]: c for c in categorised["categories"]}
+    assert set(EXAMPLE_CATEGORIES) <= set(results)  # allCategories: every stored one
+    for result in results.values():
+        assert result["categoryValue"] in (0, 1) and bool(result["categoryValue"]) == ("categoryMatches" in result)
+        for match in result.get("categoryMatches", []):
+            assert match["speakerName"] in ("Agent", "Caller") and match["occurrences"]
+            assert all(o["s"] in starts and o["e"] in ends and o["exact"] for o in match["occurrences"])
+    groups = categorised["spotting"]["groups"]
+    assert [g["groupName"] for g in groups] == ["billing", "churn"]
+    for group in groups:
+        size = len(invoke("groups", "get", group["groupName"])[1]["keywords"])
+        said = group["spottedKeywords"]
+        assert group["spotted"] is bool(said) and group["score"] == f"{len(said) / size:.4f}"
+        for keyword in said:
+            assert {m["speakerName"] for m in keyword["mentions"]} <= {"Agent", "Caller"}
+            assert all(o["s"] in starts and o["e"] in ends and o["exact"]
+                       for m in keyword["mentions"] for o in m["occurrences"])
+
+
+def test_example_categories_on_the_known_call(truth_call):
+    values = {c["categoryName"]: c["categoryValue"] for c in truth_call["categories"]}
     assert values == {"agent-apology": 1, "cancellation-intent": 0, "escalation-request": 0, "greeting": 1,
                       "payment-discussed": 1, "recording-disclosure": 0}
-    greeting = next(c for c in categorised["categories"] if c["categoryName"] == "greeting")
-    occurrences = greeting["categoryMatches"][0]["occurrences"]
-    assert greeting["categoryMatches"][0]["speakerName"] == "Agent"
-    assert occurrences[0]["exact"].lower() == "thank you for calling" and occurrences[0]["s"] < 3000
-    unmatched = next(c for c in categorised["categories"] if c["categoryName"] == "escalation-request")
+    greeting = next(c for c in truth_call["categories"] if c["categoryName"] == "greeting")
+    [match] = greeting["categoryMatches"]
+    assert match["speakerName"] == "Agent"
+    assert match["occurrences"][0]["exact"] == "Thank you for calling"
+    assert match["occurrences"][0]["s"] == truth_for("call.flac")["turns"][0]["s"]  # the call's first words
+    unmatched = next(c for c in truth_call["categories"] if c["categoryName"] == "escalation-request")
     assert "categoryMatches" not in unmatched
 
 
-def test_keyword_groups_on_the_sample_call(categorised):
-    billing, churn = categorised["spotting"]["groups"]
+def test_keyword_groups_on_the_known_call(truth_call):
+    billing, churn = truth_call["spotting"]["groups"]
     assert billing["groupName"] == "billing" and billing["spotted"] is True
     said = {k["keyword"]: k for k in billing["spottedKeywords"]}
-    assert {"refund", "charged twice", "double charge"} <= set(said)
+    assert set(said) == {"refund", "charged twice", "double charge", "bill"}
     assert {m["speakerName"] for m in said["refund"]["mentions"]} == {"Agent", "Caller"}
-    assert billing["score"] == f"{len(said) / 7:.4f}"
+    assert billing["score"] == f"{4 / 7:.4f}"
     assert churn == {"groupName": "churn", "spotted": False, "score": "0.0000", "spottedKeywords": []}
 
 
+def test_the_indexed_known_call_answers_corpus_queries(truth_call):
+    from speechproc import api
+    from speechproc.catalog import Catalog
+
+    with Catalog(truth_call["_catalog"]) as catalog:
+        out = api.query('SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" '
+                        'AND metrics:"agent-talk-ratio" > 0.3', catalog)
+        assert [r["mediaId"] for r in out["rows"]] == [truth_call["mediaId"]]
+        [[hit]] = out["hits"]
+        turn = next(t for t in truth_for("call.flac")["turns"] if "issued a refund" in t["text"])
+        assert hit["text"] == "refund" and hit["speaker"] == "Agent" and turn["s"] <= hit["startMs"] <= turn["e"]
+        assert api.query('SELECT mediaId FROM media WHERE "Caller" SAYS "supervisor*"', catalog)["rows"] == []
+
+
 def test_indexed_calls_answer_corpus_queries(categorised):
-    code, out = invoke("query", 'SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" '
-                                'AND metrics:"agent-talk-ratio" > 0.3')
+    code, out = invoke("query", 'SELECT mediaId, wordCount FROM media WHERE metrics:"agent-talk-ratio" > 0.3 '
+                                'AND wordCount > 100')
     assert code == 0 and categorised["mediaId"] in [r["mediaId"] for r in out["rows"]]
-    row = [r["mediaId"] for r in out["rows"]].index(categorised["mediaId"])
-    assert [h["text"] for h in out["hits"][row]] == ["refund"] and out["hits"][row][0]["speaker"] == "Agent"
+    row = next(r for r in out["rows"] if r["mediaId"] == categorised["mediaId"])
+    assert row["wordCount"] == sum("m" not in w for w in categorised["transcript"]["words"])
     code, out = invoke("query", 'SELECT * FROM media WHERE "Agent" SAYS "refund')
     assert code == 2 and "position" in out["warnings"][0]["message"]
 
@@ -362,10 +484,13 @@ def test_category_commands_round_trip(tmp_path):
     assert code == 1 and out["status"] == 404
     good = tmp_path / "good.json"
     good.write_text(json.dumps({"query": '"Agent" SAYS "sorry"', "tags": ["x"]}))
-    assert invoke("categories", "put", "temp-cat", str(good))[0] == 0
-    assert "temp-cat" in [c["categoryName"] for c in invoke("categories", "list")[1]["categories"]]
-    assert invoke("categories", "delete", "temp-cat")[0] == 0
-    assert invoke("categories", "delete", "temp-cat")[0] == 1
+    try:
+        assert invoke("categories", "put", "temp-cat", str(good))[0] == 0
+        assert "temp-cat" in [c["categoryName"] for c in invoke("categories", "list")[1]["categories"]]
+        assert invoke("categories", "delete", "temp-cat")[0] == 0
+        assert invoke("categories", "delete", "temp-cat")[0] == 1
+    finally:
+        invoke("categories", "delete", "temp-cat")
 
 
 def test_a_changed_category_definition_reprocesses_an_unchanged_file(categorised, tmp_path):
@@ -379,9 +504,11 @@ def test_a_changed_category_definition_reprocesses_an_unchanged_file(categorised
     try:
         code, out = invoke("run", str(call), "--config", str(cfg), "--quiet")
         assert code == 0 and out["media"][0]["status"] == "finished"
+        assert out["media"][0]["mediaId"] != categorised["mediaId"]
         item = json.loads((cfg.parent / "call.v3.json").read_text())
-        assert {"categoryName": "hold-request", "categoryValue": 1} == {
-            k: v for k, v in next(c for c in item["categories"] if c["categoryName"] == "hold-request").items()
-            if k != "categoryMatches"}
+        [hold] = [c for c in item["categories"] if c["categoryName"] == "hold-request"]  # whatever was heard
+        assert hold["categoryValue"] in (0, 1)
+        assert {c["categoryName"] for c in item["categories"]} == {c["categoryName"] for c in categorised["categories"]
+                                                                  } | {"hold-request"}
     finally:
         invoke("categories", "delete", "hold-request")

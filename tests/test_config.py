@@ -78,11 +78,11 @@ def test_callback_fields_are_checked_with_documented_codes(callback, code):
     assert err.message.startswith("publish.callbacks[0]")
 
 
-def test_good_callbacks_pass():
-    config.validate({"publish": {"callbacks": [
+def test_good_callbacks_pass(tmp_path):
+    config.validate({"speechproc": {"callbackFileFolder": str(tmp_path)}, "publish": {"callbacks": [
         {"url": "https://example.com/hook", "method": "put"},
         {"url": "http://127.0.0.1:8080/hook", "type": "transcript", "format": "srt"},
-        {"url": "file:///tmp/out", "type": "media", "stream": "redacted-audio"},
+        {"url": (tmp_path / "out").as_uri(), "type": "media", "stream": "redacted-audio"},
         {"url": "https://example.com", "include": ["metadata", "transcript", "metrics"]},
     ]}})
     config.validate({"speechproc": {"allowHttpCallbacks": True},

@@ -91,4 +91,4 @@ def test_narrowing_expression():
     from speechproc.query.narrow import text_filter
 
     condition = parse('SELECT * FROM media WHERE * SAYS ("can\'t pay"/2 || "refund*") AND NOT "renew"').condition
-    assert text_filter(condition) == '("can t" AND "pay") OR ("refund"*)'
+    assert text_filter(condition) == '("can t" AND "pay") OR "refund"*'

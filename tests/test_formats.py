@@ -47,9 +47,11 @@ def sample_words() -> list[Word]:
 def test_writer_matches_golden_file(fmt, filename):
     rendered = get_writer(fmt).render(sample_words())
     golden = GOLDEN / filename
-    if os.environ.get("UPDATE_GOLDEN"):
+    expected = golden.read_text(encoding="utf-8") if golden.exists() else None  # read before any rewrite
+    if os.environ.get("UPDATE_GOLDEN") and rendered != expected:
         golden.write_text(rendered, encoding="utf-8")
-    assert rendered == golden.read_text(encoding="utf-8")
+        pytest.fail(f"golden file {golden.name} rewritten: review the diff, then run again without UPDATE_GOLDEN")
+    assert rendered == expected
 
 
 def test_cues_start_at_turns_and_respect_time_and_length_limits():

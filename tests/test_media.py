@@ -72,12 +72,14 @@ def test_the_audio_track_of_a_video_is_decoded(tmp_path):
 
 def test_wav_and_flac_samples_keep_channels_rate_and_length():
     call = media.decode(SAMPLES / "call.flac")
-    assert call.samples.shape == (2, round(69.595 * 16000)) or abs(call.samples.shape[1] - 69.595 * 16000) < 20
-    assert call.original_rate == 22050
+    assert call.samples.shape[0] == 2
+    assert call.sample_rate == 16000 and call.original_rate == 22050
+    assert abs(call.samples.shape[1] - 69.595 * 16000) < 20
     assert media.probe(SAMPLES / "call.flac").content_type == "audio/flac"
     assert media.probe(SAMPLES / "voicemail.wav").content_type == "audio/x-wav"
     native = media.decode(SAMPLES / "call.flac", sample_rate=None)
-    assert native.sample_rate == 22050
+    assert native.samples.shape[0] == 2 and native.sample_rate == 22050
+    assert abs(native.samples.shape[1] - 69.595 * 22050) < 20
 
 
 def test_content_type_comes_from_the_content_not_the_name(tmp_path):

@@ -130,7 +130,7 @@ def sentence(speaker: str, s: int, value: float) -> Sentence:
 
 def test_sentiment_thirds_and_change_as_start_minus_end():
     values = M.sentiment_summary([0.5, 0.5, 0.0, 0.0, -0.5, -0.5], "call")
-    assert values == {"call-sentiment": 0.0, "call-start-sentiment": 0.5, "call-end-sentiment": -0.5,
+    assert values == {"call-sentiment": 0.0, "start-sentiment": 0.5, "end-sentiment": -0.5,
                       "call-change-in-sentiment": 1.0}
     sentences = [sentence("Agent", 0, 0.8), sentence("Caller", 1000, -0.6), sentence("Agent", 2000, 0.2),
                  sentence("Caller", 3000, 0.4)]
@@ -140,14 +140,44 @@ def test_sentiment_thirds_and_change_as_start_minus_end():
     assert party["caller-intra-call-change-in-sentiment"] == -1.0
 
 
+# the specification's catalogue, group by group, in its order
+CATALOGUE = {
+    "overtalk": ["overtalk-incidents", "agent-overtalk-incidents", "caller-overtalk-incidents", "overtalk-ratio",
+                 "agent-overtalk-ratio", "caller-overtalk-ratio"],
+    "talk-time-and-rate": [
+        "agent-talk-ratio", "caller-talk-ratio", "silence-ratio", "silence-incidents", "agent-talk-rate",
+        "caller-talk-rate", "agent-to-caller-talk-rate-ratio", "agent-intra-call-change-in-talk-rate",
+        "caller-intra-call-change-in-talk-rate", "agent-average-streak", "caller-average-streak",
+        "agent-longest-streak", "caller-longest-streak", "agent-median-streak", "caller-median-streak",
+        "average-streak", "longest-streak", "median-streak"],
+    "talk-style-tone-and-volume": [
+        "agent-intra-call-change-in-pitch", "caller-intra-call-change-in-pitch",
+        "agent-intra-call-change-in-relative-voice-volume-energy",
+        "caller-intra-call-change-in-relative-voice-volume-energy", "agent-relative-voice-volume-energy",
+        "caller-relative-voice-volume-energy", "agent-voice-dynamism-std-dev-score",
+        "caller-voice-dynamism-std-dev-score"],
+    "sentiment": [
+        "call-sentiment", "start-sentiment", "end-sentiment", "call-change-in-sentiment", "agent-sentiment",
+        "agent-start-sentiment", "agent-end-sentiment", "agent-intra-call-change-in-sentiment", "caller-sentiment",
+        "caller-start-sentiment", "caller-end-sentiment", "caller-intra-call-change-in-sentiment"],
+}
+
+
 def test_the_groups_have_every_catalogue_name_in_order():
     conv = conversation(words("Agent", 0, 9) + words("Caller", 6000, 9), 12000)
-    groups = M.compute(conv, ["overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment"],
+    groups = M.compute(conv, ["talk-style-tone-and-volume", "sentiment", "overtalk", "talk-time-and-rate"],
                        True, "en-US")
-    assert [g.name for g in groups] == ["overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment"]
-    assert [len(g.values) for g in groups] == [6, 18, 8, 12]
-    assert list(groups[3].values)[:4] == ["call-sentiment", "call-start-sentiment", "call-end-sentiment",
-                                          "call-change-in-sentiment"]
+    assert [g.name for g in groups] == ["talk-style-tone-and-volume", "sentiment", "overtalk", "talk-time-and-rate"]
+    assert {g.name: list(g.values) for g in groups} == CATALOGUE
+
+
+def test_whole_call_sentiment_is_computed_on_one_channel_under_its_catalogue_names():
+    conv = conversation(words("Speaker", 0, 6), 4000, speakers=("Speaker",))
+    conv.sentences = [sentence("Speaker", 0, 0.6), sentence("Speaker", 1000, 0.0), sentence("Speaker", 2000, -0.2)]
+    values = M.compute(conv, ["sentiment"], False, "en-US")[0].values
+    assert values["start-sentiment"] == 0.6 and values["end-sentiment"] == -0.2
+    assert values["call-change-in-sentiment"] == 0.8 and values["call-sentiment"] == round(0.4 / 3, 2)
+    assert values["agent-start-sentiment"] == 0 and values["caller-sentiment"] == 0
 
 
 def test_one_channel_gives_0_for_party_metrics_and_says_so():

@@ -64,7 +64,7 @@ def test_time_windows_in_seconds_negative_from_the_end_open_bounds():
     assert where('* SAYS "hi" [,1.5s]').windows == (Window(None, 1500),)
     assert where('* SAYS "hi" [500ms, 2m]').windows == (Window(500, 120000),)
     grouped = where('"Agent" SAYS ("a" || "b") [-10s,]')
-    assert grouped.left.windows == grouped.right.windows == (Window(-10000, None),)
+    assert [t.windows for t in grouped.operands] == [(Window(-10000, None),)] * 2
 
 
 def test_field_metadata_and_metric_comparisons():

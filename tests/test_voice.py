@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import SAMPLES
+from conftest import SAMPLES, truth_for
 from speechproc import config, media
 from speechproc.conversation import Conversation
 from speechproc.stages import ingest
-from speechproc.stages.voice import NOMINAL_SPEECH_RMS, analyse_words, frequency_ceiling
+from speechproc.stages.voice import REFERENCE_RMS, analyse_words, frequency_ceiling
 
 
 def tone(rate: int, parts: list[tuple[float, float]], seconds: float = 1.0, lead: float = 0.5) -> np.ndarray:
@@ -29,15 +29,38 @@ def test_two_tones_give_their_frequencies_and_amplitudes(rate):
     assert f2 == pytest.approx(1250.0, abs=1.0) and e2 == pytest.approx(0.2, abs=0.01)
 
 
+def sine_at(rate: int, dbfs: float, frequency: float = 300.0) -> np.ndarray:
+    """A 1 s sine whose RMS level is `dbfs`, between half-second silences."""
+    return tone(rate, [(frequency, np.sqrt(2) * 10 ** (dbfs / 20))])
+
+
 def test_relative_volume_follows_its_definition_and_grows_with_loudness():
     rate, amplitude = 22050, 0.2
     quiet = tone(rate, [(300.0, amplitude)])
     [q] = analyse_words(quiet, rate, [(500, 1500)])
     [loud] = analyse_words(quiet * 2, rate, [(500, 1500)])
-    # a steady sine: mean frame RMS = max frame RMS = a / sqrt(2); v = A * M against -26 dBFS
-    expected = (amplitude / np.sqrt(2) / NOMINAL_SPEECH_RMS) ** 2
+    # a steady sine: mean frame RMS = max frame RMS = a / sqrt(2); v = A * M against the reference level
+    expected = (amplitude / np.sqrt(2) / REFERENCE_RMS) ** 2
     assert q.volume == pytest.approx(expected, rel=0.02)
     assert loud.volume == pytest.approx(4 * q.volume, rel=0.02)
+
+
+@pytest.mark.parametrize("dbfs, v", [(-22.0, 1.0), (-26.0, 0.40), (-16.0, 3.98), (-10.0, 15.85)])
+def test_the_volume_of_a_steady_tone_is_set_by_its_level(dbfs, v):
+    # -22 dBFS is the reference (v 1); 4 dB quieter, at the telephony nominal -26 dBFS, is 0.40; loud
+    # sounds go above 2 and are not cropped
+    [word] = analyse_words(sine_at(16000, dbfs), 16000, [(500, 1500)])
+    assert word.volume == pytest.approx(v, rel=0.02)
+
+
+def test_a_noise_burst_at_minus_26_dbfs_and_twice_as_loud():
+    rng = np.random.default_rng(7)
+    noise = rng.standard_normal(22050).astype(np.float32) * 10 ** (-26 / 20)  # RMS -26 dBFS
+    x = np.concatenate([np.zeros(11025, np.float32), noise, np.zeros(11025, np.float32)])
+    [burst] = analyse_words(x, 22050, [(500, 1500)])
+    [double] = analyse_words(2 * x, 22050, [(500, 1500)])
+    assert 0.38 <= burst.volume <= 0.46  # 0.40 plus a little: the loudest frame of noise is a bit above the mean
+    assert double.volume == pytest.approx(4 * burst.volume, rel=0.01)
 
 
 def test_a_chirp_peaks_inside_its_sweep():
@@ -141,3 +164,49 @@ def test_a_louder_copy_of_a_word_has_a_larger_volume(call_with_features):
     [louder] = analyse_words(channel.original * 1.5, channel.original_rate, [(word.s, word.e)])
     assert same.volume == pytest.approx(word.v)
     assert louder.volume == pytest.approx(2.25 * word.v, rel=0.01)
+
+
+def truth_words(recording: dict) -> dict[int, list[tuple[int, int]]]:
+    """Word spans per channel from the script's turn times: each turn shared among its words by their
+    length in characters (a word takes its share plus one for the space after it)."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for turn in recording["turns"]:
+        tokens = turn["text"].split()
+        weights = np.cumsum([0] + [len(t) + 1 for t in tokens])
+        edges = turn["s"] + (turn["e"] - turn["s"]) * weights / weights[-1]
+        spans.setdefault(turn["channel"], []).extend(
+            (round(a), round(b)) for a, b in zip(edges[:-1], edges[1:]))
+    return spans
+
+
+def test_most_words_of_the_sample_call_have_a_volume_within_0_to_2():
+    recording = truth_for("call.flac")
+    decoded = media.decode(SAMPLES / "call.flac", sample_rate=None)
+    volumes = np.array([word.volume for channel, spans in truth_words(recording).items()
+                        for word in analyse_words(decoded.samples[channel], decoded.sample_rate, spans)])
+    assert len(volumes) > 150
+    assert np.mean((volumes > 0) & (volumes <= 2)) >= 2 / 3
+    assert 0.5 <= np.median(volumes) <= 1.5
+    assert volumes.max() > 2  # the loudest words are kept above 2, not cropped
+
+
+def test_the_volume_metrics_of_the_sample_call_follow_its_loudness_without_cropping():
+    from speechproc.conversation import Word
+    from speechproc.stages.metrics import talk_style
+
+    decoded = media.decode(SAMPLES / "call.flac", sample_rate=None)
+    spans = truth_words(truth_for("call.flac"))
+
+    def party(channel: int, speaker: str, gain: float) -> list[Word]:
+        features = analyse_words(decoded.samples[channel] * gain, decoded.sample_rate, spans[channel])
+        return [Word(p=0, c=1.0, s=s, e=e, w="w", speaker=speaker, v=f.volume, pitch=f.pitch)
+                for (s, e), f in zip(spans[channel], features)]
+
+    base = talk_style(party(0, "Agent", 1.0), party(1, "Caller", 1.0))
+    louder = talk_style(party(0, "Agent", 2.0), party(1, "Caller", 1.0))
+    assert 0.1 <= base["agent-relative-voice-volume-energy"] < 1 and 0.1 <= base["caller-relative-voice-volume-energy"] < 1
+    assert louder["agent-relative-voice-volume-energy"] == pytest.approx(4 * base["agent-relative-voice-volume-energy"], abs=0.03)
+    assert louder["agent-voice-dynamism-std-dev-score"] == pytest.approx(4 * base["agent-voice-dynamism-std-dev-score"], abs=0.03)
+    assert louder["agent-intra-call-change-in-relative-voice-volume-energy"] == pytest.approx(
+        base["agent-intra-call-change-in-relative-voice-volume-energy"], abs=0.01)
+    assert louder["caller-relative-voice-volume-energy"] == base["caller-relative-voice-volume-energy"]

@@ -1,9 +1,10 @@
-"""Hand-built transcripts: text to word tokens with made-up times (one word every 500 ms)."""
+"""Hand-built transcripts: text to word tokens with made-up times (one word every 500 ms), and the sample
+media's known words (truth.json) as recognised words."""
 from __future__ import annotations
 
 import re
 
-from speechproc.conversation import PUNC, Conversation, Turn, Word
+from speechproc.conversation import PUNC, Conversation, RecognizedWord, Turn, Word
 from speechproc.sentences import split
 
 
@@ -31,3 +32,18 @@ def conversation(*turns: tuple[str, str]) -> Conversation:
     conv.length_ms = t
     conv.sentences = split(conv.turns)
     return conv
+
+
+def truth_words(recording: dict) -> list[RecognizedWord]:
+    """A recording's words from sample_media/truth.json as a recogniser would give them (punctuation attached,
+    probability 1): each turn's words share out its time span by length, in time order."""
+    out: list[RecognizedWord] = []
+    for turn in recording["turns"]:
+        pieces = turn["text"].split()
+        weights = [len(p) + 1 for p in pieces]
+        total, cursor = sum(weights), float(turn["s"])
+        for piece, weight in zip(pieces, weights):
+            end = cursor + (turn["e"] - turn["s"]) * weight / total
+            out.append(RecognizedWord(piece, round(cursor), round(end), 1.0, turn["speaker"]))
+            cursor = end
+    return sorted(out, key=lambda w: w.s)

@@ -1,17 +1,19 @@
 """The library face of speechproc: process recordings and read the catalog. The CLI only wraps this."""
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import __version__, align, callbacks, classifiers, corpus, definitions
+from . import __version__, align, callbacks, classifiers, corpus, definitions, listing, ownership
 from . import config as config_module
 from . import errors as E
 from .catalog import Catalog
@@ -19,9 +21,9 @@ from .config import Settings
 from .conversation import Conversation, MediaItem
 from .formats import TEXT_FORMATS, audio, get_writer, v3json
 from .media import MEDIA_EXTENSIONS, file_hash
-from .paths import atomic_write
 from .pipeline import analyse, new_tasks
 from .query import QuerySyntaxError, parse
+from .stages import detect
 
 JSON_SUFFIX = ".v3.json"
 
@@ -39,15 +41,35 @@ def _open(catalog: Catalog | None) -> Iterator[Catalog]:
 utc_now = v3json.utc_now
 
 
+def shown(path: str | Path) -> str:
+    """A path as valid UTF-8 text, unambiguously: a byte that is not UTF-8 (which Python holds as a lone
+    surrogate) is written `\\xNN`, a backslash `\\\\`. The catalog stores the same text."""
+    return Catalog.path_columns(os.fspath(path))[0]
+
+
+def printable(text: str) -> str:
+    """A message that may quote such a path, as valid UTF-8 text (a byte that is not UTF-8 as `\\xNN`)."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that does not stand for a byte
+        raw = text.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def absolute(path: str | Path) -> Path:
+    """The absolute path, `..` and `.` removed by name; symbolic links are kept, not resolved."""
+    return Path(os.path.normpath(Path(path).absolute()))
+
+
 @dataclass
 class Input:
-    path: Path
+    path: Path  # absolute once `process` has it
     root: Path | None = None  # the folder named on the command line, for mirroring under --out
 
 
 @dataclass
 class ItemResult:
-    path: str
+    path: str  # the exact path (it may hold a name that is not UTF-8); as_json shows it with shown()
     media_id: str | None
     status: str  # finished, failed or skipped
     outputs: dict[str, str] = field(default_factory=dict)
@@ -55,9 +77,10 @@ class ItemResult:
     length_ms: int = 0
 
     def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"input": self.path, "mediaId": self.media_id, "status": self.status}
+        """The summary entry: {input, mediaId, status, outputs?, error?}, paths as valid UTF-8 text."""
+        out: dict[str, Any] = {"input": shown(self.path), "mediaId": self.media_id, "status": self.status}
         if self.outputs:
-            out["outputs"] = self.outputs
+            out["outputs"] = {k: shown(v) for k, v in self.outputs.items()}
         if self.error:
             out["error"] = self.error
         return out
@@ -90,8 +113,13 @@ def is_redacted_copy(path: Path) -> bool:
     return Path(path.stem).suffix == ".redacted"
 
 
-def discover(paths: list[str | Path]) -> tuple[list[Input], list[dict[str, Any]]]:
-    """Media files under the given paths (folders walked recursively, by extension), and problems found."""
+def discover(paths: list[str | Path],
+             note: Callable[[str], None] | None = None) -> tuple[list[Input], list[dict[str, Any]]]:
+    """Media files under the given paths (folders walked recursively, by extension), and problems found.
+
+    A path that is not a folder is an input whatever it is (a missing file becomes a failed item). Symbolic
+    links met while walking a folder are not followed: each one named like media, or pointing to a folder,
+    is passed to `note` as skipped. A link named among `paths` is followed."""
     inputs: list[Input] = []
     problems: list[dict[str, Any]] = []
     for raw in paths:
@@ -99,40 +127,81 @@ def discover(paths: list[str | Path]) -> tuple[list[Input], list[dict[str, Any]]
         if not path.is_dir():
             inputs.append(Input(path))
             continue
-        found = [Input(p, path) for p in sorted(path.rglob("*"))
-                 if p.suffix.lower() in MEDIA_EXTENSIONS and p.is_file() and not is_redacted_copy(p)
-                 and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+        found = [Input(p, path) for p in _walk(path, note or (lambda message: None))]
         if not found:
-            problems.append(E.error_body(400, [(E.NO_MEDIA, f"{path}: no media files found in this folder")]))
+            problems.append(E.error_body(400, [(E.NO_MEDIA, f"{shown(path)}: no media files found in this folder")]))
         inputs += found
     return inputs, problems
+
+
+def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
+    """Media files below `folder`, in name order; hidden names, redacted copies and symbolic links left out."""
+    for p in sorted(folder.rglob("*")):
+        if any(part.startswith(".") for part in p.relative_to(folder).parts):
+            continue
+        media_name = p.suffix.lower() in MEDIA_EXTENSIONS
+        if p.is_symlink():
+            if media_name or p.is_dir():
+                note(f"{shown(p)}: symbolic link, skipped (name it on the command line to process it)")
+        elif media_name and p.is_file() and not is_redacted_copy(p):
+            yield p
 
 
 def output_paths(inputs: list[Input], out_dir: Path | None) -> dict[Path, dict[str, Path]]:
     """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ...
 
-    Two inputs that would share names (call.wav and call.mp3) keep their extension (`call.wav.srt`).
+    Beside the input, or under `out_dir` mirroring the tree below each folder argument. No two inputs
+    ever share an output file (the same file given twice counts once):
+    - two inputs that would share names in one folder (call.wav and call.mp3) keep their extension
+      (`call.wav.srt`);
+    - with `out_dir`, when files of two folder arguments would land on the same name, every folder
+      argument is mirrored under its own folder name instead (`DIR/d1/a.srt`, `DIR/d2/a.srt`);
+    - a clash that remains (files of one name given directly, folders of one name) gives every input
+      after the first, in argument order, a numeric suffix (`a-2.srt`, `a-3.srt`).
     """
-    def folder(inp: Input) -> Path:
+    def folder(inp: Input, own_root: bool) -> Path:
         if out_dir is None:
             return inp.path.parent
-        if inp.root is not None:
-            return out_dir / inp.path.relative_to(inp.root).parent
-        return out_dir
+        if inp.root is None:
+            return out_dir
+        below = inp.path.relative_to(inp.root).parent
+        return out_dir / inp.root.resolve().name / below if own_root else out_dir / below
 
-    stems: dict[tuple[Path, str], int] = {}
-    for inp in inputs:
-        key = (folder(inp), inp.path.stem)
-        stems[key] = stems.get(key, 0) + 1
-    result = {}
-    for inp in inputs:
-        base = inp.path.stem if stems[(folder(inp), inp.path.stem)] == 1 else inp.path.name
-        names = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
-        if any(folder(inp) / n == inp.path for n in names.values()):  # never overwrite the input itself
-            names = {k: inp.path.name + Path(n).suffix if k != "json" else inp.path.name + JSON_SUFFIX
-                     for k, n in names.items()}
-        result[inp.path] = {k: folder(inp) / n for k, n in names.items()}
-    return result
+    def names(inp: Input, place: Path, base: str) -> dict[str, Path]:
+        plain = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
+        if any(place / n == inp.path for n in plain.values()):  # never overwrite the input itself
+            plain = {k: inp.path.name + (JSON_SUFFIX if k == "json" else Path(n).suffix) for k, n in plain.items()}
+        return {k: place / n for k, n in plain.items()}
+
+    def plan(own_root: bool) -> tuple[dict[Path, dict[str, Path]], bool]:
+        """The outputs, and whether files of two different folder arguments clashed."""
+        same = {inp.path: inp.path.resolve() for inp in inputs}
+        stems: dict[tuple[Path, str], set[str]] = {}  # file names that would share a stem in one folder
+        for inp in inputs:
+            stems.setdefault((folder(inp, own_root), inp.path.stem), set()).add(inp.path.name)
+        result: dict[Path, dict[str, Path]] = {}
+        owners: dict[Path, Input] = {}  # absolute output path -> the input it is planned for
+        done: dict[Path, dict[str, Path]] = {}  # resolved input -> its outputs
+        across = False
+        for inp in inputs:
+            if same[inp.path] in done:
+                result[inp.path] = done[same[inp.path]]
+                continue
+            place = folder(inp, own_root)
+            base = inp.path.stem if len(stems[(place, inp.path.stem)]) == 1 else inp.path.name
+            planned, n = names(inp, place, base), 1
+            while clashes := [owners[p] for p in map(Path.absolute, planned.values()) if p in owners]:
+                across = across or any(o.root is not None and inp.root is not None
+                                       and o.root.resolve() != inp.root.resolve()
+                                       for o in clashes)
+                n += 1
+                planned = names(inp, place, f"{base}-{n}")
+            owners.update({p.absolute(): inp for p in planned.values()})
+            result[inp.path] = done[same[inp.path]] = planned
+        return result, across
+
+    result, across = plan(own_root=False)
+    return plan(own_root=True)[0] if across else result
 
 
 def resolve(settings: Settings, catalog: Catalog) -> Settings:
@@ -186,10 +255,16 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
             catalog: Catalog | None = None, deliver: bool = True) -> BatchResult:
     """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
-    callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False."""
+    callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
+
+    Paths (and `out_dir`) are made absolute first, so the catalog holds absolute paths. Items that an
+    earlier run on this host left `running` when its process stopped are marked failed first. Each input
+    is claimed in the catalog before it is processed: one that a live overlapping run is processing now,
+    with the same content and configuration, is skipped. Whatever goes wrong with one input fails that
+    item only."""
     reporter = reporter or Reporter()
     metadata = metadata or {}
-    out = Path(out_dir) if out_dir is not None else None
+    out = absolute(out_dir) if out_dir is not None else None
     own_catalog = catalog is None
     catalog = catalog or Catalog()
     try:
@@ -198,59 +273,165 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         if own_catalog:
             catalog.close()
         raise
-    inputs, problems = discover(paths)
-    names = output_paths(inputs, out)
-    config_hash = effective_hash(settings, metadata, out)
-    reporter.batch_started(inputs)
     results = []
     try:
+        _fail_abandoned(catalog, reporter)
+        inputs, problems = discover([absolute(p) for p in paths], reporter.note)
+        # an input that cannot be read at all (missing, a looping link) fails with no output files
+        names = output_paths([i for i in inputs if _unreadable(i.path) is None], out)
+        config_hash = effective_hash(settings, metadata, out)
+        reporter.batch_started(inputs)
         for inp in inputs:
             reporter.item_started(inp)
-            result = _process_one(inp, names[inp.path], settings, metadata, config_hash, force, catalog, reporter)
+            result = _process_one(inp, names.get(inp.path, {}), settings, metadata, config_hash, force, catalog,
+                                  reporter)
             results.append(result)
             reporter.item_done(result)
         if deliver:
-            sent = callbacks.deliver_due(catalog, settings)
-            if any(sent.values()):
-                reporter.note(f"callbacks: {sent['delivered']} delivered, {sent['pending']} to retry later "
-                              f"(speechproc callbacks deliver), {sent['dead']} given up")
+            _deliver(catalog, settings, reporter)
     finally:
         if own_catalog:
             catalog.close()
     return BatchResult(results, problems)
 
 
+INTERRUPTED = "interrupted: the process handling it stopped"
+
+
+def _fail_abandoned(catalog: Catalog, reporter: Reporter) -> None:
+    """Mark failed the items whose process stopped (killed, or the machine restarted) while they were
+    unfinished; their unfinished tasks become failed (started) or cancelled (pending)."""
+    try:
+        abandoned = catalog.abandoned()
+    except Exception as exc:  # never a reason not to process this run's files
+        reporter.note(f"could not look for interrupted items ({type(exc).__name__}: {exc})")
+        return
+    for row in abandoned:
+        tasks = [{**t, "status": {"pending": "cancelled", "started": "failed"}.get(t["status"], t["status"])}
+                 for t in row["tasks"]]
+        body = {**row["item"], "status": "failed", "dateFinished": utc_now(),
+                "errors": [{"code": E.INTERNAL, "error": INTERRUPTED}]}
+        if not catalog.update(row["media_id"], item=body, tasks=tasks, only_if_status=row["status"]):
+            continue  # an overlapping run marked it first
+        reporter.note(f"{row['input_path']}: media {row['media_id']} was {INTERRUPTED}; marked failed")
+        try:
+            enqueue_callbacks(catalog, body, config_module.validate(row["configuration"]), {})
+        except Exception as exc:  # a configuration this version no longer accepts: no callbacks for it
+            reporter.note(f"media {row['media_id']}: callbacks not queued ({type(exc).__name__}: {exc})")
+
+
+def _deliver(catalog: Catalog, settings: Settings, reporter: Reporter) -> None:
+    """Send the callbacks that are due; a failure to do so is a note, never the end of the batch."""
+    try:
+        sent = callbacks.deliver_due(catalog, settings)
+    except Exception as exc:
+        reporter.note(f"callbacks: not sent this time ({type(exc).__name__}: {exc}); speechproc callbacks deliver "
+                      "retries them")
+        return
+    if any(sent.values()):
+        reporter.note(f"callbacks: {sent['delivered']} delivered, {sent['pending']} to retry later "
+                      f"(speechproc callbacks deliver), {sent['dead']} given up")
+
+
 def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metadata: dict[str, Any],
                  config_hash: str, force: bool, catalog: Catalog, reporter: Reporter) -> ItemResult:
-    source = str(inp.path.resolve())
-    try:
-        content_hash = file_hash(inp.path) if inp.path.is_file() else None
-    except OSError:
-        content_hash = None
-    if content_hash and not force:
-        done = catalog.find_finished(source, content_hash, config_hash)
-        if done and all(Path(p).exists() for p in done["outputs"].values()):
-            reporter.note(f"{inp.path}: unchanged since media {done['media_id']}, skipped (--force redoes it)")
-            return ItemResult(str(inp.path), done["media_id"], "skipped", done["outputs"],
-                              length_ms=done["item"].get("length", 0))
-
-    item = MediaItem(str(uuid.uuid4()), "accepted", utc_now(), metadata=metadata)
+    """Claim, process and publish one input. Any exception fails this item only (an unexpected one with code
+    90000, its type and message); only KeyboardInterrupt goes on up, after the item is marked failed."""
+    path = os.fspath(inp.path)
+    item = MediaItem(str(uuid.uuid4()), "running", utc_now(), metadata=metadata)
     tasks = new_tasks(item.media_id)
-    catalog.add(v3json.media_item(item), source, content_hash, config_hash, tasks, settings.raw)
-    item.status = "running"
-    catalog.update(item.media_id, item=v3json.media_item(item))
-
     conv = Conversation(item.media_id, language=settings.language, date_created=item.date_created,
                         metadata=metadata)
+    claimed = False
     try:
+        problem = _unreadable(inp.path)
+        content_hash = None if problem else _content_hash(inp.path)
+        reusable = None if force else _outputs_exist
+        state, row = catalog.claim(v3json.media_item(item), path, content_hash, config_hash, tasks, settings.raw, reusable)
+        if state != "claimed":
+            return _skipped(inp, state, row, reporter)
+        claimed = True
+        if problem:
+            raise problem
+        ownership.check([*outputs.values(), redacted_audio_path(outputs, inp.path, settings)], catalog)
         written = _analyse_and_publish(inp.path, item, conv, settings, outputs, tasks, catalog, reporter.audio_seconds)
-        return ItemResult(str(inp.path), item.media_id, "finished", written, length_ms=conv.length_ms)
-    except (E.SpeechprocError, OSError) as exc:
-        error = exc if isinstance(exc, E.SpeechprocError) else E.SpeechprocError(E.INTERNAL, str(exc), 500)
-        return _fail(inp, item, conv, error, outputs, tasks, catalog, settings)
+        return ItemResult(path, item.media_id, "finished", written, length_ms=conv.length_ms)
     except KeyboardInterrupt:
-        _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog, settings)
+        if claimed:
+            _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog, settings)
         raise
+    except Exception as exc:
+        error = _as_error(exc)
+        if not claimed:  # nothing in the catalog to mark
+            return ItemResult(path, None, "failed", error=error.body())
+        return _fail_item(inp, item, conv, error, outputs, tasks, catalog, settings)
+
+
+def _unreadable(path: Path) -> E.SpeechprocError | None:
+    """Why `path` cannot be read at all (missing, a broken or looping symbolic link), or None."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return E.SpeechprocError(E.MEDIA_UNREADABLE, f"{shown(path)}: the file is malformed or unreadable "
+                                     "(a symbolic link loop: too many levels of symbolic links)")
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            why = "a broken symbolic link" if path.is_symlink() else "no such file"
+            return E.SpeechprocError(E.RESOURCE_NOT_FOUND, f"{shown(path)}: {why}", 404)
+        return E.SpeechprocError(E.MEDIA_UNREADABLE, f"{shown(path)}: the file is malformed or unreadable "
+                                 f"({exc.strerror})")
+    return None
+
+
+def _content_hash(path: Path) -> str | None:
+    """SHA-256 of a regular file's content; None for anything else or a file that cannot be read (then
+    processing it fails with the reason)."""
+    try:
+        return file_hash(path) if path.is_file() else None
+    except OSError:
+        return None
+
+
+def _outputs_exist(row: dict[str, Any]) -> bool:
+    """Whether a finished item's outputs are all still there (then it can be reused)."""
+    return all(Path(p).exists() for p in row["outputs"].values())
+
+
+def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:
+    """The result for an input not processed: unchanged since a finished item, or being processed elsewhere."""
+    if state == "finished":
+        reporter.note(f"{shown(inp.path)}: unchanged since media {row['media_id']}, skipped (--force redoes it)")
+        return ItemResult(os.fspath(inp.path), row["media_id"], "skipped", row["outputs"],
+                          length_ms=row["item"].get("length", 0))
+    owner = row["owner"]
+    reporter.note(f"{shown(inp.path)}: being processed by another run (pid {owner['pid']} on {owner['host']}) as "
+                  f"media {row['media_id']}, skipped")
+    return ItemResult(os.fspath(inp.path), row["media_id"], "skipped")
+
+
+def _as_error(exc: Exception) -> E.SpeechprocError:
+    """The item error for an exception: its own code for a SpeechprocError, else 90000 with type and message;
+    the message as valid UTF-8 text."""
+    if isinstance(exc, E.SpeechprocError):
+        message = printable(exc.message)
+        return exc if message == exc.message else E.SpeechprocError(exc.code, message, exc.status)
+    return E.SpeechprocError(E.INTERNAL, printable(f"{type(exc).__name__}: {exc}"), 500)
+
+
+def _fail_item(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],
+               tasks: list[dict[str, Any]], catalog: Catalog, settings: Settings) -> ItemResult:
+    """Mark the item failed; should even that go wrong, mark it failed in the catalog alone."""
+    try:
+        return _fail(inp, item, conv, error, outputs, tasks, catalog, settings)
+    except Exception as exc:
+        body = {**v3json.media_item(item), "status": "failed", "dateFinished": utc_now(),
+                "errors": [{"code": error.code, "error": error.message},
+                           {"code": E.INTERNAL, "error": printable(f"while recording the failure: {type(exc).__name__}: {exc}")}]}
+        try:
+            catalog.update(item.media_id, item=body, only_if_status="running")
+        except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
+            pass
+        return ItemResult(os.fspath(inp.path), item.media_id, "failed", error=error.body())
 
 
 def _analyse_and_publish(path: Path, item: MediaItem, conv: Conversation, settings: Settings,
@@ -268,14 +449,14 @@ def _analyse_and_publish(path: Path, item: MediaItem, conv: Conversation, settin
     item.warnings = conv.warnings
     item.status, item.date_finished = "finished", utc_now()
     on_stage("publish", "started")
-    redact_audio(path, conv, outputs, settings)
+    redact_audio(path, conv, outputs, settings, catalog)
     body = v3json.media_item(item, conv)
-    written = write_outputs(body, conv, outputs)
+    written = write_outputs(body, conv, outputs, catalog)
     on_stage("publish", "finished")
     catalog.update(item.media_id, item=body, outputs=written)
     if settings.analytic_indexing:
         corpus.index(catalog, conv)
-    source = str(path.resolve())
+    source = os.fspath(path)  # absolute already; a symbolic link keeps its name
     enqueue_callbacks(catalog, body, settings, {"original": source, "redacted-audio": written.get("redacted-audio")})
     return written
 
@@ -329,8 +510,11 @@ def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocEr
     body = v3json.media_item(item)
     written = {}
     if inp.path.is_file() and "json" in outputs:
-        atomic_write(outputs["json"], json.dumps(body, indent=2) + "\n")
-        written = {"json": str(outputs["json"])}
+        try:
+            ownership.write(outputs["json"], json.dumps(body, indent=2) + "\n", catalog, item.media_id)
+            written = {"json": str(outputs["json"].absolute())}
+        except ownership.OutputConflict:  # the name is someone else's file: the catalog alone says why
+            pass
     catalog.update(item.media_id, item=body, tasks=tasks, outputs=written)
     enqueue_callbacks(catalog, body, settings, {})
     return ItemResult(str(inp.path), item.media_id, "failed", written, error=error.body())
@@ -357,32 +541,48 @@ def list_callbacks(include_delivered: bool = False, catalog: Catalog | None = No
         return callbacks.listing(cat, states)
 
 
-def redacted_audio_path(outputs: dict[str, Path], source: Path, fmt: str | None) -> Path:
-    ext = fmt or ("flac" if source.suffix.lower() == ".flac" else "wav")
+def redacted_audio_path(outputs: dict[str, Path], source: Path, settings: Settings) -> Path | None:
+    """Where the redacted copy of `source` goes (`call.redacted.wav`); None when no detector redacts audio."""
+    if "json" not in outputs or not any("audio" in redactor for _, _, redactor in detect.configured(settings)):
+        return None
+    ext = settings.redacted_audio_format or ("flac" if source.suffix.lower() == ".flac" else "wav")
     json_path = outputs["json"]
     return json_path.with_name(json_path.name[: -len(JSON_SUFFIX)] + ".redacted." + ext)
 
 
-def redact_audio(source: Path, conv: Conversation, outputs: dict[str, Path], settings: Settings) -> None:
-    """Write the redacted copy of the recording when a detector asks for audio redaction; list the streams."""
+def redact_audio(source: Path, conv: Conversation, outputs: dict[str, Path], settings: Settings,
+                 catalog: Catalog | None = None) -> None:
+    """Write the redacted copy of the recording when a detector asks for audio redaction; list the streams.
+
+    Raise ownership.OutputConflict, before encoding, when a file of the set may not be written."""
     wanted = [d for d in conv.detectors or [] if d.tone is not None]
-    if not wanted:
+    target = redacted_audio_path(outputs, source, settings)
+    if not wanted or target is None:
         return
-    target = redacted_audio_path(outputs, source, settings.redacted_audio_format)
     regions = [(s, e, d.tone[0], d.tone[1]) for d in wanted for s, e in d.regions()]
-    audio.redact(source, target, regions, target.suffix[1:])
+    with _open(catalog) as cat:
+        ownership.start_set([*outputs.values(), target], outputs["json"], cat)
+        ownership.write(target, lambda tmp: audio.redact_into(source, tmp, regions, target.suffix[1:]), cat,
+                        conv.media_id)
     outputs["redacted-audio"] = target
     conv.streams = [("original", source.resolve().as_uri(), "finished"),
                     ("redacted-audio", target.resolve().as_uri(), "finished")]
 
 
-def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, Path]) -> dict[str, str]:
-    """Write the v3 JSON and every text format, each atomically."""
-    atomic_write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, Path],
+                  catalog: Catalog | None = None) -> dict[str, str]:
+    """Write every text format, then the v3 JSON last (so a `.v3.json` means its set is complete), each
+    atomically; absolute paths of the outputs, with the redacted audio when there is one.
+
+    Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written."""
+    media_id = body.get("mediaId")
     lang = conv.language.split("-")[0]
-    for name in TEXT_FORMATS:
-        atomic_write(outputs[name], get_writer(name, lang).render(conv.words))
-    return {k: str(v) for k, v in outputs.items()}  # with the redacted audio when there is one
+    with _open(catalog) as cat:
+        ownership.start_set(outputs.values(), outputs["json"], cat)
+        for name in TEXT_FORMATS:
+            ownership.write(outputs[name], get_writer(name, lang).render(conv.words), cat, media_id)
+        ownership.write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n", cat, media_id)
+    return {k: str(Path(v).absolute()) for k, v in outputs.items()}
 
 
 # ----------------------------------------------------------------------------- reading the catalog
@@ -394,12 +594,29 @@ def _row(catalog: Catalog, media_id: str) -> dict[str, Any]:
     return row
 
 
-def list_media(limit: int = 100, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`GET /media`: newest first, media items without their results."""
+def list_media(limit: int = listing.DEFAULT_LIMIT, catalog: Catalog | None = None, *, sort_order: str = "desc",
+               query: str | None = None, external_id: str | None = None, after: str | None = None,
+               before: str | None = None, on_or_after_date: str | None = None, on_or_before_date: str | None = None,
+               extended_filter: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """`GET /media`: media items without their results, newest first unless `sort_order` is `asc`.
+
+    The v3 filters: full-text `query`, `externalId`, `after`/`before` (mediaId cursors),
+    `onOrAfterDate`/`onOrBeforeDate`, `extendedFilter` (`Name;Value`); `limit` is 1-1000.
+    Raise ConfigurationError for a bad parameter, NotFoundError for an unknown cursor."""
+    selection = listing.media_filter(limit, sort_order, query, external_id, after, before, on_or_after_date,
+                                     on_or_before_date, extended_filter)
     with _open(catalog) as cat:
-        rows = cat.list(limit)
-    return {"_links": {"self": {"href": f"/v3/media?limit={limit}"}},
-            "media": [v3json.summary(r["item"]) for r in rows]}
+        rows = cat.find_media(selection)
+    if rows is None:
+        raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {after if after is not None else before} (given as "
+                              f"{'after' if after is not None else 'before'}) was not found in the catalog")
+    given = {"query": query, "externalId": external_id, "after": after, "before": before,
+             "onOrAfterDate": on_or_after_date, "onOrBeforeDate": on_or_before_date, "sortOrder": sort_order,
+             "extendedFilter": tuple(extended_filter)}
+    return {"_links": {"self": {"href": "/v3/media?" + listing.query_string(selection, given)}},
+            "media": [v3json.summary(r["item"]) for r in rows],
+            "pagination": {"limit": selection.limit,
+                           "sortOrder": [{"field": "dateCreated", "direction": sort_order}]}}
 
 
 def get_media(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:

@@ -8,26 +8,42 @@ v3 schedule: rounds of 3 attempts in a row; the rounds start immediately, then 1
 2 h, 4 h and 8 h after the previous round (21 attempts at most; then the delivery is dead).
 v2-beta schedule: the first try and two immediate retries, then waits of 15 min doubling up to 16 h,
 stopping 36 h after the first try.
+
+Delivery is at least once: every attempt is recorded as started before anything is sent, and a
+delivery whose lease ran out while its attempt was still under way may be sent again by another run.
+Every HTTP attempt carries the delivery id as `Idempotency-Key` (the same on every retry) so that a
+receiver can drop a repeat.
+
+A URL is parsed once (`destination`): the configuration check and the sender use the same parts, and
+the request is built from them, so what is checked is what is connected to or written.
 """
 from __future__ import annotations
 
+import errno
+import hashlib
+import http.client
+import ipaddress
 import json
+import os
+import re
+import secrets
+import ssl
+import stat
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
-from urllib.request import url2pathname
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from .catalog import Catalog
-from .config import Settings
 from .formats import get_writer, v3json
-from .paths import atomic_write
+from .paths import atomic_write, state_home
+from .settings import Settings
 
 V3_ROUND_GAPS_MIN = (0, 15, 30, 60, 120, 240, 480)
 ATTEMPTS_PER_ROUND = 3
@@ -38,7 +54,8 @@ CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/
                  "webvtt": "text/vtt"}
 SUFFIXES = {"application/json": ".json", "text/plain": ".txt", "text/srt": ".srt", "application/ttaf+xml": ".dfxp",
             "text/vtt": ".vtt"}
-ALWAYS = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "mediaContentType", "length")
+ALWAYS = ("_links", "formatVersion", "mediaId", "accountId", "accountName", "status", "dateCreated", "dateFinished",
+          "mediaContentType", "length")
 SECTIONS = {"metadata": ("metadata",), "transcript": ("transcript",), "knowledge": ("knowledge",),
             "prediction": ("prediction",), "spotting": ("spotting",), "streams": ("streams",),
             "metrics": ("metrics",), "speakerSentiments": ("speakerSentiments",), "conversation": ("conversation",),
@@ -47,22 +64,67 @@ V2_SECTIONS = {"metadata": "metadata", "transcript": "transcripts", "knowledge":
                "prediction": "predictions"}
 
 Sender = Callable[[dict[str, Any], bytes, float], str | None]  # delivery, body, timeout -> error or None
+ACCOUNT_FILE = "account.json"
+INTERRUPTED = "interrupted: the attempt did not finish (the process stopped during it)"
+LATEST = datetime.max.replace(tzinfo=timezone.utc)
 
 
 # ---------------------------------------------------------------- bodies
 
 def _expiry(item: dict[str, Any], ttl: int | None) -> dict[str, Any]:
-    if ttl is None or not item.get("dateFinished"):
+    """`timeToLiveInSeconds` and `expiresOn`; an expiry past the year 9999 is the last moment of 9999,
+    and one that cannot be computed (no or an unreadable dateFinished) is left out."""
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not item.get("dateFinished"):
         return {}
-    finished = datetime.strptime(item["dateFinished"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-    return {"timeToLiveInSeconds": ttl, "expiresOn": v3json.iso(finished + timedelta(seconds=ttl))}
+    try:
+        finished = datetime.strptime(item["dateFinished"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except (TypeError, ValueError):
+        return {"timeToLiveInSeconds": ttl}
+    try:
+        expires = finished + timedelta(seconds=ttl)
+    except (OverflowError, ValueError):
+        expires = LATEST if ttl > 0 else finished
+    return {"timeToLiveInSeconds": ttl, "expiresOn": v3json.iso(expires)}
 
 
-def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | None = None) -> dict[str, Any]:
-    """The v3 analytics callback: the media-level fields and the included sections (all when None);
-    a failed item always carries its errors."""
+def local_account_id(home: Path | None = None) -> str:
+    """The local account's UUID: made once, kept in `account.json` in the state folder, read back later.
+
+    When two runs make it at the same time, the file written first wins and both use it."""
+    path = (home or state_home()) / ACCOUNT_FILE
+    found = _read_account(path)
+    if found is not None:
+        return found
+    made = str(uuid.uuid4())
+    try:
+        atomic_write(path, json.dumps({"accountId": made}) + "\n", replace=False)
+    except FileExistsError:
+        found = _read_account(path)
+        if found is not None:
+            return found
+        atomic_write(path, json.dumps({"accountId": made}) + "\n")  # an unreadable file of ours: made again
+    return made
+
+
+def _read_account(path: Path) -> str | None:
+    try:
+        return str(uuid.UUID(json.loads(path.read_text(encoding="utf-8"))["accountId"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def account(settings: Settings) -> dict[str, str]:
+    """`accountId` (speechproc.accountId, else the local account's) and `accountName` of the callbacks."""
+    return {"accountId": (settings.account_id or local_account_id()).lower(), "accountName": settings.account_name}
+
+
+def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | None = None,
+                   owner: dict[str, str] | None = None) -> dict[str, Any]:
+    """The v3 analytics callback: the media-level fields (with `owner`'s accountId and accountName)
+    and the included sections (all when None); a failed item always carries its errors."""
     wanted = list(SECTIONS) if include is None else include
-    body = {k: item[k] for k in ALWAYS if k in item}
+    fields = {**item, **(owner or {})}
+    body = {k: fields[k] for k in ALWAYS if k in fields}
     body |= _expiry(item, ttl)
     for section in wanted:
         for key in SECTIONS[section]:
@@ -106,16 +168,21 @@ def plan(item: dict[str, Any], settings: Settings, streams: dict[str, str], now:
     `streams` maps stream names (original, redacted-audio) to files."""
     out = []
     created = v3json.utc_now()
+    owner: dict[str, str] = {}
     for position, cb in enumerate((settings.section("publish") or {}).get("callbacks", [])):
         kind = cb.get("type", "analytics")
         if item["status"] != "finished" and kind != "analytics":
             continue
         delivery: dict[str, Any] = {"id": str(uuid.uuid4()), "mediaId": item["mediaId"], "position": position,
                                     "url": cb["url"], "method": cb.get("method", "POST").upper(), "type": kind,
-                                    "contract": settings.callback_contract, "nextDue": now, "created": created}
+                                    "contract": settings.callback_contract, "nextDue": now, "created": created,
+                                    "allowHttp": settings.allow_http_callbacks,
+                                    "fileFolder": settings.callback_file_folder}
         if kind == "analytics":
+            if settings.callback_contract != "v2-beta":
+                owner = owner or account(settings)
             body = v2_body(item, cb.get("include")) if settings.callback_contract == "v2-beta" else \
-                analytics_body(item, cb.get("include"), settings.section("timeToLiveInSeconds"))
+                analytics_body(item, cb.get("include"), settings.section("timeToLiveInSeconds"), owner)
             delivery |= {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
         elif kind == "transcript":
             delivery |= {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"])}
@@ -143,36 +210,308 @@ def next_due(contract: str, attempts: int, first_try: float, last_try: float) ->
     return last_try + V3_ROUND_GAPS_MIN[attempts // ATTEMPTS_PER_ROUND] * 60
 
 
+# ---------------------------------------------------------------- destinations
+
+_HOST_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
+SCHEMES = "an https:// URL (or http:// to loopback, or file:// under speechproc.callbackFileFolder)"
+
+
+class Refused(ValueError):
+    """A callback URL that the destination rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class Destination:
+    """A callback URL parsed once. http(s): `host`, `port` and the request `target` (path and query).
+    file: the configured `folder`, the path's `names` under it, and whether the URL names a folder."""
+
+    scheme: str
+    host: str = ""
+    port: int | None = None
+    target: str = "/"
+    folder: str = ""
+    names: tuple[str, ...] = ()
+    into_folder: bool = False
+
+
+def is_loopback(host: str) -> bool:
+    """True for `localhost` and loopback IP addresses (127.0.0.0/8, ::1); any other host name is not."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def destination(url: str, *, allow_http: bool = False, file_folder: str | None = None) -> Destination:
+    """Parse and check a callback URL; raise Refused with the reason when the rules do not allow it.
+
+    https:// anywhere; http:// to loopback only unless `allow_http`; file:// only under `file_folder`.
+    URLs with whitespace, control or non-ASCII characters, backslashes or user information are refused."""
+    if any(not "!" <= ch <= "~" for ch in url):  # printable ASCII only: no space, control or other characters
+        raise Refused("the URL holds whitespace, control or non-ASCII characters (percent-encode them)")
+    if "\\" in url:
+        raise Refused("the URL holds a backslash")
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise Refused(f"the URL cannot be parsed ({exc})") from None
+    if parts.scheme in ("http", "https"):
+        return _web(parts, allow_http)
+    if parts.scheme == "file":
+        return _file(parts, file_folder)
+    raise Refused(f"must be {SCHEMES}")
+
+
+def _web(parts: SplitResult, allow_http: bool) -> Destination:
+    if "@" in parts.netloc:
+        raise Refused("user information (user@host) is not allowed in a callback URL")
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:
+        raise Refused("the port is not a number from 0 to 65535") from None
+    if not _valid_host(host, bracketed=parts.netloc.startswith("[")):
+        raise Refused(f"{host or 'an empty host'!r} is not a host name or an IP address")
+    if parts.scheme == "http" and not allow_http and not is_loopback(host):
+        raise Refused("http:// is allowed only to loopback addresses (127.0.0.0/8, [::1], localhost) unless "
+                      "speechproc.allowHttpCallbacks is true; use https://")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Destination(parts.scheme, host=host, port=port, target=target)
+
+
+def _valid_host(host: str, bracketed: bool) -> bool:
+    if bracketed:
+        try:
+            return "%" not in host and isinstance(ipaddress.ip_address(host), ipaddress.IPv6Address)
+        except ValueError:
+            return False
+    with suppress(ValueError):
+        return isinstance(ipaddress.ip_address(host), ipaddress.IPv4Address)
+    return bool(_HOST_NAME.fullmatch(host)) and len(host) <= 253
+
+
+def _names(path: str, what: str) -> list[str]:
+    """The components of an absolute path; '.' and '..' are refused, not resolved."""
+    if not path.startswith("/") or _CONTROL.search(path):
+        raise Refused(f"{what} must be an absolute path without control characters")
+    names = [n for n in path.split("/") if n]
+    if any(n in (".", "..") for n in names):
+        raise Refused(f"{what} must not hold '.' or '..'")
+    return names
+
+
+def check_file_folder(folder: str) -> None:
+    """Raise Refused unless `folder` can be speechproc.callbackFileFolder: absolute, no '.' or '..'."""
+    if not _names(folder, "the folder"):
+        raise Refused("the folder must not be the root folder")
+
+
+def _file(parts: SplitResult, file_folder: str | None) -> Destination:
+    if parts.netloc.lower() not in ("", "localhost"):
+        raise Refused(f"a file:// URL names a file on this machine: its host must be empty or localhost, "
+                      f"not {parts.netloc!r}")
+    if not file_folder:
+        raise Refused("file:// callbacks are allowed only under the folder that speechproc.callbackFileFolder "
+                      "names, and none is configured")
+    if parts.query or parts.fragment:
+        raise Refused("a file:// URL has no query or fragment")
+    path = unquote(parts.path)
+    names, folder = _names(path, "the file:// path"), _names(file_folder, "speechproc.callbackFileFolder")
+    if names[:len(folder)] != folder:
+        raise Refused(f"{path} is not under speechproc.callbackFileFolder ({file_folder})")
+    inside = tuple(names[len(folder):])
+    return Destination("file", folder="/" + "/".join(folder), names=inside,
+                       into_folder=path.endswith("/") or not inside)
+
+
+def inspect_folder(dest: Destination, must_exist: bool = True) -> None:
+    """Check what exists of a file destination now: the folder exists (unless `must_exist` is False: a
+    folder missing when sending is a failed attempt, retried, not a refusal), nothing under it on the
+    way is a symbolic link, the folders on the way are folders. Raise Refused otherwise."""
+    current = Path(dest.folder)
+    if not current.is_dir():
+        if not must_exist and not os.path.lexists(current):
+            return
+        raise Refused(f"speechproc.callbackFileFolder {dest.folder} is not an existing folder")
+    for position, name in enumerate(dest.names, 1):
+        current = current / name
+        try:
+            mode = current.lstat().st_mode
+        except FileNotFoundError:
+            return
+        if stat.S_ISLNK(mode):
+            raise Refused(f"{current} is a symbolic link; file callbacks do not follow links")
+        if position < len(dest.names) and not stat.S_ISDIR(mode):
+            raise Refused(f"{current} is not a folder")
+
+
+def delivery_destination(delivery: dict[str, Any]) -> Destination:
+    """A queued delivery's URL checked against the rules it was queued with (the strict rules when it
+    was queued by a version that did not keep them)."""
+    return destination(delivery["url"], allow_http=bool(delivery.get("allowHttp")),
+                       file_folder=delivery.get("fileFolder"))
+
+
 # ---------------------------------------------------------------- sending
 
-def _file_target(delivery: dict[str, Any]) -> Path:
-    path = Path(url2pathname(urlparse(delivery["url"]).path))
-    if delivery["url"].endswith("/") or path.is_dir():
-        suffix = SUFFIXES.get(delivery["contentType"], Path(delivery.get("bodyPath") or "").suffix or ".bin")
-        path = path / f"{delivery['mediaId']}-{delivery['type']}-{delivery['position']}{suffix}"
-    return path
-
-
 def send(delivery: dict[str, Any], body: bytes, timeout: float) -> str | None:
-    """One attempt; None on success (a 2xx answer, or the file written), else what went wrong."""
-    if delivery["url"].startswith("file:"):
-        try:
-            atomic_write(_file_target(delivery), body)
-        except OSError as exc:
-            return f"cannot write: {exc}"
-        return None
-    request = urllib.request.Request(delivery["url"], data=body, method=delivery["method"],
-                                     headers={"Content-Type": delivery["contentType"],
-                                              "Content-Length": str(len(body)),
-                                              "User-Agent": "speechproc-callbacks"})
+    """One attempt; None on success (a 2xx answer, or the file written), else what went wrong.
+
+    The URL is checked again first; redirects are not followed (a 3xx is a failed attempt)."""
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status = exc.code
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+        dest = delivery_destination(delivery)
+    except Refused as exc:
+        return f"refused: {exc}"
+    if dest.scheme == "file":
+        return write_file(dest, delivery, body)
+    return _request(dest, delivery, body, timeout)
+
+
+def _request(dest: Destination, delivery: dict[str, Any], body: bytes, timeout: float) -> str | None:
+    """One HTTP request to exactly the parsed host and port; no proxy, no redirect."""
+    # the port always given: http.client would read one out of a bare IPv6 host such as ::1
+    port = dest.port or (443 if dest.scheme == "https" else 80)
+    if dest.scheme == "https":
+        connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+            dest.host, port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        connection = http.client.HTTPConnection(dest.host, port, timeout=timeout)
+    headers = {"Content-Type": delivery["contentType"], "Content-Length": str(len(body)),
+               "User-Agent": "speechproc-callbacks", "Idempotency-Key": delivery["id"],
+               "X-Speechproc-Delivery": delivery["id"]}
+    try:
+        connection.request(delivery["method"], dest.target, body=body, headers=headers)
+        status = connection.getresponse().status
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    finally:
+        connection.close()
+    if 300 <= status < 400:
+        return f"HTTP {status}: redirect not followed"
     return None if 200 <= status < 300 else f"HTTP {status}"
+
+
+def write_file(dest: Destination, delivery: dict[str, Any], body: bytes) -> str | None:
+    """Write the body as a new file under the folder; None on success, else what went wrong.
+
+    Every folder under the configured one is opened without following links; the file is written
+    whole under a temporary name and then linked to its name, which fails when the name exists. An
+    existing file is never replaced: when it holds exactly this body (this delivery's own earlier
+    write, cut off before it was recorded) the attempt succeeds, otherwise it fails."""
+    try:
+        folder, name, shown = _open_target(dest, delivery)
+    except Refused as exc:
+        return f"refused: {exc}"
+    except OSError as exc:
+        return f"cannot write: {exc}"
+    try:
+        return _write_new(folder, name, shown, body, delivery["id"])
+    except OSError as exc:
+        return f"cannot write {shown}: {exc}"
+    finally:
+        os.close(folder)
+
+
+def _kind(name: str, folder: int) -> str:
+    try:
+        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return "missing"
+    return "link" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
+def _enter(folder: int, name: str, shown: str) -> tuple[int, str]:
+    """Open the folder `name` inside `folder` (made when missing) without following a link; close `folder`."""
+    if _kind(name, folder) == "missing":
+        with suppress(FileExistsError):
+            os.mkdir(name, dir_fd=folder)
+    kind = _kind(name, folder)
+    if kind != "folder":
+        raise Refused(f"{shown} is {'a symbolic link' if kind == 'link' else 'not a folder'}")
+    inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+    os.close(folder)
+    return inner, shown
+
+
+def _open_target(dest: Destination, delivery: dict[str, Any]) -> tuple[int, str, str]:
+    """The open folder the file goes into, the file's name, and its path for messages."""
+    names = list(dest.names)
+    last = None if dest.into_folder else names.pop()
+    # the configured folder itself is opened as named (a link there is the local configuration's choice)
+    folder = os.open(dest.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    shown = dest.folder
+    try:
+        for name in names:
+            folder, shown = _enter(folder, name, f"{shown}/{name}")
+        if last is not None and _kind(last, folder) == "folder":  # file:///folder/sub naming a folder
+            folder, shown = _enter(folder, last, f"{shown}/{last}")
+            last = None
+        name = last or _file_name(delivery)
+        return folder, name, f"{shown}/{name}"
+    except BaseException:
+        os.close(folder)
+        raise
+
+
+def _file_name(delivery: dict[str, Any]) -> str:
+    suffix = SUFFIXES.get(delivery["contentType"], Path(delivery.get("bodyPath") or "").suffix or ".bin")
+    name = f"{delivery['mediaId']}-{delivery['type']}-{delivery['position']}{suffix}"
+    if "/" in name or name.startswith("."):
+        raise Refused(f"{name!r} is not a plain file name")
+    return name
+
+
+def _write_new(folder: int, name: str, shown: str, body: bytes, delivery_id: str) -> str | None:
+    """Create `name` holding `body` (None), never over an existing file (then why not)."""
+    prefix = f".speechproc-{hashlib.sha256(delivery_id.encode()).hexdigest()[:32]}"
+    for left in os.listdir(folder):  # left by attempts of this delivery that were cut off
+        if left.startswith(prefix) and left.endswith(".tmp"):
+            with suppress(FileNotFoundError):
+                os.unlink(left, dir_fd=folder)
+    # a random part: two runs sending the same delivery (after its lease ran out) never share one
+    temporary = f"{prefix}-{secrets.token_hex(4)}.tmp"
+    _create(folder, temporary, body)
+    try:
+        try:
+            os.link(temporary, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            _create(folder, name, body)  # no hard links here: written in place, still only as a new file
+        os.fsync(folder)
+        return None
+    except FileExistsError:
+        if _holds(folder, name, body):
+            return None
+        what = "a symbolic link" if _kind(name, folder) == "link" else "with other content"
+        return f"refused: {shown} exists ({what}); file callbacks never replace a file"
+    finally:
+        with suppress(FileNotFoundError):
+            os.unlink(temporary, dir_fd=folder)
+
+
+def _create(folder: int, name: str, body: bytes) -> None:
+    """A new file `name` in `folder` holding `body`, flushed to disk; FileExistsError if the name exists."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=folder)
+    with os.fdopen(fd, "wb") as f:
+        f.write(body)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _holds(folder: int, name: str, body: bytes) -> bool:
+    """Whether `name` is a plain file (not a link) holding exactly `body`."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        return stat.S_ISREG(info.st_mode) and info.st_size == len(body) and f.read(len(body) + 1) == body
 
 
 def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -191,17 +530,41 @@ def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str |
     return body, None
 
 
+def _refusal(delivery: dict[str, Any]) -> str | None:
+    """Why the rules refuse the delivery's destination as it is now (then it is dead at once), or None."""
+    try:
+        found = delivery_destination(delivery)
+        if found.scheme == "file":
+            inspect_folder(found, must_exist=False)
+    except Refused as exc:
+        return f"refused: {exc}"
+    return None
+
+
+def _spent(contract: str, attempts: int) -> bool:
+    """All v3 attempts used (the last one cut off by a kill: it was counted, never finished)."""
+    return contract != "v2-beta" and attempts >= MAX_ATTEMPTS
+
+
 def _work(catalog_path: Path, delivery: dict[str, Any], clock: Callable[[], float], sender: Sender,
           timeout: float, max_bytes: int) -> str:
-    """Attempts until success, the end of the round, or death; every attempt is recorded at once."""
+    """Attempts until success, the end of the round, or death (a body that cannot be sent or a URL the
+    rules refuse: dead at once). Every attempt is counted in the catalog before it is made, with the
+    last error `interrupted` until its end is recorded, so an attempt cut off by a kill still counts."""
     with Catalog(catalog_path) as catalog:
         body, fatal = _body(delivery, max_bytes)
+        fatal = fatal or _refusal(delivery)
         attempts, first = delivery["attempts"], delivery["firstTry"]
+        if _spent(delivery["contract"], attempts):
+            catalog.outbox_record(delivery["id"], attempts=attempts, state="dead", next_due=clock(),
+                                  first_try=first if first is not None else clock(), last_error=delivery["lastError"])
+            return "dead"
         while True:
             started = clock()
             first = first if first is not None else started
-            error = fatal or sender(delivery, body, timeout)
             attempts += 1
+            catalog.outbox_start(delivery["id"], attempts=attempts, first_try=first, last_error=INTERRUPTED)
+            error = fatal or sender(delivery, body, timeout)
             if error is None:
                 catalog.outbox_record(delivery["id"], attempts=attempts, state="delivered", next_due=started,
                                       first_try=first, last_error=None)

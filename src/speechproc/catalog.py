@@ -2,13 +2,20 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .paths import state_home
+from .listing import MediaFilter
+from .paths import process_mark, state_home
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+# columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
+_ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
+                        "owner_pid": "INTEGER", "owner_start": "TEXT"}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -21,10 +28,13 @@ CREATE TABLE IF NOT EXISTS media (
     item_json     TEXT NOT NULL,
     progress_json TEXT NOT NULL DEFAULT '[]',
     outputs_json  TEXT NOT NULL DEFAULT '{}',
-    config_json   TEXT NOT NULL DEFAULT '{}'
+    config_json   TEXT NOT NULL DEFAULT '{}',
+    input_raw     BLOB,
+    owner_host    TEXT,
+    owner_pid     INTEGER,
+    owner_start   TEXT
 );
 CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
-CREATE INDEX IF NOT EXISTS media_by_input ON media (input_path, content_hash, config_hash, status);
 CREATE TABLE IF NOT EXISTS definitions (
     kind          TEXT NOT NULL,
     name          TEXT NOT NULL,
@@ -60,9 +70,17 @@ CREATE TABLE IF NOT EXISTS outbox (
     next_due      REAL NOT NULL,
     first_try     REAL,
     last_error    TEXT,
-    created       TEXT NOT NULL
+    created       TEXT NOT NULL,
+    rules_json    TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_due);
+CREATE TABLE IF NOT EXISTS written (
+    path          TEXT NOT NULL,
+    sha256        TEXT NOT NULL,
+    media_id      TEXT,
+    date_written  TEXT NOT NULL,
+    PRIMARY KEY (path, sha256)
+);
 """
 
 
@@ -72,17 +90,25 @@ class Catalog:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else state_home() / "catalog.sqlite3"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():  # private from the start (sqlite gives its -wal and -shm files the same mode)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA busy_timeout=30000")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version < SCHEMA_VERSION:
-            self.db.executescript(_SCHEMA)
-            columns = {r["name"] for r in self.db.execute("PRAGMA table_info(media)")}
-            if "config_json" not in columns:  # catalogs made before configurations were kept
-                self.db.execute("ALTER TABLE media ADD COLUMN config_json TEXT NOT NULL DEFAULT '{}'")
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._use_wal()
+        self._migrate()
+
+    def _use_wal(self, patience: float = 30.0) -> None:
+        """Switch the file to WAL mode (it stays so). The switch needs the file to itself and SQLite does not
+        wait for that on its own: runs opening a catalog at once retry until the first one has switched it."""
+        deadline = time.monotonic() + patience
+        while self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def close(self) -> None:
         self.db.close()
@@ -93,20 +119,125 @@ class Catalog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # ------------------------------------------------------------ media items
+    #
+    # `input_path` is kept twice: as text (see path_columns) for people and queries, and as
+    # the exact bytes (`input_raw`), which lookups match, so a name that is not valid UTF-8 is neither lost nor
+    # mistaken for another. An item being processed records its process (owner_*) so that a later run can tell
+    # a live run's item from one whose process was killed.
+
+    def _migrate(self) -> None:
+        """Bring a catalog made by an earlier version (or a new, empty one) to SCHEMA_VERSION.
+
+        In one transaction that takes the write lock first, so that overlapping runs opening an old
+        catalog at once upgrade it once."""
+        if self.db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if self.db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+                return  # an overlapping run upgraded it meanwhile
+            for statement in _SCHEMA.split(";"):  # executescript would commit: one statement at a time
+                if statement.strip():
+                    self.db.execute(statement)
+            self._add_columns("media", _ADDED_MEDIA_COLUMNS)
+            self._add_columns("outbox", {"rules_json": "TEXT"})  # NULL: the strict destination rules
+            # rows of version 4 and before: their paths were valid UTF-8 text, which are their exact bytes;
+            # the text column now doubles a backslash so that it reads unambiguously
+            self.db.execute("UPDATE media SET input_raw = CAST(input_path AS BLOB), "
+                            "input_path = replace(input_path, '\\', '\\\\') WHERE input_raw IS NULL")
+            self.db.execute("CREATE INDEX IF NOT EXISTS media_by_raw_input ON media "
+                            "(input_raw, content_hash, config_hash, status)")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _add_columns(self, table: str, wanted: dict[str, str]) -> None:
+        present = {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}
+        for column, kind in wanted.items():
+            if column not in present:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    @staticmethod
+    def path_columns(input_path: str) -> tuple[str, bytes]:
+        """The text and the exact bytes stored for an input path (a str from os.fsdecode, surrogates and all).
+
+        The text is valid UTF-8 and unambiguous: a byte that is not UTF-8 is written `\\xNN`, a backslash `\\\\`."""
+        raw = os.fsencode(input_path)
+        return raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace"), raw
+
+    @staticmethod
+    def this_process() -> tuple[str, int, str]:
+        """(host name, pid, start mark) of this process."""
+        import socket
+
+        return socket.gethostname(), os.getpid(), Catalog.start_mark(os.getpid()) or ""
+
+    start_mark = staticmethod(process_mark)
+
+    def owner_alive(self, row: sqlite3.Row) -> bool:
+        """Whether the process that holds an unfinished item may still be working on it.
+
+        Unknown (another host) counts as alive; an item with no recorded process (left by a version that did
+        not record it) counts as abandoned."""
+        if row["owner_pid"] is None:
+            return False
+        if row["owner_host"] != self.this_process()[0]:
+            return True
+        mark = self.start_mark(row["owner_pid"])
+        return mark is not None and (mark == row["owner_start"] or "" in (mark, row["owner_start"]))
+
     def add(self, item: dict[str, Any], input_path: str, content_hash: str | None, config_hash: str,
             tasks: list[dict[str, Any]], configuration: dict[str, Any] | None = None) -> None:
+        """Insert a media item, owned by this process."""
+        text, raw = self.path_columns(input_path)
         self.db.execute(
-            "INSERT INTO media (media_id, input_path, content_hash, config_hash, status, date_created, "
-            "item_json, progress_json, config_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (item["mediaId"], input_path, content_hash, config_hash, item["status"], item["dateCreated"],
-             json.dumps(item), json.dumps(tasks), json.dumps(configuration or {})))
+            "INSERT INTO media (media_id, input_path, input_raw, content_hash, config_hash, status, date_created, "
+            "item_json, progress_json, config_json, owner_host, owner_pid, owner_start) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (item["mediaId"], text, raw, content_hash, config_hash, item["status"], item["dateCreated"],
+             json.dumps(item), json.dumps(tasks), json.dumps(configuration or {}), *self.this_process()))
+
+    def claim(self, item: dict[str, Any], input_path: str, content_hash: str | None, config_hash: str,
+              tasks: list[dict[str, Any]], configuration: dict[str, Any],
+              reusable: Callable[[dict[str, Any]], bool] | None) -> tuple[str, dict[str, Any] | None]:
+        """Take an input for processing, atomically with respect to overlapping runs.
+
+        ("finished", row): a finished item for the same input, content and configuration that `reusable`
+        accepts (None: never reuse). ("busy", row with "owner": {host, pid}): a live process is processing it
+        now. ("claimed", None): `item` was inserted, owned by this process."""
+        raw = self.path_columns(input_path)[1]
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if content_hash is not None:
+                same = "SELECT * FROM media WHERE input_raw = ? AND content_hash = ? AND config_hash = ? AND status "
+                key = (raw, content_hash, config_hash)
+                done = self.db.execute(same + "= 'finished' ORDER BY date_created DESC, rowid DESC LIMIT 1",
+                                       key).fetchone()
+                if reusable is not None and done is not None and reusable(_decode(done)):
+                    return "finished", _decode(done)
+                for row in self.db.execute(same + "IN ('accepted', 'running')", key).fetchall():
+                    if self.owner_alive(row):
+                        return "busy", {**_decode(row), "owner": {"host": row["owner_host"], "pid": row["owner_pid"]}}
+            self.add(item, input_path, content_hash, config_hash, tasks, configuration)
+        return "claimed", None
+
+    def abandoned(self) -> list[dict[str, Any]]:
+        """Unfinished (`accepted`, `running`) items whose process is gone: killed, or the machine restarted."""
+        rows = self.db.execute("SELECT * FROM media WHERE status IN ('accepted', 'running')").fetchall()
+        return [_decode(r) for r in rows if not self.owner_alive(r)]
 
     def update(self, media_id: str, *, item: dict[str, Any] | None = None, tasks: list[dict[str, Any]] | None = None,
-               outputs: dict[str, str] | None = None, content_hash: str | None = None) -> None:
+               outputs: dict[str, str] | None = None, content_hash: str | None = None,
+               only_if_status: str | None = None) -> bool:
+        """Change a media item; an item set `running` becomes owned by this process. Whether it was changed.
+
+        `only_if_status`: change it only while its status is still this one."""
         sets, args = [], []
         if item is not None:
             sets += ["status = ?", "date_finished = ?", "item_json = ?"]
             args += [item["status"], item.get("dateFinished"), json.dumps(item)]
+            if item["status"] == "running":
+                sets += ["owner_host = ?", "owner_pid = ?", "owner_start = ?"]
+                args += self.this_process()
         if tasks is not None:
             sets.append("progress_json = ?")
             args.append(json.dumps(tasks))
@@ -116,21 +247,64 @@ class Catalog:
         if content_hash is not None:
             sets.append("content_hash = ?")
             args.append(content_hash)
-        if sets:
-            self.db.execute(f"UPDATE media SET {', '.join(sets)} WHERE media_id = ?", (*args, media_id))
+        if not sets:
+            return False
+        where = "media_id = ?" + (" AND status = ?" if only_if_status else "")
+        condition = (media_id, only_if_status) if only_if_status else (media_id,)
+        return self.db.execute(f"UPDATE media SET {', '.join(sets)} WHERE {where}", (*args, *condition)).rowcount > 0
 
     def get(self, media_id: str) -> dict[str, Any] | None:
+        """One media item; its `input_path` is the exact path (os.fsdecode of the stored bytes)."""
         row = self.db.execute("SELECT * FROM media WHERE media_id = ?", (media_id,)).fetchone()
-        return _decode(row) if row else None
+        if row is None:
+            return None
+        return {**_decode(row), "input_path": os.fsdecode(row["input_raw"] or row["input_path"].encode())}
 
     def list(self, limit: int = 100) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM media ORDER BY date_created DESC, rowid DESC LIMIT ?", (limit,))
         return [_decode(r) for r in rows]
 
+    def find_media(self, selection: MediaFilter) -> list[dict[str, Any]] | None:
+        """Media items that pass a listing filter, in its order; None when a cursor item does not exist."""
+        where, args = [], []
+        if selection.external_id is not None:
+            where.append("json_extract(item_json, '$.metadata.externalId') = ?")
+            args.append(selection.external_id)
+        if selection.created_from is not None:
+            where.append("date_created >= ?")
+            args.append(selection.created_from)
+        if selection.created_to is not None:
+            where.append("date_created <= ?")
+            args.append(selection.created_to)
+        for media_id, op in ((selection.after, ">"), (selection.before, "<")):
+            if media_id is None:
+                continue
+            cursor = self.db.execute("SELECT date_created, rowid FROM media WHERE media_id = ?", (media_id,)).fetchone()
+            if cursor is None:
+                return None
+            where.append(f"(date_created, rowid) {op} (?, ?)")
+            args += [cursor[0], cursor[1]]
+        direction = "ASC" if selection.ascending else "DESC"
+        sql = (f"SELECT * FROM media {'WHERE ' + ' AND '.join(where) if where else ''} "
+               f"ORDER BY date_created {direction}, rowid {direction}")
+        if not selection.needs_items():
+            return [_decode(r) for r in self.db.execute(sql + " LIMIT ?", (*args, selection.limit))]
+        found = []
+        for row in self.db.execute(sql, args):
+            decoded = _decode(row)
+            if selection.accepts(decoded["item"]):
+                found.append(decoded)
+                if len(found) == selection.limit:
+                    break
+        return found
+
     def find_finished(self, input_path: str, content_hash: str, config_hash: str) -> dict[str, Any] | None:
+        """The newest finished item for this exact input path, content and configuration."""
+        raw = self.path_columns(input_path)[1]
         row = self.db.execute(
-            "SELECT * FROM media WHERE input_path = ? AND content_hash = ? AND config_hash = ? AND status = 'finished' "
-            "ORDER BY date_created DESC, rowid DESC LIMIT 1", (input_path, content_hash, config_hash)).fetchone()
+            "SELECT * FROM media WHERE input_raw = ? AND content_hash = ? AND config_hash = ? AND "
+            "status = 'finished' ORDER BY date_created DESC, rowid DESC LIMIT 1",
+            (raw, content_hash, config_hash)).fetchone()
         return _decode(row) if row else None
 
 
@@ -178,13 +352,22 @@ class Catalog:
             self.db.execute("DELETE FROM indexed WHERE media_id = ?", (media_id,))
 
     def indexed_summaries(self, text_query: str | None) -> list[dict[str, Any]]:
-        """Indexed items (without their turns) whose text may match `text_query` (FTS5); all when None."""
+        """Indexed items (without their turns) whose text may match `text_query` (FTS5); all when None.
+
+        The expression only narrows the candidates, so one that FTS5 cannot read (`fts5: ...`, such as
+        its parser stack overflowing) gives every item rather than an error."""
         columns = "i.media_id, i.date_created, i.status, i.length_ms, i.word_count, i.metadata_json, i.metrics_json"
         if text_query is None:
-            rows = self.db.execute(f"SELECT {columns} FROM indexed i")
+            rows = self.db.execute(f"SELECT {columns} FROM indexed i").fetchall()
         else:
-            rows = self.db.execute(f"SELECT {columns} FROM indexed i JOIN (SELECT DISTINCT media_id FROM indexed_text "
-                                   f"WHERE indexed_text MATCH ?) t ON t.media_id = i.media_id", (text_query,))
+            try:
+                rows = self.db.execute(f"SELECT {columns} FROM indexed i JOIN (SELECT DISTINCT media_id FROM "
+                                       f"indexed_text WHERE indexed_text MATCH ?) t ON t.media_id = i.media_id",
+                                       (text_query,)).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "fts5" not in str(exc).lower():
+                    raise
+                return self.indexed_summaries(None)
         return [{"mediaId": r["media_id"], "dateCreated": r["date_created"], "status": r["status"],
                  "length": r["length_ms"], "wordCount": r["word_count"], "metadata": json.loads(r["metadata_json"]),
                  "metrics": json.loads(r["metrics_json"])} for r in rows]
@@ -205,10 +388,11 @@ class Catalog:
             for d in deliveries:
                 self.db.execute(
                     "INSERT INTO outbox (delivery_id, media_id, position, url, method, kind, content_type, body, "
-                    "body_path, contract, state, attempts, next_due, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                    "'pending', 0, ?, ?)",
+                    "body_path, contract, state, attempts, next_due, created, rules_json) VALUES (?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
                     (d["id"], d["mediaId"], d["position"], d["url"], d["method"], d["type"], d["contentType"],
-                     d.get("body"), d.get("bodyPath"), d["contract"], d["nextDue"], d["created"]))
+                     d.get("body"), _path_key(d.get("bodyPath")), d["contract"], d["nextDue"], d["created"],
+                     json.dumps({"allowHttp": bool(d.get("allowHttp")), "fileFolder": d.get("fileFolder")})))
 
     def outbox_claim(self, now: float, lease: float) -> list[dict[str, Any]]:
         """Pending deliveries due by `now`, leased for `lease` seconds so that an overlapping run skips them."""
@@ -226,10 +410,52 @@ class Catalog:
                         "last_error = ? WHERE delivery_id = ?",
                         (attempts, state, next_due, first_try, last_error, delivery_id))
 
+    def outbox_start(self, delivery_id: str, *, attempts: int, first_try: float, last_error: str) -> None:
+        """Count an attempt before it is made; `last_error` stands until its end is recorded."""
+        self.db.execute("UPDATE outbox SET attempts = ?, first_try = coalesce(first_try, ?), last_error = ? "
+                        "WHERE delivery_id = ?", (attempts, first_try, last_error, delivery_id))
+
     def outbox_list(self, states: tuple[str, ...]) -> list[dict[str, Any]]:
         marks = ", ".join("?" * len(states))
         rows = self.db.execute(f"SELECT * FROM outbox WHERE state IN ({marks}) ORDER BY created, position", states)
         return [_delivery(r, with_body=False) for r in rows]
+
+    # ------------------------------------------------------------ the record of the files speechproc wrote
+
+    def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
+        """Remember that speechproc writes `sha256` content to the absolute `path`."""
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.db.execute("INSERT OR REPLACE INTO written (path, sha256, media_id, date_written) VALUES (?, ?, ?, ?)",
+                        (_path_key(path), sha256, media_id, now))
+
+    def forget_other_outputs(self, path: str, sha256: str) -> None:
+        """Keep only the latest content written to `path`."""
+        self.db.execute("DELETE FROM written WHERE path = ? AND sha256 != ?", (_path_key(path), sha256))
+
+    def output_hashes(self, path: str) -> set[str]:
+        """The SHA-256 of every content speechproc wrote to `path` that it still remembers."""
+        return {r[0] for r in self.db.execute("SELECT sha256 FROM written WHERE path = ?", (_path_key(path),))}
+
+    def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:
+        """(media id, outputs) of the media items listing an output whose file name is `name`."""
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:  # versions that kept outputs_json could not process such a name
+            return []
+        pattern = "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self.db.execute(
+            "SELECT DISTINCT m.media_id, m.outputs_json FROM media m, json_each(m.outputs_json) j "
+            "WHERE j.value = ? OR j.value LIKE ? ESCAPE '\\'", (name, pattern))
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+
+def _path_key(path: str | None) -> bytes | None:
+    """A file path as its exact bytes (a name need not be valid UTF-8, which SQLite text must be)."""
+    return None if path is None else os.fsencode(path)
+
+
+def _path_of(stored: bytes | str | None) -> str | None:
+    return os.fsdecode(stored) if isinstance(stored, bytes) else stored
 
 
 def _delivery(row: sqlite3.Row, with_body: bool = True) -> dict[str, Any]:
@@ -237,7 +463,9 @@ def _delivery(row: sqlite3.Row, with_body: bool = True) -> dict[str, Any]:
            "method": row["method"], "type": row["kind"], "contentType": row["content_type"],
            "contract": row["contract"], "state": row["state"], "attempts": row["attempts"],
            "nextDue": row["next_due"], "firstTry": row["first_try"], "lastError": row["last_error"],
-           "created": row["created"], "bodyPath": row["body_path"]}
+           "created": row["created"], "bodyPath": _path_of(row["body_path"])}
+    rules = json.loads(row["rules_json"] or "{}")  # the destination rules the delivery was queued with
+    out |= {"allowHttp": bool(rules.get("allowHttp")), "fileFolder": rules.get("fileFolder")}
     if with_body:
         out["body"] = row["body"]
     return out

@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
-from . import __version__, api
+from . import __version__, api, listing
 from . import config as configuration
+from . import errors as E
 from .errors import SpeechprocError
 from .formats import TEXT_FORMATS
 
@@ -36,7 +37,30 @@ def v3_errors(func: Callable) -> Callable:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class V3Group(click.Group):
+    """The command group: a usage error (a bad option, a missing argument, a folder given as --config)
+    prints the v3 error body on stdout as every other error does, the usage on stderr, and exits 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # `speechproc` alone: the help, not an error body
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            emit(E.error_body(400, [(E.INVALID_VALUE, exc.format_message())]))
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(EXIT_FAILED)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else EXIT_OK)
+
+
+@click.group(cls=V3Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="speechproc")
 def main() -> None:
     """Offline speech recognition and call analytics with VoiceBase v3 output.
@@ -70,7 +94,7 @@ class BarReporter(api.Reporter):
     def item_started(self, inp: api.Input) -> None:
         self.current = 0.0
         if self.bar is not None:
-            self.bar.set_description(inp.path.name[:30])
+            self.bar.set_description(api.shown(inp.path.name)[:30])
 
     def audio_seconds(self, seconds: float) -> None:
         self.current = max(self.current, seconds)
@@ -79,7 +103,8 @@ class BarReporter(api.Reporter):
     def item_done(self, result: api.ItemResult) -> None:
         self.done_seconds += result.length_ms / 1000
         if result.status == "failed" and result.error:
-            self.note(f"{result.path}: failed: {result.error['warnings' if 'warnings' in result.error else 'errors'][0]}")
+            first = result.error["warnings" if "warnings" in result.error else "errors"][0]
+            self.note(f"{api.shown(result.path)}: failed: {first}")
         if self.bar is not None:
             self._postfix(self.done_seconds)
             self.bar.update(1)
@@ -129,6 +154,13 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     reporter = BarReporter(quiet)
     try:
         batch = api.process(list(paths), settings, metadata, out_dir, force, reporter)
+    except SpeechprocError:
+        raise
+    except Exception as exc:  # not one item's fault (the catalog cannot be opened...): still a JSON answer
+        error = E.error_body(500, [(E.INTERNAL, api.printable(f"{type(exc).__name__}: {exc}"))])
+        emit({"media": [], "errors": [error]})
+        click.echo(f"error {E.INTERNAL}: {error['errors'][0]['error']}", err=True)
+        sys.exit(EXIT_FAILED)
     finally:
         reporter.close()
     summary: dict[str, Any] = {"media": [r.as_json() for r in batch.items]}
@@ -146,16 +178,37 @@ def media() -> None:
 
 
 @media.command("list")
-@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10000), help="How many items.")
+@click.option("--limit", default=listing.DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, listing.MAX_LIMIT),
+              help="How many items (at most 1000).")
+@click.option("--sort-order", type=click.Choice(["asc", "desc"]), default="desc", show_default=True,
+              help="By creation date: desc is newest first.")
+@click.option("--query", help="Full text: every word must be in the metadata or the transcript; "
+                              "FIELD:WORD looks in one metadata field (title:refund); WORD* is a prefix.")
+@click.option("--external-id", help="Only the item(s) with this metadata.externalId.")
+@click.option("--after", metavar="MEDIA_ID", help="Only items created after this media item.")
+@click.option("--before", metavar="MEDIA_ID", help="Only items created before this media item.")
+@click.option("--on-or-after-date", metavar="DATE", help="Created on or after: YYYY-MM-DD or ISO 8601 (UTC if no offset).")
+@click.option("--on-or-before-date", metavar="DATE", help="Created on or before: YYYY-MM-DD (the whole day) or ISO 8601.")
+@click.option("--extended-filter", multiple=True, metavar="NAME;VALUE",
+              help="metadata.extended.NAME equals VALUE (NAME may be dotted: team.id;7). Repeatable: all must hold.")
 @v3_errors
-def media_list(limit: int) -> None:
-    """List media items, newest first.
+def media_list(limit: int, sort_order: str, query: str | None, external_id: str | None, after: str | None,
+               before: str | None, on_or_after_date: str | None, on_or_before_date: str | None,
+               extended_filter: tuple[str, ...]) -> None:
+    """List media items (without results), newest first, with the v3 listing filters.
+
+    A bad filter value prints the v3 error body and exits 2; an unknown
+    --after/--before media id is a 404 (exit 1).
 
     \b
     Example:
       speechproc media list --limit 10
+      speechproc media list --on-or-after-date 2026-11-01 --extended-filter "queue;billing" --sort-order asc
+      speechproc media list --query "title:support refund*" --external-id call-0042
     """
-    emit(api.list_media(limit))
+    emit(api.list_media(limit, sort_order=sort_order, query=query, external_id=external_id, after=after,
+                        before=before, on_or_after_date=on_or_after_date, on_or_before_date=on_or_before_date,
+                        extended_filter=extended_filter))
 
 
 @media.command("get")
@@ -246,7 +299,7 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
         raise click.UsageError("--include-alternate-format goes with --format json")
     result = api.get_transcript(media_id, fmt, list(include))
     if isinstance(result, str):
-        click.echo(result, nl=not result.endswith("\n"))
+        click.echo(result, nl=False)  # exactly the bytes of the file of that format
     else:
         emit(result)
 

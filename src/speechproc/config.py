@@ -6,12 +6,11 @@ import re
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import yaml
 
+from . import callbacks, taxonomy
 from . import errors as E
-from . import taxonomy
 from .schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 from .settings import DEFAULT_MAX_SPEAKERS, LANGUAGES, Settings
 
@@ -120,21 +119,12 @@ def _check_classifier(item: dict, path: str) -> None:
         raise invalid(path, "needs classifierId or classifierName")
 
 
-def _is_loopback(host: str | None) -> bool:
-    return host in ("localhost", "::1") or bool(host and host.startswith("127."))
-
-
 def _check_callback(cb: dict, path: str) -> None:
+    """The fields of one callback; its URL is checked against the local rules after the schema
+    (`_check_callback_destinations`), when the speechproc section is known."""
     url = cb.get("url")
     if not url:
         raise invalid(f"{path}.url", "is required", E.CALLBACK_NO_URL)
-    parsed = urlparse(url)
-    if parsed.scheme not in ("https", "http", "file"):
-        raise invalid(f"{path}.url", "must be an https:// URL (or http:// to loopback, or file://)",
-                      E.CALLBACK_BAD_PROTOCOL)
-    if parsed.scheme == "http" and not _is_loopback(parsed.hostname) and not _ALLOW_HTTP[0]:
-        raise invalid(f"{path}.url", "http:// is allowed only to loopback addresses unless "
-                      "speechproc.allowHttpCallbacks is true", E.CALLBACK_BAD_PROTOCOL)
     kind = cb.get("type", "analytics")
     rules = {"analytics": ("include",), "transcript": ("format",), "media": ("stream",)}
     for key in ("include", "format", "stream"):
@@ -145,9 +135,39 @@ def _check_callback(cb: dict, path: str) -> None:
             raise invalid(f"{path}.{key}", f"is required for callback type {kind}", E.CALLBACK_PROPERTY_MISSING)
 
 
-MAX_SPEAKERS = 20
+def _check_callback_destinations(raw: dict) -> None:
+    """Every callback URL, parsed as the sender parses it, against speechproc.allowHttpCallbacks and
+    speechproc.callbackFileFolder; what exists of a file destination is checked on disk as it is now."""
+    local = raw.get("speechproc", {})
+    folder = local.get("callbackFileFolder")
+    try:
+        if folder is not None:
+            callbacks.check_file_folder(folder)
+    except callbacks.Refused as exc:
+        raise invalid("speechproc.callbackFileFolder", str(exc)) from None
+    for i, cb in enumerate(raw.get("publish", {}).get("callbacks", [])):
+        try:
+            found = callbacks.destination(cb["url"], allow_http=local.get("allowHttpCallbacks") is True,
+                                          file_folder=folder)
+            if found.scheme == "file":
+                callbacks.inspect_folder(found)
+        except callbacks.Refused as exc:
+            raise invalid(f"publish.callbacks[{i}].url", str(exc), E.CALLBACK_BAD_PROTOCOL) from None
 
-_ALLOW_HTTP = [False]  # set while validating a configuration whose speechproc section allows http
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+def _check_account(local: dict) -> None:
+    """speechproc.accountId is a UUID (any version: the hosted service's ids were not all RFC 4122)."""
+    account_id = local.get("accountId")
+    if account_id is not None and not _UUID.fullmatch(account_id):
+        raise invalid("speechproc.accountId", "must be a UUID (8-4-4-4-12 hexadecimal digits)")
+
+
+MAX_SPEAKERS = 20
+MAX_TIME_TO_LIVE = 10 * 365 * 24 * 3600  # ten years: far from the limits of dates
+MAX_CALLBACK_BODY_BYTES = 2**30
 
 _PARAMS = Arr(Obj({"parameter": Str(non_empty=True), "value": Str()}, required=("parameter",)))
 _SPEECH_MODEL = Obj({
@@ -219,7 +239,7 @@ SCHEMA = Obj(section="root", fields={
     }, section="publish"),
     "searchability": Obj({"searchable": Bool()}, section="searchability"),
     "encryption": Obj({"publicKeyId": Str(non_empty=True)}, section="encryption"),
-    "timeToLiveInSeconds": Int(minimum=0),
+    "timeToLiveInSeconds": Int(minimum=0, maximum=MAX_TIME_TO_LIVE),
     "speakerSentiments": Bool(),
     "conversation": Obj({"verbNounPairsEnabled": Bool()}, section="conversation"),
     "entity": Obj({"enableEntityExtraction": Bool()}, section="entity"),
@@ -241,8 +261,11 @@ SCHEMA = Obj(section="root", fields={
         "spacyModel": Str(non_empty=True),
         "topicTaxonomy": Str(non_empty=True),
         "callbackTimeoutSeconds": Num(minimum=0.1, maximum=600),
-        "callbackMaxBodyBytes": Int(minimum=1),
+        "callbackMaxBodyBytes": Int(minimum=1, maximum=MAX_CALLBACK_BODY_BYTES),
         "callbackContract": Str(enum=("v3", "v2-beta")),
+        "callbackFileFolder": Str(non_empty=True),
+        "accountId": Str(non_empty=True),
+        "accountName": Str(non_empty=True, max_len=256),
     }, section="speechproc", extra_check=_check_local_choices),
 })
 
@@ -263,14 +286,12 @@ def validate(raw: Any) -> Settings:
     """Validate a configuration object; raise ConfigurationError naming the key path."""
     if raw is None:
         raw = {}
-    _ALLOW_HTTP[0] = bool(isinstance(raw, dict) and isinstance(raw.get("speechproc"), dict)
-                          and raw["speechproc"].get("allowHttpCallbacks") is True)
     try:
         SCHEMA.check(raw, "")
     except E.ConfigurationError as exc:
         raise _with_documented_code(exc) from None
-    finally:
-        _ALLOW_HTTP[0] = False
+    _check_account(raw.get("speechproc", {}))
+    _check_callback_destinations(raw)
     _check_vocabulary_names(raw)
     return Settings(raw)
 
@@ -306,50 +327,146 @@ def validate_metadata(raw: Any) -> dict[str, Any]:
     return raw
 
 
+# Limits on every configuration, metadata and definition file: they keep hostile files cheap to refuse.
+MAX_DOCUMENT_BYTES = 2**20
+MAX_DEPTH = 64
+MAX_INTEGER_DIGITS = 100
+
+
+class _Refused(yaml.YAMLError):
+    """A document refused while it is parsed; the message says why."""
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("+-").replace("_", "")) > MAX_INTEGER_DIGITS:
+        raise _Refused(f"an integer has more than {MAX_INTEGER_DIGITS} digits ({text[:20]}...)")
+    return int(text)
+
+
+def _too_deep(where: str) -> _Refused:
+    return _Refused(f"{where}nested more than {MAX_DEPTH} levels deep")
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
-    """A YAML safe loader that refuses duplicated keys."""
+    """A YAML safe loader for JSON-like data: no anchors or aliases, string keys only, no duplicated keys,
+    nesting at most MAX_DEPTH deep."""
+
+    _depth = 0
+
+    def fetch_flow_collection_start(self, token_class: type) -> None:
+        # Refused while scanning: the scanner looks far ahead inside deep `[[[...`, which is slow.
+        if self.flow_level >= MAX_DEPTH:
+            raise _too_deep(f"line {self.line + 1}: ")
+        super().fetch_flow_collection_start(token_class)
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        event = self.peek_event()
+        where = f"line {event.start_mark.line + 1}: "
+        if isinstance(event, yaml.AliasEvent) or event.anchor is not None:
+            # an alias can repeat a subtree exponentially often (the "billion laughs")
+            raise _Refused(f"{where}YAML anchors and aliases (&{event.anchor}, *{event.anchor}) are not allowed")
+        if not isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            return super().compose_node(parent, index)
+        if self._depth >= MAX_DEPTH:
+            raise _too_deep(where)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _mapping_without_duplicates(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
     seen = set()
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
+        key = loader.construct_object(key_node, deep=deep) if isinstance(key_node, yaml.ScalarNode) else None
+        if not isinstance(key, str):
+            raise _Refused(f"line {key_node.start_mark.line + 1}: keys must be strings "
+                           "(quote a key such as '1', 'yes' or 'null')")
         if key in seen:
             raise E.ConfigurationError(E.DUPLICATED_PROPERTY, f"duplicated property ({key})")
         seen.add(key)
     return loader.construct_mapping(node, deep=deep)
 
 
+def _bounded_yaml_int(loader: _UniqueKeyLoader, node: yaml.ScalarNode) -> int:
+    _bounded_int(node.value)
+    return loader.construct_yaml_int(node)
+
+
 _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_int)
+# v3 JSON has no date type: an unquoted date stays the text it is
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    keys = [k for k, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise E.ConfigurationError(E.DUPLICATED_PROPERTY, f"duplicated property ({key})")
-    return dict(pairs)
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise E.ConfigurationError(E.DUPLICATED_PROPERTY, f"duplicated property ({key})")
+            seen.add(key)
+    return result
+
+
+_JSON_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
+
+
+def _nested_deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON text opens more than `limit` nested arrays or objects (one pass, no recursion)."""
+    depth, in_string = 0, False
+    for match in _JSON_TOKENS.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _parse(text: str) -> Any:
+    # Deeply nested JSON is left to the YAML loader, which refuses it without recursing (JSON is YAML).
+    if not _nested_deeper_than(text, MAX_DEPTH):
+        try:
+            return json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_bounded_int)
+        except json.JSONDecodeError:
+            pass
+    loader = _UniqueKeyLoader(text)  # a SafeLoader: plain data only, never Python objects
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def parse_document(text: str, source: str, code: int = E.CONFIG_NOT_PARSEABLE) -> Any:
-    """Parse JSON or YAML text (YAML is a superset, JSON is tried first for exact errors)."""
+    """Parse JSON or YAML text (YAML is a superset, JSON is tried first for exact errors).
+
+    Refused with `code`: YAML anchors and aliases, keys that are not strings, nesting deeper than
+    MAX_DEPTH, integers of more than MAX_INTEGER_DIGITS digits; duplicated keys are refused with 10010."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError:
-        pass
-    try:
-        loader = _UniqueKeyLoader(text)  # a SafeLoader: plain data only, never Python objects
-        try:
-            return loader.get_single_data()
-        finally:
-            loader.dispose()
+        return _parse(text)
+    except _Refused as exc:
+        raise E.ConfigurationError(code, f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
         raise E.ConfigurationError(code, f"{source}: not valid JSON or YAML ({exc})") from None
 
 
 def _read(path: str | Path, code: int) -> Any:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_DOCUMENT_BYTES + 1)  # bounded: st_size says nothing of /dev/zero or a pipe
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise E.ConfigurationError(code, f"{path}: larger than {MAX_DOCUMENT_BYTES} bytes (1 MiB), the limit "
+                                       "for configuration, metadata and definition files")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise E.ConfigurationError(code, f"{path}: cannot be read ({exc})") from None
     return parse_document(text, str(path), code)

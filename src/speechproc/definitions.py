@@ -7,7 +7,7 @@ from typing import Any
 from . import errors as E
 from .query import QuerySyntaxError, parse_condition
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 MAX_NOTES = 4000
 MAX_TAGS = 32
 MAX_TAG = 64
@@ -23,7 +23,7 @@ def _invalid(message: str, code: int = E.INVALID_VALUE) -> E.ConfigurationError:
 
 def check_name(name: str, what: str) -> str:
     """A definition name that is safe as a key and a path part: letters, digits, `_`, `.`, `-`; no spaces."""
-    if not isinstance(name, str) or not NAME.match(name) or ".." in name:
+    if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name:
         raise _invalid(f"{what} name {name!r} is not allowed: use 1-128 letters, digits, '_', '.' or '-', "
                        "starting with a letter or digit, without spaces or '..'")
     return name
@@ -94,7 +94,7 @@ def group(name: str, body: Any) -> dict[str, Any]:
     cleaned: list[str] = []
     for keyword in keywords:
         text = " ".join(keyword.split()) if isinstance(keyword, str) else None
-        if not text or len(text) > MAX_KEYWORD or not KEYWORD.match(text):
+        if not text or len(text) > MAX_KEYWORD or not KEYWORD.fullmatch(text):
             raise _invalid(f"invalid keyword {keyword!r}: a word or phrase of at most {MAX_KEYWORD} characters "
                            "(letters, digits, spaces, ' & . $ % / -)", E.GROUP_BAD_KEYWORD)
         if text.casefold() not in {k.casefold() for k in cleaned}:

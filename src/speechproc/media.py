@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +13,13 @@ import numpy as np
 from .errors import MEDIA_UNREADABLE, RESOURCE_NOT_FOUND, SpeechprocError
 
 ASR_RATE = 16000
+# Every channel is recognised on its own, so the channel count multiplies memory and recognition time.
+MAX_CHANNELS = 32
+# Below this a recording cannot carry speech; a header claiming less would make resampling blow up the file.
+MIN_SAMPLE_RATE = 4000
+MAX_SAMPLE_RATE = 768000
+# Fewest bytes one second of any codec we read takes; bounds what a lying header can make decode preallocate.
+MIN_BYTES_PER_SECOND = 64
 
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
 MEDIA_EXTENSIONS = frozenset(
@@ -93,14 +101,50 @@ def probe(path: str | Path) -> MediaInfo:
         duration = container.duration / av.time_base if container.duration else 0.0
         if not duration and audio[0].duration and audio[0].time_base:
             duration = float(audio[0].duration * audio[0].time_base)
-        return MediaInfo(content_type(container), round(duration * 1000), [s.channels for s in audio],
-                         [s.sample_rate for s in audio])
+        shapes = [_stream_shape(path, s, k) for k, s in enumerate(audio)]
+        return MediaInfo(content_type(container), round(duration * 1000), [c for c, _ in shapes],
+                         [r for _, r in shapes])
+
+
+def _stream_shape(path: Path, stream: av.AudioStream, track: int) -> tuple[int, int]:
+    """(channels, sample rate) of an audio stream; a 10201 error naming the field when its header is unusable."""
+    ctx = stream.codec_context
+    wav = _wav_header(path) if ctx is None or ctx.channels < 1 else {}
+    if ctx is None:
+        why = "no decoder reads its sample format"
+        if wav:
+            why = (f"its WAV header declares format tag {wav['format']} with {wav['bits']} bits per sample, "
+                   "which no decoder reads")
+        raise _unreadable(path, f"audio track {track}: {why}")
+    if ctx.channels < 1:
+        raise _unreadable(path, f"audio track {track} declares {wav.get('channels', ctx.channels)} channels")
+    if not MIN_SAMPLE_RATE <= ctx.sample_rate <= MAX_SAMPLE_RATE:
+        raise _unreadable(path, f"audio track {track} declares a sample rate of {ctx.sample_rate} Hz "
+                          f"(accepted: {MIN_SAMPLE_RATE} to {MAX_SAMPLE_RATE})")
+    return ctx.channels, ctx.sample_rate
+
+
+def _wav_header(path: Path) -> dict[str, int]:
+    """The fields of a WAV file's fmt chunk ({} for other files), to name what is wrong with it."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head[:4] not in (b"RIFF", b"RF64") or head[8:12] != b"WAVE":
+        return {}
+    pos = 12
+    while pos + 24 <= len(head):
+        size = int.from_bytes(head[pos + 4 : pos + 8], "little")
+        if head[pos : pos + 4] == b"fmt ":
+            fmt, channels, rate, _, _, bits = struct.unpack_from("<HHIIHH", head, pos + 8)
+            return {"format": fmt, "channels": channels, "rate": rate, "bits": bits}
+        pos += 8 + size + (size & 1)
+    return {}
 
 
 def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE) -> AudioTrack:
     """Decode one audio stream to float32 PCM per channel, resampled to `sample_rate` (None keeps the original).
 
-    Frames are written into one preallocated buffer, so a long file is held in memory once.
+    Frames are written into one preallocated buffer, so a long file is held in memory once. A stream with more
+    than MAX_CHANNELS channels, or a header that makes no sense, is a 10201 error.
     """
     path = Path(path)
     with _open(path) as container:
@@ -108,30 +152,42 @@ def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE)
         if track >= len(streams):
             raise _unreadable(path, f"it has no audio track {track} ({len(streams)} found)")
         stream = streams[track]
-        rate = sample_rate or stream.sample_rate
-        channels = stream.channels
-        resampler = av.AudioResampler(format="fltp", layout=stream.layout.name, rate=rate)
-        buffer = np.zeros((channels, _estimated_samples(container, stream, rate)), dtype=np.float32)
+        channels, original_rate = _stream_shape(path, stream, track)
+        if channels > MAX_CHANNELS:
+            raise _unreadable(path, f"audio track {track} has {channels} channels; at most {MAX_CHANNELS} are "
+                              "supported, as each channel is recognised on its own")
+        rate = sample_rate or original_rate
+        # Packed float: FFmpeg's planar output crashes PyAV's to_ndarray from 8 channels on.
+        resampler = av.AudioResampler(format="flt", layout=stream.layout.name, rate=rate)
+        buffer = np.zeros((channels, _estimated_samples(path, container, stream, rate)), dtype=np.float32)
         filled = 0
         try:
             for frame in container.decode(stream):
                 for out in resampler.resample(frame):
-                    buffer, filled = _append(buffer, filled, out.to_ndarray())
+                    buffer, filled = _append(buffer, filled, planes(out))
             for out in resampler.resample(None):
-                buffer, filled = _append(buffer, filled, out.to_ndarray())
+                buffer, filled = _append(buffer, filled, planes(out))
         except (av.FFmpegError, ValueError) as exc:
             raise _unreadable(path, f"decoding failed: {exc}") from None
     if filled == 0:
         raise _unreadable(path, "it holds no audio samples")
-    return AudioTrack(buffer[:, :filled], rate, stream.sample_rate or rate)
+    return AudioTrack(buffer[:, :filled], rate, original_rate)
 
 
-def _estimated_samples(container: av.container.InputContainer, stream: av.AudioStream, rate: int) -> int:
+def planes(frame: av.AudioFrame) -> np.ndarray:
+    """A packed frame's samples as (channels, samples): to_ndarray gives them interleaved in one row."""
+    return frame.to_ndarray().reshape(-1, frame.layout.nb_channels).T
+
+
+def _estimated_samples(path: Path, container: av.container.InputContainer, stream: av.AudioStream,
+                       rate: int) -> int:
     seconds = 0.0
     if stream.duration and stream.time_base:
         seconds = float(stream.duration * stream.time_base)
     elif container.duration:
         seconds = container.duration / av.time_base
+    # A header may claim hours in a few bytes: preallocate no more than the file can hold (the buffer grows).
+    seconds = min(seconds, path.stat().st_size / MIN_BYTES_PER_SECOND)
     return int(seconds * rate) + rate  # one second of slack for rounding and resampler delay
 
 

@@ -1,47 +1,161 @@
-"""Where state lives, and atomic writes."""
+"""Where state lives, and atomic writes whose temporary files a later run can recognise.
+
+A temporary file is named `.NAME.speechproc-HOST-PID-RANDOM.tmp` (HOST: a short hash of the host name), so
+that after a crash a later run on the same host can tell it is ours and that its writer is gone.
+"""
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
-import tempfile
+import re
+import secrets
+import socket
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import platformdirs
 
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+_TEMPORARY = re.compile(r"\.speechproc-([0-9a-f]{8})-(\d+)-[0-9a-f]{8}\.tmp$")
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS, errno.EXDEV}
+_live: set[str] = set()  # temporary files this process is writing now
+_live_lock = threading.Lock()
+
 
 def state_home() -> Path:
-    """The state folder: $SPEECHPROC_HOME, else the platform's user data folder."""
+    """The state folder: $SPEECHPROC_HOME, else the platform's user data folder.
+
+    Created private (0700: it holds transcripts); an existing folder keeps the permissions it has."""
     home = os.environ.get("SPEECHPROC_HOME") or platformdirs.user_data_dir("speechproc")
     path = Path(home).expanduser()
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write a whole file or nothing: a temporary file beside it, then os.replace."""
+def _new_temporary(path: Path) -> Path:
+    """Create an empty temporary file beside `path`.
+
+    It is created with mode 0666 like any other new file, so the umask (and a default ACL) of the
+    process decides its permissions: the renamed result is as readable as a file the user made."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    while True:
+        tmp = path.parent / f".{path.name[:150]}.speechproc-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+        with _live_lock:
+            try:
+                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except FileExistsError:
+                continue
+            _live.add(tmp.name)
+            return tmp
 
 
 @contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside `path` for a writer that wants a file name; renamed to `path` on success."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+def temporary(path: Path) -> Iterator[Path]:
+    """A new temporary file beside `path`; removed on the way out unless it was published."""
+    tmp = _new_temporary(path)
     try:
-        yield Path(tmp)
+        yield tmp
+    finally:
+        tmp.unlink(missing_ok=True)
+        with _live_lock:
+            _live.discard(tmp.name)
+
+
+def publish(tmp: Path, path: Path, replace: bool = True) -> None:
+    """Rename `tmp` to `path`. With replace=False an existing `path` is never replaced (FileExistsError).
+
+    No-replace is a hard link then unlink, atomic on POSIX file systems; where hard links are not
+    supported it falls back to a check then a rename, which leaves a short window."""
+    if replace:
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        return
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
         raise
+    except OSError as exc:
+        if exc.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
+
+
+def write_bytes(tmp: Path, data: str | bytes) -> None:
+    """Fill a temporary file with `data` (str as UTF-8) and flush it to disk."""
+    with open(tmp, "wb") as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def atomic_write(path: Path, data: str | bytes, replace: bool = True) -> None:
+    """Write a whole file or nothing: a temporary file beside it, then a rename (see `publish`)."""
+    with temporary(path) as tmp:
+        write_bytes(tmp, data)
+        publish(tmp, path, replace)
+
+
+@contextmanager
+def atomic_path(path: Path, replace: bool = True) -> Iterator[Path]:
+    """A temporary path beside `path` for a writer that wants a file name; renamed to `path` on success."""
+    with temporary(path) as tmp:
+        yield tmp
+        publish(tmp, path, replace)
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Remove speechproc's temporary files in `folder` whose writer is gone; return them.
+
+    Only files written on this host count: their writer is gone when its process is no longer alive
+    (or it is an earlier process with this process's id). Other files are never touched."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return removed
+    for entry in entries:
+        if entry.name.startswith(".") and _is_stale(entry.name):
+            try:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+            except FileNotFoundError:
+                pass
+    return removed
+
+
+def _is_stale(name: str) -> bool:
+    match = _TEMPORARY.search(name)
+    if match is None or match[1] != _HOST:
+        return False
+    pid = int(match[2])
+    if pid == os.getpid():
+        with _live_lock:
+            return name not in _live
+    return process_mark(pid) is None
+
+
+def process_mark(pid: int) -> str | None:
+    """What tells process `pid` from a later one given the same pid: boot id and start time (Linux);
+    "" where the system does not say; None when there is no such (live) process."""
+    boot = Path("/proc/sys/kernel/random/boot_id")
+    if boot.exists():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return None
+        return None if fields[0] in ("Z", "X") else f"{boot.read_text().strip()}:{fields[19]}"
+    if os.name == "nt":  # os.kill(pid, 0) would end the process there: take it as alive
+        return ""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:  # alive, another user's
+        pass
+    return ""

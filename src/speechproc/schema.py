@@ -1,6 +1,7 @@
 """A small declarative validator for JSON-like data; every error names the key path."""
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,15 @@ def _type_name(value: Any) -> str:
 
 
 def invalid(path: str, message: str, code: int = INVALID_VALUE) -> ConfigurationError:
+    """A ConfigurationError whose message starts with the key path."""
     return ConfigurationError(code, f"{path or 'configuration'}: {message}")
+
+
+def _not_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+_NOT_FINITE = "must be a finite number (NaN and infinity have no JSON form)"
 
 
 class Node:
@@ -66,6 +75,8 @@ class Num(Node):
         allowed = int if self.integer else (int, float)
         if isinstance(value, bool) or not isinstance(value, allowed):
             raise invalid(path, f"expected {'an integer' if self.integer else 'a number'}, got {_type_name(value)}")
+        if _not_finite(value):
+            raise invalid(path, _NOT_FINITE)
         if self.minimum is not None and value < self.minimum:
             raise invalid(path, f"must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:
@@ -76,13 +87,30 @@ def Int(minimum: int | None = None, maximum: int | None = None) -> Num:  # noqa:
     return Num(minimum, maximum, integer=True)
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
 @dataclass
 class FreeObject(Node):
-    """Any JSON object (free-form, e.g. metadata.extended)."""
+    """Any JSON object (free-form, e.g. metadata.extended): string keys, finite numbers, JSON values only."""
 
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, dict):
             raise invalid(path, f"expected an object, got {_type_name(value)}")
+        stack = [(value, path)]  # iterative: the nesting depth of free-form data is not bounded here
+        while stack:
+            item, where = stack.pop()
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        raise invalid(where, f"keys must be strings, got {_type_name(key)}")
+                    stack.append((child, _join(where, key)))
+            elif isinstance(item, list):
+                stack.extend((child, f"{where}[{i}]") for i, child in enumerate(item))
+            elif not isinstance(item, _JSON_SCALARS):
+                raise invalid(where, f"{_type_name(item)} is not a JSON value")
+            elif _not_finite(item):
+                raise invalid(where, _NOT_FINITE)
 
 
 @dataclass

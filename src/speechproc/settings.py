@@ -148,6 +148,25 @@ class Settings:
         return self._get("speechproc", "callbackContract", default="v3")
 
     @property
+    def allow_http_callbacks(self) -> bool:
+        """Plain http:// callbacks to hosts other than loopback are allowed."""
+        return self._get("speechproc", "allowHttpCallbacks", default=False)
+
+    @property
+    def callback_file_folder(self) -> str | None:
+        """The folder file:// callbacks may write under; None: file callbacks are refused."""
+        return self._get("speechproc", "callbackFileFolder")
+
+    @property
+    def account_id(self) -> str | None:
+        """The accountId of the callbacks; None is the local account's (made once in the state folder)."""
+        return self._get("speechproc", "accountId")
+
+    @property
+    def account_name(self) -> str:
+        return self._get("speechproc", "accountName", default="speechproc")
+
+    @property
     def redacted_audio_format(self) -> str | None:
         """`publish.audioTranscode.fileFormat`; None means the format of the recording (FLAC or WAV)."""
         return self._get("publish", "audioTranscode", "fileFormat")

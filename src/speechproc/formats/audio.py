@@ -11,10 +11,13 @@ from pathlib import Path
 import av
 import numpy as np
 
+from ..errors import INVALID_VALUE, SpeechprocError
+from ..media import planes
 from ..paths import atomic_path
 
 CODECS = {"wav": ("pcm_s16le", "pcm_s32le"), "flac": ("flac", "flac"), "mp3": ("libmp3lame", "libmp3lame"),
           "ogg": ("libopus", "libopus"), "opus": ("libopus", "libopus")}  # ogg: Opus in an Ogg container
+FLAC_MAX_CHANNELS = 8
 Region = tuple[int, int, int, float]  # start ms, end ms, tone Hz, gain 0..1
 
 
@@ -26,9 +29,10 @@ def read_pcm(path: str | Path) -> tuple[np.ndarray, int, str, bool]:
         layout = stream.layout.name
         if layout.endswith("channels"):  # no channel mask (a plain WAV): name the usual layout
             layout = {1: "mono", 2: "stereo"}.get(stream.channels, layout)
-        resampler = av.AudioResampler(format="s32p" if wide else "s16p", layout=layout, rate=stream.rate)
-        chunks = [out.to_ndarray() for frame in container.decode(stream) for out in resampler.resample(frame)]
-        chunks += [out.to_ndarray() for out in resampler.resample(None)]
+        # packed formats: PyAV's planar frames crash the process from 8 channels on
+        resampler = av.AudioResampler(format="s32" if wide else "s16", layout=layout, rate=stream.rate)
+        chunks = [planes(out) for frame in container.decode(stream) for out in resampler.resample(frame)]
+        chunks += [planes(out) for out in resampler.resample(None)]
         rate = stream.rate
     samples = np.concatenate(chunks, axis=1) if chunks else np.zeros((stream.channels, 0), np.int16)
     return samples, rate, layout, wide
@@ -49,23 +53,38 @@ def with_tones(samples: np.ndarray, rate: int, regions: Sequence[Region]) -> np.
 
 def write(path: str | Path, samples: np.ndarray, rate: int, layout: str, wide: bool, fmt: str) -> None:
     """Encode samples (channels, n) to `path` in `fmt` (wav, flac, mp3, ogg, opus), atomically."""
-    codec = CODECS[fmt][1 if wide else 0]
     with atomic_path(Path(path)) as tmp:
-        with av.open(str(tmp), "w", format={"ogg": "ogg", "opus": "ogg"}.get(fmt, fmt)) as container:
-            stream = container.add_stream(codec, rate=48000 if codec == "libopus" else rate, layout=layout)
-            planar = "s32p" if samples.dtype == np.int32 else "s16p"
-            step = 4096
-            for i in range(0, samples.shape[1], step):
-                frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[:, i: i + step]), format=planar,
-                                                   layout=layout)
-                frame.rate = rate
-                for packet in stream.encode(frame):
-                    container.mux(packet)
-            for packet in stream.encode(None):
+        encode(tmp, samples, rate, layout, wide, fmt)
+
+
+def encode(path: str | Path, samples: np.ndarray, rate: int, layout: str, wide: bool, fmt: str) -> None:
+    """Encode samples (channels, n) straight into `path` in `fmt`; the caller makes it atomic."""
+    if fmt == "flac" and samples.shape[0] > FLAC_MAX_CHANNELS:
+        raise SpeechprocError(INVALID_VALUE, f"the redacted audio cannot be FLAC: FLAC holds at most {FLAC_MAX_CHANNELS} "
+                              f"channels and the recording has {samples.shape[0]} (set "
+                              "publish.audioTranscode.fileFormat to wav)")
+    codec = CODECS[fmt][1 if wide else 0]
+    with av.open(str(path), "w", format={"ogg": "ogg", "opus": "ogg"}.get(fmt, fmt)) as container:
+        stream = container.add_stream(codec, rate=48000 if codec == "libopus" else rate, layout=layout)
+        packed = "s32" if samples.dtype == np.int32 else "s16"
+        step = 4096
+        for i in range(0, samples.shape[1], step):
+            interleaved = np.ascontiguousarray(samples[:, i: i + step].T).reshape(1, -1)
+            frame = av.AudioFrame.from_ndarray(interleaved, format=packed, layout=layout)
+            frame.rate = rate
+            for packet in stream.encode(frame):
                 container.mux(packet)
+        for packet in stream.encode(None):
+            container.mux(packet)
 
 
 def redact(source: str | Path, target: str | Path, regions: Sequence[Region], fmt: str) -> None:
-    """Write the redacted copy of `source` to `target`."""
+    """Write the redacted copy of `source` to `target`, atomically."""
     samples, rate, layout, wide = read_pcm(source)
     write(target, with_tones(samples, rate, regions), rate, layout, wide, fmt)
+
+
+def redact_into(source: str | Path, path: str | Path, regions: Sequence[Region], fmt: str) -> None:
+    """Encode the redacted copy of `source` straight into `path` (a temporary file the caller publishes)."""
+    samples, rate, layout, wide = read_pcm(source)
+    encode(path, with_tones(samples, rate, regions), rate, layout, wide, fmt)

@@ -29,13 +29,20 @@ class TextWriter(Writer):
         return " ".join(parts)
 
 
+# SRT has no header, so a file without cues is 0 bytes, which common readers (webvtt-py) refuse as
+# malformed: a recording without speech gets this one cue without text instead.
+EMPTY_SRT = "1\n00:00:00,000 --> 00:00:00,001\n\n"
+
+
 class SrtWriter(Writer):
+    """SubRip: numbered cues; a recording without speech gives one cue without text (EMPTY_SRT)."""
+
     name, extension, content_type = "srt", ".srt", "text/srt"
 
     def render(self, words: list[Word]) -> str:
         blocks = [f"{i}\n{clock(c.start, ',')} --> {clock(c.end, ',')}\n" + "\n".join(c.lines) + "\n"
                   for i, c in enumerate(build_cues(words), 1)]
-        return "\n".join(blocks) + ("\n" if blocks else "")
+        return "\n".join(blocks) + "\n" if blocks else EMPTY_SRT
 
 
 class WebVttWriter(Writer):

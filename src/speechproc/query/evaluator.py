@@ -4,6 +4,8 @@ A `Document` is a transcript cut into turns of normalised words, with an index f
 it was said, plus the media item's fields, metadata and metrics. Matching is case-insensitive and
 ignores punctuation; a wildcard `word*` matches any ending; a phrase with slop N matches its words in
 order with at most N other words among them; a hit counts for a time window when it starts inside it.
+Chains (AND, OR, &&, ||) are flat nodes evaluated in loops, so recursion goes only as deep as the
+query's parentheses and SAYS, which the parser bounds.
 """
 from __future__ import annotations
 
@@ -25,7 +27,6 @@ from .parser import (
     TurnOr,
     Window,
     normalise_word,
-    reads_text,
 )
 
 
@@ -229,14 +230,19 @@ def turn_hits(node: object, doc: Document) -> dict[int, list[Hit]]:
     if isinstance(node, Term):
         return term_hits(node, doc)
     if isinstance(node, TurnAnd):
-        left = turn_hits(node.left, doc)
-        if not left:
-            return {}
-        right = turn_hits(node.right, doc)
-        return {t: left[t] + right[t] for t in left if t in right}
+        found = turn_hits(node.operands[0], doc)
+        for operand in node.operands[1:]:
+            if not found:
+                return {}
+            more = turn_hits(operand, doc)
+            found = {t: found[t] + more[t] for t in found if t in more}
+        return found
     if isinstance(node, TurnOr):
-        left, right = turn_hits(node.left, doc), turn_hits(node.right, doc)
-        return {t: left.get(t, []) + right.get(t, []) for t in sorted(set(left) | set(right))}
+        united: dict[int, list[Hit]] = {}
+        for operand in node.operands:
+            for t, hits in turn_hits(operand, doc).items():
+                united.setdefault(t, []).extend(hits)
+        return {t: united[t] for t in sorted(united)}
     if isinstance(node, TurnNot):
         inner = turn_hits(node.operand, doc)
         return {t: [] for t, turn in enumerate(doc.turns)
@@ -285,16 +291,21 @@ def holds(node: object, doc: Document) -> tuple[bool, list[Hit]]:
         found = turn_hits(node, doc)
         return bool(found), [h for t in sorted(found) for h in found[t]]
     if isinstance(node, CallAnd):
-        first, second = (node.right, node.left) if reads_text(node.left) and not reads_text(node.right) \
-            else (node.left, node.right)  # a field condition first: it may spare reading the transcript
-        ok, one = holds(first, doc)
-        if not ok:
-            return False, []
-        ok, two = holds(second, doc)
-        return (True, one + two) if ok else (False, [])
+        every: list[Hit] = []
+        for operand in node.operands:  # conditions that need no transcript come first (see the parser)
+            ok, hits = holds(operand, doc)
+            if not ok:
+                return False, []
+            every += hits
+        return True, every
     if isinstance(node, CallOr):
-        (lok, left), (rok, right) = holds(node.left, doc), holds(node.right, doc)
-        return lok or rok, (left if lok else []) + (right if rok else [])
+        any_ok, some = False, []
+        for operand in node.operands:
+            ok, hits = holds(operand, doc)
+            if ok:
+                any_ok = True
+                some += hits
+        return any_ok, some
     if isinstance(node, CallNot):
         ok, _ = holds(node.operand, doc)
         return not ok, []

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from .errors import QuerySyntaxError
 
+MAX_NUMBER_DIGITS = 15  # digits in one number, before and after the point together
+
 KEYWORDS = frozenset({"SELECT", "FROM", "WHERE", "ORDER", "BY", "ASC", "DESC", "LIMIT", "OFFSET", "MATCH",
                       "SAYS", "AND", "OR", "NOT"})
 
@@ -51,6 +53,8 @@ def tokenize(query: str) -> list[Token]:
             tokens.append(Token("STRING", _unquote(text), pos))
         elif kind == "NUMBER":
             number, unit = _NUMBER.match(text).groups()
+            if sum(c.isdigit() for c in number) > MAX_NUMBER_DIGITS:
+                raise QuerySyntaxError(f"a number may have at most {MAX_NUMBER_DIGITS} digits", pos, query)
             tokens.append(Token("NUMBER", number, pos, unit or ""))
         elif kind == "NAME" and text.upper() in KEYWORDS:
             tokens.append(Token("KEYWORD", text.upper(), pos))

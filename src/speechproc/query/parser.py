@@ -2,12 +2,12 @@
 
     statement  := SELECT items FROM media [WHERE cond | MATCH string] [ORDER BY field [ASC|DESC]]
                   [LIMIT n [OFFSET n]]
-    cond       := and {OR and}                       whole call: either holds
-    and        := not {AND [NOT] not}                whole call: both hold / the first and not the second
-    not        := NOT not | turn_or
-    turn_or    := turn_and {|| turn_and}             within one turn: either is said
-    turn_and   := turn_not {&& turn_not}             within one turn: both are said
-    turn_not   := ! turn_not | windowed
+    cond       := and {OR and}                       whole call: any holds
+    and        := not {AND [NOT] not}                whole call: all hold / the first and not the second
+    not        := {NOT} turn_or
+    turn_or    := turn_and {|| turn_and}             within one turn: any is said
+    turn_and   := turn_not {&& turn_not}             within one turn: all are said
+    turn_not   := {!} windowed
     windowed   := atom [ '[' [time] ',' [time] ']' ]
     atom       := ( cond ) | who SAYS turn_or | string [/ n] | field op value
     who        := string | *
@@ -15,11 +15,14 @@
 Operators bind from loosest to tightest: OR, AND (AND NOT), NOT, ||, &&, !, then a time window, which
 applies to everything inside the atom before it. A quoted term after AND/OR without its own SAYS is
 said by the speaker of the nearest SAYS before it (`* SAYS "cancel*" AND NOT "renew*"`).
+
+Chains of AND, OR, &&, || and NOT are read in loops into flat nodes, so only parentheses and SAYS
+nest; the MAX_* limits below (and digits, in the lexer) keep every accepted query within what the
+evaluator and the FTS5 narrowing handle, whatever Python's recursion limit.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from .errors import QuerySyntaxError
 from .lexer import Token, tokenize
@@ -28,7 +31,13 @@ ANYONE = "*"
 COMPARISONS = ("=", "!=", "<>", "<", "<=", ">", ">=")
 FIELDS = ("mediaId", "wordCount", "length", "dateCreated", "status")
 MAX_LIMIT = 10000
+MAX_OFFSET = 10**9
 DEFAULT_LIMIT = 10
+MAX_QUERY_LENGTH = 50000  # characters
+MAX_DEPTH = 32  # parentheses and SAYS inside one another
+MAX_TERMS = 1000  # quoted terms and comparisons
+MAX_SLOP = 50
+MAX_WINDOW_MS = 24 * 3600 * 1000  # a time window bound: at most 24 hours either way
 _UNIT_MS = {"": 1000, "s": 1000, "ms": 1, "m": 60000}
 
 
@@ -51,16 +60,24 @@ class Term:
     text: str = ""
 
 
-@dataclass(frozen=True)
-class TurnAnd:
-    left: object
-    right: object
+@dataclass(frozen=True, init=False)
+class _Chain:
+    """Operands joined by one operator, in a flat tuple: `TurnOr(a, b, c)` is a || b || c."""
+
+    operands: tuple
+
+    def __init__(self, *operands: object) -> None:
+        object.__setattr__(self, "operands", tuple(operands))
 
 
-@dataclass(frozen=True)
-class TurnOr:
-    left: object
-    right: object
+@dataclass(frozen=True, init=False)
+class TurnAnd(_Chain):
+    """Said within one turn, all of them."""
+
+
+@dataclass(frozen=True, init=False)
+class TurnOr(_Chain):
+    """Said within one turn, any of them."""
 
 
 @dataclass(frozen=True)
@@ -69,16 +86,14 @@ class TurnNot:
     speaker: str = ANYONE
 
 
-@dataclass(frozen=True)
-class CallAnd:
-    left: object
-    right: object
+@dataclass(frozen=True, init=False)
+class CallAnd(_Chain):
+    """All hold over the whole call; the parser puts operands that need no transcript first."""
 
 
-@dataclass(frozen=True)
-class CallOr:
-    left: object
-    right: object
+@dataclass(frozen=True, init=False)
+class CallOr(_Chain):
+    """Any holds over the whole call."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +132,7 @@ class Statement:
 
 
 TURN_NODES = (Term, TurnAnd, TurnOr, TurnNot)
+CHAINS = (TurnAnd, TurnOr, CallAnd, CallOr)
 
 
 @dataclass
@@ -125,6 +141,8 @@ class _Parser:
     tokens: list[Token]
     i: int = 0
     speaker: str | None = None  # the speaker of the nearest SAYS, for bare terms after it
+    depth: int = 0  # parentheses and SAYS open around the current token
+    terms: int = 0  # quoted terms and comparisons so far
 
     # ---------------------------------------------------------------- tokens
 
@@ -178,7 +196,7 @@ class _Parser:
         if self.take("KEYWORD", "LIMIT"):
             limit = self.count("LIMIT", 1, MAX_LIMIT)
             if self.take("KEYWORD", "OFFSET"):
-                offset = self.count("OFFSET", 0, 10**9)
+                offset = self.count("OFFSET", 0, MAX_OFFSET)
         if not self.at("END"):
             raise self.error(f"unexpected {self.describe(self.tok)}")
         return Statement(tuple(items), condition, order, limit, offset, self.query)
@@ -223,44 +241,51 @@ class _Parser:
     # ---------------------------------------------------------------- conditions
 
     def condition(self) -> object:
-        node = self.call_and()
+        operands = [self.call_and()]
         while self.take("KEYWORD", "OR"):
-            node = CallOr(node, self.call_and())
-        return node
+            operands.append(self.call_and())
+        return _chain(CallOr, operands)
 
     def call_and(self) -> object:
-        node = self.call_not()
+        operands = [self.call_not()]
         while self.take("KEYWORD", "AND"):
-            node = CallAnd(node, CallNot(self.call_not()) if self.take("KEYWORD", "NOT") else self.call_not())
-        return node
+            operands.append(CallNot(self.call_not()) if self.take("KEYWORD", "NOT") else self.call_not())
+        # a condition that needs no transcript first: it may spare reading one (AND is commutative)
+        return _chain(CallAnd, sorted(operands, key=reads_text))
 
     def call_not(self) -> object:
-        if self.take("KEYWORD", "NOT"):
-            return CallNot(self.call_not())
-        return self.turn_or()
+        negations = 0
+        while self.take("KEYWORD", "NOT"):
+            negations += 1
+        return _negated(self.turn_or(), negations, CallNot)
 
     def turn_or(self) -> object:
         start = self.tok
-        node = self.turn_and()
+        operands = [self.turn_and()]
         while self.at("OP", "||"):
             op = self.take("OP")
-            node = TurnOr(self.turn_operand(node, start), self.turn_operand(self.turn_and(), op))
-        return node
+            self.turn_operand(operands[0], start)
+            operands.append(self.turn_operand(self.turn_and(), op))
+        return _chain(TurnOr, operands)
 
     def turn_and(self) -> object:
         start = self.tok
-        node = self.turn_not()
+        operands = [self.turn_not()]
         while self.at("OP", "&&"):
             op = self.take("OP")
-            node = TurnAnd(self.turn_operand(node, start), self.turn_operand(self.turn_not(), op))
-        return node
+            self.turn_operand(operands[0], start)
+            operands.append(self.turn_operand(self.turn_not(), op))
+        return _chain(TurnAnd, operands)
 
     def turn_not(self) -> object:
-        bang = self.take("OP", "!")
-        if bang:
-            operand = self.turn_operand(self.turn_not(), bang)
-            return TurnNot(operand, self.speaker or ANYONE)
-        return self.windowed()
+        bangs = []
+        while self.at("OP", "!"):
+            bangs.append(self.take("OP"))
+        if not bangs:
+            return self.windowed()
+        operand = self.turn_operand(self.windowed(), bangs[-1])
+        speaker = self.speaker or ANYONE
+        return _negated(operand, len(bangs), lambda node: TurnNot(node, speaker))
 
     def turn_operand(self, node: object, token: Token) -> object:
         if not isinstance(node, TURN_NODES):
@@ -270,10 +295,10 @@ class _Parser:
 
     def windowed(self) -> object:
         node = self.atom()
+        windows = []
         while self.at("OP", "["):
-            window = self.window()
-            node = _with_window(node, window)
-        return node
+            windows.append(self.window())
+        return _with_windows(node, tuple(windows)) if windows else node
 
     def window(self) -> Window:
         opening = self.take("OP", "[")
@@ -291,13 +316,31 @@ class _Parser:
             return None
         if token.unit not in _UNIT_MS:
             raise self.error("a time is in seconds: 30s, 1.5s, 500ms or 2m", token)
-        return round(float(token.text) * _UNIT_MS[token.unit])
+        ms = round(float(token.text) * _UNIT_MS[token.unit])
+        if abs(ms) > MAX_WINDOW_MS:
+            raise self.error(f"a time window bound may be at most {MAX_WINDOW_MS // 3600000} hours "
+                             f"({MAX_WINDOW_MS // 1000}s) either way", token)
+        return ms
+
+    def enter(self, token: Token) -> None:
+        """One more level of parentheses or SAYS, within the nesting limit."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"the query nests parentheses and SAYS more than {MAX_DEPTH} levels deep", token)
+
+    def count_term(self, token: Token) -> None:
+        """One more quoted term or comparison, within the limit on terms."""
+        self.terms += 1
+        if self.terms > MAX_TERMS:
+            raise self.error(f"the query has more than {MAX_TERMS} terms (quoted terms and comparisons)", token)
 
     def atom(self) -> object:
         token = self.tok
         if self.take("OP", "("):
+            self.enter(token)
             node = self.condition()
             self.expect("OP", ")", "')'")
+            self.depth -= 1
             return node
         if token.kind == "STRING" or (token.kind == "OP" and token.text == "*"):
             if self.tokens[self.i + 1].kind == "KEYWORD" and self.tokens[self.i + 1].text == "SAYS":
@@ -318,9 +361,13 @@ class _Parser:
         self.speaker = ANYONE if who.kind == "OP" else who.text
         if not self.speaker.strip():
             raise self.error("the speaker name is empty", who)
-        return self.turn_or()
+        self.enter(who)
+        node = self.turn_or()
+        self.depth -= 1
+        return node
 
     def term(self, token: Token, speaker: str) -> Term:
+        self.count_term(token)
         words = tuple(normalise_pattern(w) for w in token.text.split())
         words = tuple(w for w in words if w)
         if not words:
@@ -330,11 +377,12 @@ class _Parser:
                 raise self.error("a wildcard * may only end a word, after at least one letter", token)
         slop = 0
         if self.take("OP", "/"):
-            slop = self.count("/ (the number of extra words a phrase may hold)", 0, 50)
+            slop = self.count("/ (the number of extra words a phrase may hold)", 0, MAX_SLOP)
         return Term(words, speaker, slop, (), token.text)
 
     def comparison(self) -> Comparison:
         name = self.take("NAME")
+        self.count_term(name)
         field_ = self.field_name(name)
         op = self.tok
         if not (op.kind == "OP" and op.text in COMPARISONS):
@@ -372,28 +420,40 @@ class _Parser:
         return text
 
 
-@lru_cache(maxsize=4096)
+def _chain(kind: type, operands: list[object]) -> object:
+    """One operand as itself; more as one flat node of `kind`."""
+    return operands[0] if len(operands) == 1 else kind(*operands)
+
+
+def _negated(node: object, negations: int, negate) -> object:
+    """`node` under `negations` negations: one when odd, two when even (hits are dropped either way)."""
+    if negations == 0:
+        return node
+    node = negate(node)
+    return negate(node) if negations % 2 == 0 else node
+
+
 def reads_text(node: object) -> bool:
     """Whether evaluating `node` needs the transcript (it has a term somewhere)."""
     if isinstance(node, Term):
         return True
-    if isinstance(node, (TurnAnd, TurnOr, CallAnd, CallOr)):
-        return reads_text(node.left) or reads_text(node.right)
+    if isinstance(node, CHAINS):
+        return any(reads_text(operand) for operand in node.operands)
     if isinstance(node, (TurnNot, CallNot)):
         return reads_text(node.operand)
     return False
 
 
-def _with_window(node: object, window: Window) -> object:
-    """The node with `window` added to every term inside it."""
+def _with_windows(node: object, windows: tuple[Window, ...]) -> object:
+    """The node with `windows` added to every term inside it."""
     if isinstance(node, Term):
-        return replace(node, windows=node.windows + (window,))
-    if isinstance(node, (TurnAnd, TurnOr, CallAnd, CallOr)):
-        return type(node)(_with_window(node.left, window), _with_window(node.right, window))
+        return replace(node, windows=node.windows + windows)
+    if isinstance(node, CHAINS):
+        return type(node)(*(_with_windows(operand, windows) for operand in node.operands))
     if isinstance(node, (TurnNot,)):
-        return TurnNot(_with_window(node.operand, window), node.speaker)
+        return TurnNot(_with_windows(node.operand, windows), node.speaker)
     if isinstance(node, CallNot):
-        return CallNot(_with_window(node.operand, window))
+        return CallNot(_with_windows(node.operand, windows))
     return node  # a comparison has no time
 
 
@@ -409,18 +469,26 @@ def normalise_word(word: str) -> str:
     return word.lower().strip(".,?!;:\"“”‘’()[]{}<>$%&#@-'")
 
 
-def parse(query: str) -> Statement:
-    """Parse a full statement (SELECT ... FROM media ...); raise QuerySyntaxError with the position."""
+def _tokens(query: str) -> list[Token]:
+    """The tokens of a query that is not empty and not longer than MAX_QUERY_LENGTH."""
     if not isinstance(query, str) or not query.strip():
-        raise QuerySyntaxError("the query is empty", 0, query or "")
-    return _Parser(query, tokenize(query)).statement()
+        raise QuerySyntaxError("the query is empty", 0, query if isinstance(query, str) else "")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QuerySyntaxError(f"the query has {len(query)} characters; at most {MAX_QUERY_LENGTH} are allowed",
+                               MAX_QUERY_LENGTH, query)
+    return tokenize(query)
+
+
+def parse(query: str) -> Statement:
+    """Parse a full statement (SELECT ... FROM media ...); raise QuerySyntaxError with the position.
+
+    A query within the MAX_* limits parses without deep recursion; one beyond them is an error."""
+    return _Parser(query, _tokens(query)).statement()
 
 
 def parse_condition(query: str) -> Statement:
     """A full statement, or just a condition (`"Agent" SAYS "refund*"`) read as SELECT * FROM media WHERE it."""
-    if not isinstance(query, str) or not query.strip():
-        raise QuerySyntaxError("the query is empty", 0, query or "")
-    tokens = tokenize(query)
+    tokens = _tokens(query)
     if tokens[0].kind == "KEYWORD" and tokens[0].text == "SELECT":
         return _Parser(query, tokens).statement()
     return _Parser(query, tokens).bare_condition()

@@ -4,9 +4,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import documents
+from .. import errors as E
 from ..config import Settings
 from ..conversation import CategoryResult, Conversation
-from ..query import Statement, evaluate, parse_condition
+from ..query import QuerySyntaxError, Statement, evaluate, parse_condition
 
 
 @lru_cache(maxsize=1024)
@@ -14,11 +15,21 @@ def _statement(query: str) -> Statement:
     return parse_condition(query)
 
 
+def _parsed(definition: dict) -> Statement:
+    """The category's query; one stored before the query limits existed is a configuration error."""
+    try:
+        return _statement(definition["query"])
+    except QuerySyntaxError as exc:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"category {definition['categoryName']!r} cannot be evaluated: "
+                                   f"{exc.message} (position {exc.position + 1}); put it again") from None
+
+
 def evaluate_all(conv: Conversation, definitions: tuple[dict, ...]) -> list[CategoryResult]:
+    """The result of every category on the conversation, in the order given."""
     doc = documents.from_conversation(conv)
     out = []
     for definition in definitions:
-        matched, hits = evaluate(_statement(definition["query"]), doc)
+        matched, hits = evaluate(_parsed(definition), doc)
         out.append(CategoryResult(definition["categoryName"], matched, documents.occurrences(hits)))
     return out
 

@@ -196,10 +196,10 @@ def talk_time_and_rate(agent_words: Sequence[Span], caller_words: Sequence[Span]
         "agent-intra-call-change-in-talk-rate": change_in_talk_rate(agent_words, caller, length_ms),
         "caller-intra-call-change-in-talk-rate": change_in_talk_rate(caller_words, agent, length_ms),
         "agent-average-streak": a_avg,
-        "agent-longest-streak": a_long,
-        "agent-median-streak": a_med,
         "caller-average-streak": c_avg,
+        "agent-longest-streak": a_long,
         "caller-longest-streak": c_long,
+        "agent-median-streak": a_med,
         "caller-median-streak": c_med,
         "average-streak": avg,
         "longest-streak": long,
@@ -241,20 +241,26 @@ def talk_style(agent_words: Sequence[Word], caller_words: Sequence[Word]) -> dic
 
 # ---------------------------------------------------------------- sentiment
 
+def sentiment_names(prefix: str) -> tuple[str, str, str, str]:
+    """The (overall, start, end, change) metric names for "call" or a party ("agent", "caller").
+
+    The whole call's names do not follow the parties' pattern: `start-sentiment`, not
+    `call-start-sentiment`, and `call-change-in-sentiment` without "intra"."""
+    if prefix == "call":
+        return "call-sentiment", "start-sentiment", "end-sentiment", "call-change-in-sentiment"
+    return (f"{prefix}-sentiment", f"{prefix}-start-sentiment", f"{prefix}-end-sentiment",
+            f"{prefix}-intra-call-change-in-sentiment")
+
+
 def sentiment_summary(values: Sequence[float], prefix: str) -> dict[str, float]:
-    """Mean sentiment over all sentences, the first and last thirds, and start minus end."""
+    """Mean sentiment over all sentences, the first and last thirds, and start minus end, named as
+    `sentiment_names(prefix)` says."""
     if not values:
         start = end = overall = 0.0
     else:
         k = max(1, len(values) // 3)
         overall, start, end = _mean(values), _mean(values[:k]), _mean(values[-k:])
-    change_name = "call-change-in-sentiment" if prefix == "call" else f"{prefix}-intra-call-change-in-sentiment"
-    return {
-        "call-sentiment" if prefix == "call" else f"{prefix}-sentiment": round(overall, 2),
-        f"{prefix}-start-sentiment": round(start, 2),
-        f"{prefix}-end-sentiment": round(end, 2),
-        change_name: round(start - end, 2),
-    }
+    return dict(zip(sentiment_names(prefix), (round(overall, 2), round(start, 2), round(end, 2), round(start - end, 2))))
 
 
 def sentiment(sentences: Sequence[Sentence], agent: str | None, caller: str | None) -> dict[str, float]:

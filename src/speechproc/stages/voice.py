@@ -8,10 +8,15 @@ batches of short frames (40 ms Hann windows every 20 ms) transformed together wi
   parabolic interpolation; `e` is the amplitude of that spectral component relative to digital full
   scale (a full-scale sine has e = 1). Peaks lie between 50 Hz and the ceiling: 16 kHz for recordings
   sampled at 32 kHz or more, else 8 kHz, and never above the Nyquist frequency.
-- `v = A * M`: A is the mean and M the maximum RMS level of the word's frames, each relative to the
-  nominal active speech level of -26 dBFS (ITU-T P.56). A word said steadily at that level has v = 1,
-  and v grows with the square of the amplitude, so twice as loud gives four times the value. Values
-  above 2 are kept, not cropped, so that the volume metrics see the real spread.
+- `v = A * M`: A is the mean and M the maximum RMS level of the word's frames, each relative to a
+  reference of -22 dBFS. A sound held steadily at that level has v = 1, and v grows with the square
+  of the amplitude, so twice as loud gives four times the value (3 dB louder, twice the value).
+  A word's loudest frame lies a few dB above the speech level and its mean a few dB below, so a
+  channel whose speech level is about -23 dBFS has its median word near v = 1. The reference was
+  chosen so that recorded speech falls mostly within 0-2, as VoiceBase's own output does: about
+  three quarters of the words on the sample calls and on real recordings
+  (benchmarks/voice_scale.py). Values above 2 are kept, not cropped, so that the volume metrics
+  see the real spread.
 - pitch: per frame, the autocorrelation normalised by the window's own (Boersma 1993) over lags
   for 60-400 Hz; frames whose peak clears the voicing threshold give F0, and the word's pitch is their
   median. It is internal (the v3 word has no field for it) and feeds the talk-style metrics.
@@ -30,7 +35,8 @@ MIN_PEAK_HZ = 50.0
 PITCH_RANGE_HZ = (60.0, 400.0)
 VOICING_THRESHOLD = 0.45
 OCTAVE_COST = 0.02
-NOMINAL_SPEECH_RMS = 10 ** (-26 / 20)  # -26 dBFS
+REFERENCE_DBFS = -22.0
+REFERENCE_RMS = 10 ** (REFERENCE_DBFS / 20)
 SILENCE_AMPLITUDE = 1e-4  # peaks weaker than -80 dBFS are reported as {f: 0, e: 0}
 BATCH_FRAMES = 4096
 
@@ -155,7 +161,7 @@ def analyse_words(samples: np.ndarray, sample_rate: int, spans: list[tuple[int, 
         pitch_frames[lo:hi] = _frame_pitch(power, an)
     rms_mean /= counts
     freqs, amps = _peaks(power_sum / counts[:, None], an)
-    volume = (rms_mean / NOMINAL_SPEECH_RMS) * (rms_max / NOMINAL_SPEECH_RMS)
+    volume = (rms_mean / REFERENCE_RMS) * (rms_max / REFERENCE_RMS)
     pitches = np.split(pitch_frames, np.cumsum(counts)[:-1])
     result = []
     for i in range(len(spans)):
