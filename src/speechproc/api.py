@@ -8,7 +8,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -264,7 +264,7 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     item only."""
     reporter = reporter or Reporter()
     metadata = metadata or {}
-    out = absolute(out_dir) if out_dir is not None else None
+    out = _out_folder(out_dir)
     own_catalog = catalog is None
     catalog = catalog or Catalog()
     try:
@@ -281,10 +281,16 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         names = output_paths([i for i in inputs if _unreadable(i.path) is None], out)
         config_hash = effective_hash(settings, metadata, out)
         reporter.batch_started(inputs)
+        first_of: dict[tuple[int, int], Path] = {}  # (device, inode) -> the input that names it first
         for inp in inputs:
             reporter.item_started(inp)
-            result = _process_one(inp, names.get(inp.path, {}), settings, metadata, config_hash, force, catalog,
-                                  reporter)
+            same = _same_file_as(inp.path, first_of)
+            if same is not None:
+                reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
+                result = ItemResult(os.fspath(inp.path), None, "skipped")
+            else:
+                result = _process_one(inp, names.get(inp.path, {}), settings, metadata, config_hash, force, catalog,
+                                      reporter)
             results.append(result)
             reporter.item_done(result)
         if deliver:
@@ -293,6 +299,32 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         if own_catalog:
             catalog.close()
     return BatchResult(results, problems)
+
+
+def _out_folder(out_dir: str | Path | None) -> Path | None:
+    """`--out` made absolute; ConfigurationError when it is empty or names something that is not a folder."""
+    if out_dir is None:
+        return None
+    if not os.fspath(out_dir).strip():
+        raise E.ConfigurationError(E.INVALID_VALUE, "--out: must name a folder (it is empty)")
+    out = absolute(out_dir)
+    if os.path.lexists(out) and not out.is_dir():
+        raise E.ConfigurationError(E.INVALID_VALUE, f"--out: {shown(out)} exists and is not a folder")
+    return out
+
+
+def _same_file_as(path: Path, first_of: dict[tuple[int, int], Path]) -> Path | None:
+    """The input named earlier in this run that is this very file (through a link, or a folder given
+    twice), else None; records this one as the first otherwise."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    key = (info.st_dev, info.st_ino)
+    if key in first_of:
+        return first_of[key]
+    first_of[key] = path
+    return None
 
 
 INTERRUPTED = "interrupted: the process handling it stopped"
@@ -579,10 +611,23 @@ def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, P
     lang = conv.language.split("-")[0]
     with _open(catalog) as cat:
         ownership.start_set(outputs.values(), outputs["json"], cat)
-        for name in TEXT_FORMATS:
-            ownership.write(outputs[name], get_writer(name, lang).render(conv.words), cat, media_id)
-        ownership.write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n", cat, media_id)
+        try:
+            for name in TEXT_FORMATS:
+                ownership.write(outputs[name], get_writer(name, lang).render(conv.words), cat, media_id)
+            ownership.write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n", cat, media_id)
+        except BaseException:
+            _remove_written(outputs, cat)
+            raise
     return {k: str(Path(v).absolute()) for k, v in outputs.items()}
+
+
+def _remove_written(outputs: dict[str, Path], catalog: Catalog) -> None:
+    """After a failed write: remove the files of the set this item wrote, so no partial set stays behind
+    (a file that is not speechproc's own content is left alone)."""
+    for path in outputs.values():
+        if os.path.lexists(path) and ownership.is_ours(Path(path), catalog):
+            with suppress(OSError):
+                os.unlink(path)
 
 
 # ----------------------------------------------------------------------------- reading the catalog

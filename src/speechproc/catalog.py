@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from .listing import MediaFilter
 from .paths import process_mark, state_home
 
 SCHEMA_VERSION = 5
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
 _ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
                         "owner_pid": "INTEGER", "owner_start": "TEXT"}
@@ -160,9 +162,11 @@ class Catalog:
     def path_columns(input_path: str) -> tuple[str, bytes]:
         """The text and the exact bytes stored for an input path (a str from os.fsdecode, surrogates and all).
 
-        The text is valid UTF-8 and unambiguous: a byte that is not UTF-8 is written `\\xNN`, a backslash `\\\\`."""
+        The text is valid UTF-8, unambiguous and safe on a terminal: a byte that is not UTF-8 and a control
+        character (a line break, an escape) are written `\\xNN`, a backslash `\\\\`."""
         raw = os.fsencode(input_path)
-        return raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace"), raw
+        text = raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+        return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text), raw
 
     @staticmethod
     def this_process() -> tuple[str, int, str]:

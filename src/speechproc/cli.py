@@ -20,8 +20,34 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def emit(obj: Any) -> None:
-    """JSON to stdout."""
-    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+    """JSON to stdout, always valid UTF-8 (a byte of a path that is not UTF-8 is written `\\xNN`)."""
+    click.echo(json.dumps(_printable_strings(obj), indent=2, ensure_ascii=False))
+
+
+def _printable_strings(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return api.printable(obj)
+    if isinstance(obj, dict):
+        return {_printable_strings(k): _printable_strings(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_printable_strings(v) for v in obj]
+    return obj
+
+
+class Utf8Text(click.ParamType):
+    """An argument that is text, not a path: it must be valid UTF-8 (a media id, a name, a query)."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail(f"{api.printable(value)!r} is not valid UTF-8 text", param, ctx)
+        return value
+
+
+TEXT = Utf8Text()
 
 
 def v3_errors(func: Callable) -> Callable:
@@ -32,7 +58,7 @@ def v3_errors(func: Callable) -> Callable:
             return func(*args, **kwargs)
         except SpeechprocError as exc:
             emit(exc.body())
-            click.echo(f"error {exc.code}: {exc.message}", err=True)
+            click.echo(api.printable(f"error {exc.code}: {exc.message}"), err=True)
             sys.exit(EXIT_USAGE if isinstance(exc, configuration.E.ConfigurationError) else EXIT_FAILED)
     return wrapper
 
@@ -112,6 +138,7 @@ class BarReporter(api.Reporter):
     def note(self, message: str) -> None:
         if self.quiet:
             return
+        message = api.printable(message)
         if self.bar is not None:
             self.bar.write(message, file=sys.stderr)
         else:
@@ -159,7 +186,7 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     except Exception as exc:  # not one item's fault (the catalog cannot be opened...): still a JSON answer
         error = E.error_body(500, [(E.INTERNAL, api.printable(f"{type(exc).__name__}: {exc}"))])
         emit({"media": [], "errors": [error]})
-        click.echo(f"error {E.INTERNAL}: {error['errors'][0]['error']}", err=True)
+        click.echo(api.printable(f"error {E.INTERNAL}: {error['errors'][0]['error']}"), err=True)
         sys.exit(EXIT_FAILED)
     finally:
         reporter.close()
@@ -167,7 +194,7 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     if batch.problems:
         summary["errors"] = batch.problems
         for problem in batch.problems:
-            click.echo(f"error: {problem['warnings'][0]['message']}", err=True)
+            click.echo(api.printable(f"error: {problem['warnings'][0]['message']}"), err=True)
     emit(summary)
     sys.exit(EXIT_OK if batch.ok else EXIT_FAILED)
 
@@ -182,14 +209,16 @@ def media() -> None:
               help="How many items (at most 1000).")
 @click.option("--sort-order", type=click.Choice(["asc", "desc"]), default="desc", show_default=True,
               help="By creation date: desc is newest first.")
-@click.option("--query", help="Full text: every word must be in the metadata or the transcript; "
+@click.option("--query", type=TEXT, help="Full text: every word must be in the metadata or the transcript; "
                               "FIELD:WORD looks in one metadata field (title:refund); WORD* is a prefix.")
-@click.option("--external-id", help="Only the item(s) with this metadata.externalId.")
-@click.option("--after", metavar="MEDIA_ID", help="Only items created after this media item.")
-@click.option("--before", metavar="MEDIA_ID", help="Only items created before this media item.")
-@click.option("--on-or-after-date", metavar="DATE", help="Created on or after: YYYY-MM-DD or ISO 8601 (UTC if no offset).")
-@click.option("--on-or-before-date", metavar="DATE", help="Created on or before: YYYY-MM-DD (the whole day) or ISO 8601.")
-@click.option("--extended-filter", multiple=True, metavar="NAME;VALUE",
+@click.option("--external-id", type=TEXT, help="Only the item(s) with this metadata.externalId.")
+@click.option("--after", type=TEXT, metavar="MEDIA_ID", help="Only items created after this media item.")
+@click.option("--before", type=TEXT, metavar="MEDIA_ID", help="Only items created before this media item.")
+@click.option("--on-or-after-date", type=TEXT, metavar="DATE",
+              help="Created on or after: YYYY-MM-DD or ISO 8601 (UTC if no offset).")
+@click.option("--on-or-before-date", type=TEXT, metavar="DATE",
+              help="Created on or before: YYYY-MM-DD (the whole day) or ISO 8601.")
+@click.option("--extended-filter", type=TEXT, multiple=True, metavar="NAME;VALUE",
               help="metadata.extended.NAME equals VALUE (NAME may be dotted: team.id;7). Repeatable: all must hold.")
 @v3_errors
 def media_list(limit: int, sort_order: str, query: str | None, external_id: str | None, after: str | None,
@@ -212,7 +241,7 @@ def media_list(limit: int, sort_order: str, query: str | None, external_id: str 
 
 
 @media.command("get")
-@click.argument("media_id")
+@click.argument("media_id", type=TEXT)
 @v3_errors
 def media_get(media_id: str) -> None:
     """Print one media item with all its results.
@@ -225,7 +254,7 @@ def media_get(media_id: str) -> None:
 
 
 @media.command("progress")
-@click.argument("media_id")
+@click.argument("media_id", type=TEXT)
 @v3_errors
 def media_progress(media_id: str) -> None:
     """Print the processing progress of a media item, one task per stage.
@@ -238,7 +267,7 @@ def media_progress(media_id: str) -> None:
 
 
 @media.command("metadata")
-@click.argument("media_id")
+@click.argument("media_id", type=TEXT)
 @v3_errors
 def media_metadata(media_id: str) -> None:
     """Print the metadata given when the media item was processed.
@@ -251,7 +280,7 @@ def media_metadata(media_id: str) -> None:
 
 
 @media.command("align")
-@click.argument("media_id")
+@click.argument("media_id", type=TEXT)
 @click.argument("transcript_file", type=click.Path(dir_okay=False, exists=True))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
               help="Configuration for the recomputation (default: the one the item was processed with).")
@@ -279,7 +308,7 @@ def media_align(media_id: str, transcript_file: str, config_file: str | None) ->
 
 
 @main.command()
-@click.argument("media_id")
+@click.argument("media_id", type=TEXT)
 @click.option("--format", "fmt", default="json", show_default=True, type=click.Choice(["json", *TEXT_FORMATS]),
               help="Output format.")
 @click.option("--include-alternate-format", "include", multiple=True, type=click.Choice(list(TEXT_FORMATS)),
@@ -324,7 +353,7 @@ def _definition_commands(kind: str, group_name: str, noun: str, example_file: st
     Example:
       speechproc {group_name} put {example_name} {example_file}
     """)
-    @click.argument("name")
+    @click.argument("name", type=TEXT)
     @click.argument("file", type=click.Path(dir_okay=False))
     @v3_errors
     def put(name: str, file: str) -> None:
@@ -346,7 +375,7 @@ def _definition_commands(kind: str, group_name: str, noun: str, example_file: st
     Example:
       speechproc {group_name} get {example_name}
     """)
-    @click.argument("name")
+    @click.argument("name", type=TEXT)
     @v3_errors
     def get(name: str) -> None:
         emit(api.get_definition(kind, name))
@@ -357,7 +386,7 @@ def _definition_commands(kind: str, group_name: str, noun: str, example_file: st
     Example:
       speechproc {group_name} delete {example_name}
     """)
-    @click.argument("name")
+    @click.argument("name", type=TEXT)
     @v3_errors
     def delete(name: str) -> None:
         api.delete_definition(kind, name)
@@ -374,9 +403,9 @@ _classifier_group = _definition_commands("classifier", "classifiers", "classifie
 
 
 @_classifier_group.command("put")
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.argument("model_file", type=click.Path(dir_okay=False))
-@click.option("--display-name", help="A human name for results (default: NAME, or the one stored before).")
+@click.option("--display-name", type=TEXT, help="A human name for results (default: NAME, or the one stored before).")
 @v3_errors
 def classifiers_put(name: str, model_file: str, display_name: str | None) -> None:
     """Register or replace a text classifier: a scikit-learn pipeline saved with skops.
@@ -429,7 +458,7 @@ def callbacks_deliver() -> None:
 
 
 @main.command("query")
-@click.argument("statement")
+@click.argument("statement", type=TEXT)
 @v3_errors
 def query_command(statement: str) -> None:
     """Run a query over every media item processed with publish.enableAnalyticIndexing.

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import uuid
 from pathlib import Path
 from typing import Any
@@ -452,17 +454,53 @@ def parse_document(text: str, source: str, code: int = E.CONFIG_NOT_PARSEABLE) -
     Refused with `code`: YAML anchors and aliases, keys that are not strings, nesting deeper than
     MAX_DEPTH, integers of more than MAX_INTEGER_DIGITS digits; duplicated keys are refused with 10010."""
     try:
-        return _parse(text)
+        data = _parse(text)
+        _refuse_lone_surrogates(data)
+        return data
     except _Refused as exc:
         raise E.ConfigurationError(code, f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
         raise E.ConfigurationError(code, f"{source}: not valid JSON or YAML ({exc})") from None
 
 
+def _refuse_lone_surrogates(data: Any) -> None:
+    """Raise _Refused for a string holding a lone surrogate (`"\\ud800"` in JSON): it is no character, and
+    no UTF-8 output (the catalog, a .v3.json) could hold it."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack += list(node.keys()) + list(node.values())
+        elif isinstance(node, list):
+            stack += node
+        elif isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _Refused(f"the text {ascii(node[:40])} holds a lone surrogate (an escape such as \\ud800 "
+                               "that is not a character)") from None
+
+
+def _read_bounded(path: str | Path, code: int) -> bytes:
+    """At most MAX_DOCUMENT_BYTES + 1 bytes of a file; a folder, a socket or a pipe nobody writes to is
+    refused at once (opening a named pipe would otherwise wait for a writer for ever)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise E.ConfigurationError(code, f"{path}: cannot be read ({kind})")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(MAX_DOCUMENT_BYTES + 1)  # bounded: st_size says nothing of /dev/zero or a pipe
+    if stat.S_ISFIFO(mode) and not data:
+        raise E.ConfigurationError(code, f"{path}: a pipe with nothing written to it")
+    return data
+
+
 def _read(path: str | Path, code: int) -> Any:
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_DOCUMENT_BYTES + 1)  # bounded: st_size says nothing of /dev/zero or a pipe
+        data = _read_bounded(path, code)
         if len(data) > MAX_DOCUMENT_BYTES:
             raise E.ConfigurationError(code, f"{path}: larger than {MAX_DOCUMENT_BYTES} bytes (1 MiB), the limit "
                                        "for configuration, metadata and definition files")

@@ -74,6 +74,8 @@ def _open(path: Path) -> av.container.InputContainer:
         raise SpeechprocError(RESOURCE_NOT_FOUND, f"{path}: no such file", status=404)
     if path.is_dir():
         raise _unreadable(path, "it is a folder")
+    if not path.is_file():
+        raise _unreadable(path, "it is not a regular file (a device, a pipe or a socket)")
     if not os.access(path, os.R_OK):
         raise _unreadable(path, "permission denied")
     if path.stat().st_size == 0:

@@ -57,6 +57,7 @@ def check(targets: Iterable[Path | None], catalog: Catalog) -> None:
     for target in targets:
         if target is None:
             continue
+        _check_name(Path(target))
         _clean_once(Path(target).parent)
         verdict = _conflict(Path(target), catalog)
         if verdict is not None:
@@ -97,6 +98,25 @@ def start_set(targets: Iterable[Path], json_path: Path, catalog: Catalog) -> Non
     check(targets, catalog)
     if os.path.lexists(json_path):
         Path(json_path).unlink(missing_ok=True)
+
+
+def is_ours(path: Path, catalog: Catalog) -> bool:
+    """Whether `path` holds exactly content that speechproc recorded writing there."""
+    try:
+        return sha256_file(path) in catalog.output_hashes(str(canonical(path)))
+    except OSError:
+        return False
+
+
+def _check_name(path: Path) -> None:
+    """An output name the file system cannot hold fails the item before any work, not half way through."""
+    try:
+        longest = os.pathconf(path.parent, "PC_NAME_MAX") if path.parent.is_dir() else 255
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(path.name)) > longest:
+        raise E.SpeechprocError(E.INVALID_VALUE, f"{path.name[:40]}...: the output name is {len(os.fsencode(path.name))}"
+                                f" bytes long, more than the {longest} the file system allows; rename the recording")
 
 
 def _clean_once(folder: Path) -> None:
