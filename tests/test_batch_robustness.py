@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api, config
+from speechproc import api, config, reuse, runner
 from speechproc.catalog import Catalog
 from speechproc.media import file_hash
 
@@ -122,14 +122,14 @@ def test_undecodable_name_is_processed_and_kept_apart_from_its_escaped_twin(tmp_
 @pytest.mark.slow
 def test_an_unexpected_exception_fails_only_its_item(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first, second = tone(tmp_path / "first.wav"), tone(tmp_path / "second.wav", seed=1)
-    real = api.analyse
+    real = runner.analyse
 
     def analyse(path, *args, **kwargs):
         if Path(path).name == "first.wav":
             raise ZeroDivisionError("boom")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(api, "analyse", analyse)
+    monkeypatch.setattr(runner, "analyse", analyse)
     batch = run_api([first, second], tmp_path / "home")
 
     assert [i.status for i in batch.items] == ["failed", "finished"]
@@ -145,7 +145,7 @@ def test_the_summary_is_printed_even_when_the_batch_itself_breaks(tmp_path: Path
     def broken(*args, **kwargs):
         raise MemoryError("no room")
 
-    monkeypatch.setattr(api, "output_paths", broken)
+    monkeypatch.setattr(runner, "output_paths", broken)
     code, out = invoke("run", str(tone(tmp_path / "a.wav")), "--quiet")
 
     assert code == 1
@@ -291,7 +291,7 @@ def test_an_input_a_live_run_is_processing_is_skipped(tmp_path: Path) -> None:
     home = tmp_path / "home"
     settings = config.validate({})
     with Catalog(home / "catalog.sqlite3") as cat:
-        config_hash = api.effective_hash(api.resolve(settings, cat), {}, None)
+        config_hash = reuse.settings_key(api.resolve(settings, cat), {}, None)
         item = {"mediaId": "other", "status": "running", "dateCreated": "2026-01-01T00:00:00.000Z"}
         assert cat.claim(item, str(wav), file_hash(wav), config_hash, [], {}, None)[0] == "claimed"
     notes = Notes()

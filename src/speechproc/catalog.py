@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from .listing import MediaFilter
-from .paths import process_mark, state_home
+from .paths import path_text, process_mark, state_home
 
 SCHEMA_VERSION = 5
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
 _ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
                         "owner_pid": "INTEGER", "owner_start": "TEXT"}
@@ -84,6 +83,16 @@ CREATE TABLE IF NOT EXISTS written (
     PRIMARY KEY (path, sha256)
 );
 """
+
+
+@contextmanager
+def using(catalog: Catalog | None) -> Iterator[Catalog]:
+    """The caller's catalog (left open), or the default one, closed afterwards."""
+    if catalog is not None:
+        yield catalog
+        return
+    with Catalog() as own:
+        yield own
 
 
 class Catalog:
@@ -165,8 +174,7 @@ class Catalog:
         The text is valid UTF-8, unambiguous and safe on a terminal: a byte that is not UTF-8 and a control
         character (a line break, an escape) are written `\\xNN`, a backslash `\\\\`."""
         raw = os.fsencode(input_path)
-        text = raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
-        return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text), raw
+        return path_text(raw), raw
 
     @staticmethod
     def this_process() -> tuple[str, int, str]:

@@ -25,6 +25,35 @@ _live: set[str] = set()  # temporary files this process is writing now
 _live_lock = threading.Lock()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def path_text(raw: bytes) -> str:
+    """A path's bytes as valid UTF-8 text, unambiguous and safe on a terminal: a byte that is not UTF-8
+    and a control character (a line break, an escape) are written `\\xNN`, a backslash `\\\\`."""
+    text = raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text)
+
+
+def shown(path: str | Path) -> str:
+    """A path as text for people (the summary, notes, messages): see `path_text`. The catalog keeps the same."""
+    return path_text(os.fsencode(os.fspath(path)))
+
+
+def printable(text: str) -> str:
+    """A message that may quote such a path, as valid UTF-8 text (a byte that is not UTF-8 as `\\xNN`)."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that does not stand for a byte
+        raw = text.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def absolute(path: str | Path) -> Path:
+    """The absolute path, `..` and `.` removed by name; symbolic links are kept, not resolved."""
+    return Path(os.path.normpath(Path(path).absolute()))
+
+
 def state_home() -> Path:
     """The state folder: $SPEECHPROC_HOME, else the platform's user data folder.
 
