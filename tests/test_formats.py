@@ -14,6 +14,7 @@ import pytest
 from speechproc.conversation import Word
 from speechproc.formats import get_writer, v3json
 from speechproc.formats.cues import MAX_CUE_CHARS, MAX_CUE_MS, build_cues, clock, wrap
+from speechproc.formats.stored import stored_transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -95,13 +96,14 @@ def test_dfxp_is_ttml_in_the_2006_namespace_with_escaped_text():
 def test_alternate_format_objects_carry_base64_of_the_writer_output():
     words = sample_words()
     transcript = {"confidence": 0.9, "words": [v3json.word_json(w) for w in words], "voiceActivity": []}
-    out = v3json.with_alternate_formats(transcript, ["text", "srt", "webvtt", "dfxp"])
+    stored = stored_transcript({"transcript": transcript}, "en-US")
+    out = stored.with_alternate_formats(transcript, ["text", "srt", "webvtt", "dfxp"])
     assert [a["format"] for a in out["alternateFormats"]] == ["dfxp", "webvtt", "srt", "text"]
     srt = next(a for a in out["alternateFormats"] if a["format"] == "srt")
     assert {k: srt[k] for k in ("contentType", "contentEncoding", "charset")} == \
         {"contentType": "text/srt", "contentEncoding": "Base64", "charset": "utf-8"}
     assert base64.b64decode(srt["data"]).decode() == get_writer("srt").render(words)
-    assert "alternateFormats" not in v3json.with_alternate_formats(transcript, [])
+    assert "alternateFormats" not in stored.with_alternate_formats(transcript, [])
 
 
 def test_words_survive_a_round_trip_through_v3_json():

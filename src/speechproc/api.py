@@ -13,7 +13,8 @@ from . import errors as E
 from .catalog import Catalog, using
 from .config import Settings
 from .conversation import Conversation, MediaItem
-from .formats import get_writer, v3json
+from .formats import v3json
+from .formats.stored import stored_transcript
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
 from .planning import JSON_SUFFIX, Input, discover, is_redacted_copy, output_paths
@@ -43,7 +44,7 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
             raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
                                        "media item can be aligned")
         settings = resolve(settings or config_module.validate(row["configuration"]), cat)
-        machine = v3json.words_from_json(row["item"]["transcript"]["words"])
+        machine = stored_transcript(row["item"], settings.language).words
         try:
             aligned = align.align_text(transcript, machine)
         except align.TranscriptMismatch as exc:
@@ -84,13 +85,14 @@ def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None =
                    catalog: Catalog | None = None) -> dict[str, Any] | str:
     """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
     with using(catalog) as cat:
-        item = media_row(cat, media_id)["item"]
+        row = media_row(cat, media_id)
+    item = row["item"]
     if item["status"] != "finished" or "transcript" not in item:
         raise TranscriptNotReady()
+    stored = stored_transcript(item, Settings(row["configuration"]).language)
     if fmt == "json":
-        return {**v3json.summary(item), "transcript": v3json.with_alternate_formats(item["transcript"], include or [])}
-    words = v3json.words_from_json(item["transcript"]["words"])
-    return get_writer(fmt).render(words)
+        return {**v3json.summary(item), "transcript": stored.with_alternate_formats(item["transcript"], include or [])}
+    return stored.render(fmt)
 
 
 class TranscriptNotReady(E.NotFoundError):

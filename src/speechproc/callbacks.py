@@ -41,7 +41,8 @@ from typing import Any
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from .catalog import Catalog
-from .formats import get_writer, v3json
+from .formats import v3json
+from .formats.stored import stored_transcript
 from .paths import atomic_write, state_home
 from .settings import Settings
 
@@ -119,7 +120,7 @@ def account(settings: Settings) -> dict[str, str]:
 
 
 def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | None = None,
-                   owner: dict[str, str] | None = None) -> dict[str, Any]:
+                   owner: dict[str, str] | None = None, language: str = "en-US") -> dict[str, Any]:
     """The v3 analytics callback: the media-level fields (with `owner`'s accountId and accountName)
     and the included sections (all when None); a failed item always carries its errors."""
     wanted = list(SECTIONS) if include is None else include
@@ -131,7 +132,8 @@ def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | N
             if key in item:
                 body[key] = item[key]
     if "transcript" in body:
-        body["transcript"] = v3json.with_alternate_formats(body["transcript"], list(v3json.ALTERNATE_ORDER))
+        body["transcript"] = stored_transcript(item, language).with_alternate_formats(
+            body["transcript"], list(v3json.ALTERNATE_ORDER))
     if item.get("status") == "failed":
         body["errors"] = item.get("errors", [])
     return body
@@ -155,11 +157,10 @@ def v2_body(item: dict[str, Any], include: list[str] | None) -> dict[str, Any]:
             "media": media}
 
 
-def _transcript(item: dict[str, Any], fmt: str) -> bytes:
+def _transcript(item: dict[str, Any], fmt: str, language: str) -> bytes:
     if fmt == "json":
         return json.dumps({**v3json.summary(item), "transcript": item["transcript"]}).encode()
-    words = v3json.words_from_json(item["transcript"]["words"])
-    return get_writer(fmt).render(words).encode("utf-8")
+    return stored_transcript(item, language).render(fmt).encode("utf-8")
 
 
 def plan(item: dict[str, Any], settings: Settings, streams: dict[str, str], now: float) -> list[dict[str, Any]]:
@@ -182,10 +183,11 @@ def plan(item: dict[str, Any], settings: Settings, streams: dict[str, str], now:
             if settings.callback_contract != "v2-beta":
                 owner = owner or account(settings)
             body = v2_body(item, cb.get("include")) if settings.callback_contract == "v2-beta" else \
-                analytics_body(item, cb.get("include"), settings.section("timeToLiveInSeconds"), owner)
+                analytics_body(item, cb.get("include"), settings.section("timeToLiveInSeconds"), owner,
+                               settings.language)
             delivery |= {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
         elif kind == "transcript":
-            delivery |= {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"])}
+            delivery |= {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"], settings.language)}
         else:
             delivery |= {"contentType": "application/octet-stream", "bodyPath": streams.get(cb["stream"], ""),
                          "stream": cb["stream"]}

@@ -13,6 +13,7 @@ from .catalog import Catalog, using
 from .config import Settings
 from .conversation import Conversation
 from .formats import TEXT_FORMATS, audio, get_writer
+from .formats.stored import writer_language
 from .planning import JSON_SUFFIX
 from .stages import detect
 
@@ -60,7 +61,7 @@ def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, P
 
     Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written."""
     media_id = body.get("mediaId")
-    lang = conv.language.split("-")[0]
+    lang = writer_language(conv.language)
     with using(catalog) as cat:
         ownership.start_set(outputs.values(), outputs["json"], cat)
         try:

@@ -1,7 +1,6 @@
 """The v3 JSON spelling of the data model: media items, transcripts and words."""
 from __future__ import annotations
 
-import base64
 from datetime import datetime, timezone
 from typing import Any
 
@@ -20,7 +19,6 @@ from ..conversation import (
     VerbNounPair,
     Word,
 )
-from .writers import get_writer
 
 ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends them in
 
@@ -64,23 +62,6 @@ def words_from_json(items: list[dict[str, Any]]) -> list[Word]:
         words.append(Word(p=item["p"], c=item["c"], s=item["s"], e=item["e"], w=item["w"], m=m,
                           v=item.get("v"), frq=frq, speaker=speaker))
     return words
-
-
-def alternate_format(name: str, words: list[Word], lang: str = "en") -> dict[str, Any]:
-    writer = get_writer(name, lang)
-    data = writer.render(words).encode("utf-8")
-    return {"format": name, "contentType": writer.content_type, "contentEncoding": "Base64",
-            "charset": "utf-8", "data": base64.b64encode(data).decode("ascii")}
-
-
-def with_alternate_formats(transcript: dict[str, Any], formats: list[str]) -> dict[str, Any]:
-    """A copy of a transcript object with the requested alternate formats (VoiceBase's order)."""
-    words = words_from_json(transcript.get("words", []))
-    wanted = [f for f in ALTERNATE_ORDER if f in formats]
-    out = {k: v for k, v in transcript.items() if k != "alternateFormats"}
-    if wanted:
-        out["alternateFormats"] = [alternate_format(f, words) for f in wanted]
-    return out
 
 
 def transcript_json(conv: Conversation) -> dict[str, Any]:
