@@ -87,7 +87,10 @@ def test_media_list_get_progress_and_metadata(batch):
     assert code == 0 and item["transcript"]["words"]
     code, progress = invoke("media", "progress", call_id)
     assert progress["progress"]["status"] == "finished"
-    assert [t["status"] for t in progress["progress"]["tasks"]] == ["finished"] * len(pipeline.STAGES)
+    # the default configuration of a stereo call: no diarization, no analytics; those show as skipped
+    ran = {"decode", "asr", "punctuation", "turns"}
+    assert [t["status"] for t in progress["progress"]["tasks"]] == \
+        ["finished" if st.name in ran else "skipped" for st in pipeline.STAGES] + ["finished"]  # + publish
     code, meta = invoke("media", "metadata", call_id)
     assert meta["title"] == "Support call" and meta["_links"]["self"]["href"].endswith(call_id)
 
@@ -231,6 +234,15 @@ def test_run_diarizes_a_mono_call_with_voice_features_into_every_format(downmix,
 def metric(item: dict, group: str, name: str) -> float:
     values = next(g["metricValues"] for g in item["metrics"] if g["metricGroupName"] == group)
     return next(v["metricValue"] for v in values if v["metricName"] == name)
+
+
+def test_progress_shows_the_stages_a_configuration_asks_for_as_run(callcenter):
+    code, progress = invoke("media", "progress", callcenter["mediaId"])
+    status = {t["display"]: t["status"] for t in progress["progress"]["tasks"]}
+    asked = ("voice", "sentiment", "verbnoun", "knowledge", "metrics")
+    assert code == 0 and all(status[st.display] == "finished" for st in pipeline.STAGES if st.name in asked)
+    assert all(status[st.display] == "skipped" for st in pipeline.STAGES
+               if st.name in ("diarize", "detect", "spotting", "categories", "classify"))
 
 
 def test_callcenter_config_produces_every_analytics_section(callcenter):

@@ -28,30 +28,67 @@ from .stages import (
 )
 
 
+@dataclass
+class Run:
+    """One recording's pass through the stages: what the steps and predicates read."""
+
+    path: Path
+    settings: Settings
+    conv: Conversation
+    on_seconds: SecondsEvent | None
+    words: list[RecognizedWord] | None  # an aligned transcript instead of recognition
+
+
 @dataclass(frozen=True)
 class Stage:
+    """One stage: its progress task, the one predicate that decides whether it runs, and the step."""
+
     name: str
     display: str
     phase: str
+    runs: Callable[[Run], bool]
+    step: Callable[[Run], None]
+
+
+def _always(run: Run) -> bool:
+    return True
+
+
+def _recognise(run: Run) -> None:
+    if run.words is None:
+        asr.run(run.conv, run.settings, run.on_seconds)
+    else:
+        _take_words(run.conv, run.words)
 
 
 STAGES = (
-    Stage("decode", "Decode the recording into channels", "ingest"),
-    Stage("asr", "Recognise speech per channel", "transcription"),
-    Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription"),
-    Stage("punctuation", "Split punctuation", "transcription"),
-    Stage("turns", "Speaker turns and voice activity", "transcription"),
-    Stage("detect", "Detectors and transcript redaction", "analytics"),
-    Stage("voice", "Word-level voice features", "analytics"),
-    Stage("sentiment", "Sentence sentiment", "analytics"),
-    Stage("verbnoun", "Verb-noun pairs", "analytics"),
-    Stage("knowledge", "Keywords and topics", "analytics"),
-    Stage("metrics", "Conversation metrics", "analytics"),
-    Stage("spotting", "Keyword groups", "analytics"),
-    Stage("categories", "Categories", "analytics"),
-    Stage("classify", "Classifiers", "analytics"),
-    Stage("publish", "Write the outputs", "publish"),
+    Stage("decode", "Decode the recording into channels", "ingest", _always,
+          lambda r: ingest.load_channels(r.path, r.settings, r.conv)),
+    Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
+    Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
+          lambda r: r.words is None and diarize.applies(r.conv, r.settings), lambda r: diarize.run(r.conv, r.settings)),
+    Stage("punctuation", "Split punctuation", "transcription", _always, lambda r: punctuation.run(r.conv, r.settings)),
+    Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
+    Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(detect.configured(r.settings)),
+          lambda r: detect.run(r.conv, r.settings)),
+    Stage("voice", "Word-level voice features", "analytics", lambda r: r.settings.voice_features,
+          lambda r: voice.run(r.conv)),
+    Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.settings),
+          lambda r: sentiment.run(r.conv, r.settings)),
+    Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.settings.verb_noun_pairs,
+          lambda r: verbnoun.run(r.conv, r.settings)),
+    Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.settings.discovery,
+          lambda r: knowledge.run(r.conv, r.settings)),
+    Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.settings.metric_groups),
+          lambda r: metrics.run(r.conv, r.settings)),
+    Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.settings.spotting_group_names),
+          lambda r: spotting.run(r.conv, r.settings)),
+    Stage("categories", "Categories", "analytics", lambda r: bool(r.settings.section("categories")),
+          lambda r: categories.run(r.conv, r.settings)),
+    Stage("classify", "Classifiers", "analytics", lambda r: bool(r.settings.classifiers),
+          lambda r: classify.run(r.conv, r.settings)),
 )
+PUBLISH = ("publish", "Write the outputs", "publish")  # run by the runner after the stages
 
 StageEvent = Callable[[str, str], None]  # (stage name, task status)
 SecondsEvent = Callable[[float], None]
@@ -66,8 +103,9 @@ _NOT_YET = (
 
 def new_tasks(media_id: str) -> list[dict[str, Any]]:
     """One pending task per stage, with ids stable for the media item."""
-    return [{"taskId": str(uuid.uuid5(uuid.UUID(media_id), st.name)), "name": st.name, "display": st.display,
-             "phase": st.phase, "status": "pending"} for st in STAGES]
+    tasks = [(st.name, st.display, st.phase) for st in STAGES] + [PUBLISH]
+    return [{"taskId": str(uuid.uuid5(uuid.UUID(media_id), name)), "name": name, "display": display,
+             "phase": phase, "status": "pending"} for name, display, phase in tasks]
 
 
 def unsupported_warnings(settings: Settings) -> list[tuple[int, str]]:
@@ -85,36 +123,25 @@ def _take_words(conv: Conversation, words: list[RecognizedWord]) -> None:
 
 def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageEvent,
             on_seconds: SecondsEvent | None = None, words: list[RecognizedWord] | None = None) -> None:
-    """Run every analysis stage on one recording; raise a SpeechprocError naming the failed stage.
+    """Run every stage on one recording; raise a SpeechprocError naming the failed stage.
 
-    With `words` (an aligned transcript) recognition and diarization are replaced by those words."""
-    steps: list[tuple[str, Callable[[], None]]] = [
-        ("decode", lambda: ingest.load_channels(path, settings, conv)),
-        ("asr", lambda: asr.run(conv, settings, on_seconds) if words is None else _take_words(conv, words)),
-        ("diarize", lambda: diarize.run(conv, settings) if words is None else None),
-        ("punctuation", lambda: punctuation.run(conv, settings)),
-        ("turns", lambda: turns.run(conv)),
-        ("detect", lambda: detect.run(conv, settings)),
-        ("voice", lambda: voice.run(conv) if settings.voice_features else None),
-        ("sentiment", lambda: sentiment.run(conv, settings)),
-        ("verbnoun", lambda: verbnoun.run(conv, settings)),
-        ("knowledge", lambda: knowledge.run(conv, settings)),
-        ("metrics", lambda: metrics.run(conv, settings)),
-        ("spotting", lambda: spotting.run(conv, settings)),
-        ("categories", lambda: categories.run(conv, settings)),
-        ("classify", lambda: classify.run(conv, settings)),
-    ]
-    for name, step in steps:
-        on_stage(name, "started")
+    A stage whose predicate says no is not run, and its task is `skipped`. With `words` (an aligned
+    transcript) recognition and diarization are replaced by those words."""
+    run = Run(path, settings, conv, on_seconds, words)
+    for stage in STAGES:
+        if not stage.runs(run):
+            on_stage(stage.name, "skipped")
+            continue
+        on_stage(stage.name, "started")
         try:
-            step()
+            stage.step(run)
         except E.SpeechprocError:
-            on_stage(name, "failed")
+            on_stage(stage.name, "failed")
             raise
         except Exception as exc:  # a bug or a library failure: report it against the stage, keep the batch going
-            on_stage(name, "failed")
-            raise E.SpeechprocError(E.STAGE_FAILED, f"stage {name} failed: {type(exc).__name__}: {exc}",
+            on_stage(stage.name, "failed")
+            raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
                                     status=500) from exc
-        on_stage(name, "finished")
+        on_stage(stage.name, "finished")
     for code, message in unsupported_warnings(settings):
         conv.warn(code, message)
