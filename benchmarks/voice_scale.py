@@ -83,7 +83,7 @@ def analyse(path: Path, ingest: dict | None, threads: int) -> tuple[list[dict], 
         level = speech_level(channel.original, channel.original_rate, [(w.s, w.e) for w in words])
         rows.append({"speaker": channel.speaker_name, "speech_level_dbfs": level, **distribution([w.v for w in words]),
                      "values": [w.v for w in words]})
-    metrics = {k: v for g in conv.metrics for k, v in g.values.items()} if conv.stereo else {}
+    metrics = {k: v for g in conv.metrics for k, v in g.values.items()} if conv.multichannel else {}
     return rows, metrics
 
 

@@ -238,7 +238,7 @@ class Catalog:
         return [_decode(r) for r in rows if not self.owner_alive(r)]
 
     def update(self, media_id: str, *, item: dict[str, Any] | None = None, tasks: list[dict[str, Any]] | None = None,
-               outputs: dict[str, str] | None = None, content_hash: str | None = None,
+               outputs: dict[str, str] | None = None,
                only_if_status: str | None = None) -> bool:
         """Change a media item; an item set `running` becomes owned by this process. Whether it was changed.
 
@@ -256,9 +256,6 @@ class Catalog:
         if outputs is not None:
             sets.append("outputs_json = ?")
             args.append(json.dumps(outputs))
-        if content_hash is not None:
-            sets.append("content_hash = ?")
-            args.append(content_hash)
         if not sets:
             return False
         where = "media_id = ?" + (" AND status = ?" if only_if_status else "")
@@ -356,12 +353,6 @@ class Catalog:
                             (media_id, fields["dateCreated"], fields["status"], fields["length"], fields["wordCount"],
                              json.dumps(metadata), json.dumps(metrics), json.dumps(turns, separators=(",", ":"))))
             self.db.execute("INSERT INTO indexed_text (media_id, text) VALUES (?, ?)", (media_id, text))
-
-    def unindex(self, media_id: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("DELETE FROM indexed_text WHERE media_id = ?", (media_id,))
-            self.db.execute("DELETE FROM indexed WHERE media_id = ?", (media_id,))
 
     def indexed_summaries(self, text_query: str | None) -> list[dict[str, Any]]:
         """Indexed items (without their turns) whose text may match `text_query` (FTS5); all when None.

@@ -179,7 +179,6 @@ _SPEECH_MODEL = Obj({
     "model": Str(enum=("Titan", "Europa", "Proteus")),
 }, section="speechModel")
 _CHANNEL = Obj({"speakerName": Str(non_empty=True), "speakerRole": Str(), "ignore": Bool()}, section="channel")
-_LANGUAGE_ERROR = E.UNSUPPORTED_LANGUAGE
 
 SCHEMA = Obj(section="root", fields={
     "speechModel": _SPEECH_MODEL,

@@ -223,8 +223,9 @@ class Conversation:
     streams: list[tuple[str, str, str]] | None = None  # (streamName, streamLocation, status)
 
     @property
-    def stereo(self) -> bool:
-        """True when each speaker has a channel of their own (the precondition of per-party metrics)."""
+    def multichannel(self) -> bool:
+        """True when the recording has more than one channel: each speaker has a channel of their own
+        (the precondition of per-party metrics)."""
         return len(self.channels) > 1
 
     @property

@@ -113,7 +113,8 @@ def ssn(words: Sequence[Word], runs: Sequence[DigitRun]) -> list[Detection]:
             if len(run.digits) == 9 and _talk(words, run.s - CONTEXT_MS, run.e, SSN_TALK) is not None]
 
 
-def number(runs: Sequence[DigitRun]) -> list[Detection]:
+def long_numbers(runs: Sequence[DigitRun]) -> list[Detection]:
+    """The Number detector: every run of 4 or more digits."""
     return [Detection(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
 
 
@@ -134,7 +135,7 @@ def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
         return pci(words, runs, params.get("detectionLevel") or "entireRegion")
     if name == "SSN":
         return ssn(words, runs)
-    return number(runs)
+    return long_numbers(runs)
 
 
 def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacement: str) -> int:

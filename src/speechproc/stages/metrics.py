@@ -295,7 +295,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
     caller_words = [w for w in words if w.speaker == caller]
     agent_spans = conv.voice_activity.get(agent, []) if agent else []
     caller_spans = conv.voice_activity.get(caller, []) if caller else []
-    if not conv.stereo:  # one channel: every span is "speech" and there are no parties to compare
+    if not conv.multichannel:  # one channel: every span is "speech" and there are no parties to compare
         agent_spans = merge(s for spans in conv.voice_activity.values() for s in spans)
         caller_spans = []
     spans_of = lambda ws: [(w.s, w.e) for w in ws]  # noqa: E731
@@ -304,7 +304,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
         if group == "overtalk":
             values = overtalk(agent_spans, caller_spans, conv.length_ms)
         elif group == "talk-time-and-rate":
-            if conv.stereo:
+            if conv.multichannel:
                 values = talk_time_and_rate(spans_of(agent_words), spans_of(caller_words), agent_spans,
                                             caller_spans, conv.length_ms)
             else:
@@ -319,10 +319,10 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
             values = sentiment(conv.sentences, agent, caller)
             if language not in SENTIMENT_LANGUAGES:
                 values = _zeros(values)
-        if not conv.stereo:
+        if not conv.multichannel:
             values = _zero_per_party(values)
         out.append(MetricGroup(group, values))
-    if not conv.stereo and groups:
+    if not conv.multichannel and groups:
         conv.warn(E.FEATURE_NOT_AVAILABLE, "agent and caller metrics need a recording with one channel per "
                   "speaker; on this one-channel recording they are 0")
     return out

@@ -61,7 +61,7 @@ def build_turns(words: list[Word], speaker_order: list[str]) -> list[Turn]:
     return turns
 
 
-def number(turns: list[Turn]) -> list[Word]:
+def flatten(turns: list[Turn]) -> list[Word]:
     """The flat v3 word list: a turn marker, then the turn's tokens; p consecutive from 0."""
     flat: list[Word] = []
     for turn in turns:
@@ -87,7 +87,7 @@ def voice_activity(words: list[Word], speakers: list[str]) -> dict[str, list[tup
 def run(conv: Conversation) -> None:
     tokens = [w for w in conv.words if w.m != TURN]
     conv.turns = build_turns(tokens, conv.speakers) if tokens else []
-    conv.words = number(conv.turns)
+    conv.words = flatten(conv.turns)
     conv.voice_activity = voice_activity(conv.words, conv.speakers)
     conv.sentences = sentences.split(conv.turns)
     confidences = [w.c for w in conv.words if w.m is None]
