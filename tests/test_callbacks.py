@@ -13,6 +13,7 @@ import pytest
 from conftest import SAMPLES, invoke, serving
 from speechproc import api, callbacks, config
 from speechproc.catalog import Catalog
+from speechproc.formats import v3json
 
 
 class Receiver(BaseHTTPRequestHandler):
@@ -103,7 +104,7 @@ def test_the_analytics_body(delivered):
 def test_include_filters_the_sections(delivered):
     body = json.loads(sent("/analytics-some")[0]["body"])
     assert {"metadata", "transcript"} <= set(body) and "warnings" not in body and "streams" not in body
-    assert set(body) - set(callbacks.ALWAYS) - {"timeToLiveInSeconds", "expiresOn"} == {"metadata", "transcript"}
+    assert set(body) - set(v3json.CALLBACK_ALWAYS) - {"timeToLiveInSeconds", "expiresOn"} == {"metadata", "transcript"}
 
 
 def test_transcript_and_media_bodies_are_the_files(delivered):

@@ -55,14 +55,6 @@ CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/
                  "webvtt": "text/vtt"}
 SUFFIXES = {"application/json": ".json", "text/plain": ".txt", "text/srt": ".srt", "application/ttaf+xml": ".dfxp",
             "text/vtt": ".vtt"}
-ALWAYS = ("_links", "formatVersion", "mediaId", "accountId", "accountName", "status", "dateCreated", "dateFinished",
-          "mediaContentType", "length")
-SECTIONS = {"metadata": ("metadata",), "transcript": ("transcript",), "knowledge": ("knowledge",),
-            "prediction": ("prediction",), "spotting": ("spotting",), "streams": ("streams",),
-            "metrics": ("metrics",), "speakerSentiments": ("speakerSentiments",), "conversation": ("conversation",),
-            "categories": ("categories",), "messages": ("warnings", "errors")}
-V2_SECTIONS = {"metadata": "metadata", "transcript": "transcripts", "knowledge": "keywords",
-               "prediction": "predictions"}
 
 Sender = Callable[[dict[str, Any], bytes, float], str | None]  # delivery, body, timeout -> error or None
 ACCOUNT_FILE = "account.json"
@@ -123,12 +115,12 @@ def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | N
                    owner: dict[str, str] | None = None, language: str = "en-US") -> dict[str, Any]:
     """The v3 analytics callback: the media-level fields (with `owner`'s accountId and accountName)
     and the included sections (all when None); a failed item always carries its errors."""
-    wanted = list(SECTIONS) if include is None else include
+    wanted = list(v3json.CALLBACK_SECTIONS) if include is None else include
     fields = {**item, **(owner or {})}
-    body = {k: fields[k] for k in ALWAYS if k in fields}
+    body = {k: fields[k] for k in v3json.CALLBACK_ALWAYS if k in fields}
     body |= _expiry(item, ttl)
     for section in wanted:
-        for key in SECTIONS[section]:
+        for key in v3json.CALLBACK_SECTIONS[section]:
             if key in item:
                 body[key] = item[key]
     if "transcript" in body:
@@ -141,7 +133,7 @@ def analytics_body(item: dict[str, Any], include: list[str] | None, ttl: int | N
 
 def v2_body(item: dict[str, Any], include: list[str] | None) -> dict[str, Any]:
     """The old v2-beta contract: a `callback` envelope and a `media` object with `latest` versions."""
-    wanted = set(V2_SECTIONS) if include is None else set(include) & set(V2_SECTIONS)
+    wanted = set(v3json.V2_SECTIONS) if include is None else set(include) & set(v3json.V2_SECTIONS)
     media: dict[str, Any] = {"mediaId": item["mediaId"], "status": item["status"]}
     if "metadata" in wanted:
         media["metadata"] = {"latest": item.get("metadata", {})}

@@ -13,6 +13,7 @@ import yaml
 
 from . import callbacks, taxonomy
 from . import errors as E
+from .formats import v3json
 from .schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 from .settings import DEFAULT_MAX_SPEAKERS, LANGUAGES, Settings
 
@@ -23,8 +24,7 @@ METRIC_GROUPS = ("overtalk", "sentiment", "talk-style-tone-and-volume", "talk-ti
 CALLBACK_TYPES = ("analytics", "transcript", "media")
 CALLBACK_FORMATS = ("json", "text", "webvtt", "srt", "dfxp")
 CALLBACK_STREAMS = ("original", "redacted-audio")
-CALLBACK_INCLUDES = ("metadata", "transcript", "knowledge", "prediction", "spotting", "streams", "metrics",
-                     "speakerSentiments", "conversation", "categories", "messages")
+CALLBACK_INCLUDES = tuple(v3json.CALLBACK_SECTIONS)
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")

@@ -23,6 +23,16 @@ from ..conversation import (
 ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends them in
 
 
+# The analytics callback body: the media-level fields it always has, and the item keys each `include`
+# name adds (all of them when `include` is omitted); the old v2-beta contract's names of the same.
+CALLBACK_ALWAYS = ("_links", "formatVersion", "mediaId", "accountId", "accountName", "status", "dateCreated",
+                   "dateFinished", "mediaContentType", "length")
+CALLBACK_SECTIONS = {"metadata": ("metadata",), "transcript": ("transcript",), "knowledge": ("knowledge",),
+                     "prediction": ("prediction",), "spotting": ("spotting",), "streams": ("streams",),
+                     "metrics": ("metrics",), "speakerSentiments": ("speakerSentiments",),
+                     "conversation": ("conversation",), "categories": ("categories",), "messages": ("warnings", "errors")}
+V2_SECTIONS = {"metadata": "metadata", "transcript": "transcripts", "knowledge": "keywords", "prediction": "predictions"}
+
 def iso(moment: datetime) -> str:
     """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T19:22:03.123Z."""
     moment = moment.astimezone(timezone.utc)
