@@ -30,10 +30,11 @@ def timed_loads(settings) -> dict[str, float]:
     from speechproc.stages.sentiment import _head
 
     loads = {}
-    for name, load in (("whisper", lambda: models.load_whisper(settings.model, settings.device,
-                                                               settings.compute_type, settings.threads)),
-                       ("spacy", lambda: models.load_spacy(settings.spacy_model)),
-                       ("sentence_encoder", lambda: models.load_sentence_encoder(settings.sentence_encoder)),
+    recognition, text = settings.recognition, settings.discovery
+    for name, load in (("whisper", lambda: models.load_whisper(recognition.model, recognition.device,
+                                                               recognition.compute_type, recognition.threads)),
+                       ("spacy", lambda: models.load_spacy(text.spacy_model)),
+                       ("sentence_encoder", lambda: models.load_sentence_encoder(text.sentence_encoder)),
                        ("vader", models.load_vader), ("minilm_head", _head)):
         started = time.perf_counter()
         load()
@@ -85,12 +86,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc import config
+    from speechproc import config, options
 
     raw = config.load(CONFIG).raw
     result: dict = {"config": "configs/callcenter.yaml", "threads": args.threads}
-    settings = {engine: config.validate({**raw, "speechproc": {**raw.get("speechproc", {}), "threads": args.threads,
-                                                                "sentimentEngine": engine}})
+    settings = {engine: options.build(config.validate({**raw, "speechproc": {**raw.get("speechproc", {}),
+                                                                              "threads": args.threads,
+                                                                              "sentimentEngine": engine}}))
                 for engine in ("vader", "minilm")}
     result["model_loads_s"] = timed_loads(settings["vader"])
     print("model loads (s):", result["model_loads_s"])

@@ -129,13 +129,12 @@ def _best_mapping(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int]]:
 # --- runs ------------------------------------------------------------------------------------------------
 
 def asr_seconds(samples: np.ndarray, threads: int) -> float:
-    from speechproc import config
     from speechproc.conversation import Channel
+    from speechproc.options import RecognitionOptions
     from speechproc.stages.asr import transcribe_channel
 
-    settings = config.validate({"speechproc": {"threads": threads}})
     start = time.perf_counter()
-    transcribe_channel(Channel(0, "Speaker", samples, 16000), settings)
+    transcribe_channel(Channel(0, "Speaker", samples, 16000), RecognitionOptions(threads=threads))
     return time.perf_counter() - start
 
 

@@ -66,7 +66,7 @@ def speech_level(samples: np.ndarray, rate: int, spans: list[tuple[int, int]]) -
 
 def analyse(path: Path, ingest: dict | None, threads: int) -> tuple[list[dict], dict]:
     """Rows per channel for one recording, and its talk-style metrics (empty for one channel)."""
-    from speechproc import config, pipeline
+    from speechproc import config, options, pipeline
     from speechproc.conversation import Conversation
 
     raw = {"speechModel": {"features": ["voiceFeatures"]}, "speechproc": {"threads": threads},
@@ -74,7 +74,7 @@ def analyse(path: Path, ingest: dict | None, threads: int) -> tuple[list[dict], 
     if ingest:
         raw["ingest"] = ingest
     conv = Conversation("00000000-0000-0000-0000-000000000000")
-    pipeline.analyse(path, config.validate(raw), conv, on_stage=lambda *_: None)
+    pipeline.analyse(path, options.build(config.validate(raw)), conv, on_stage=lambda *_: None)
     rows = []
     for channel in conv.channels:
         words = [w for w in conv.words if w.is_word and w.speaker == channel.speaker_name]

@@ -29,17 +29,16 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc import config, media
+    from speechproc import config, media, options
     from speechproc.conversation import Conversation
-    from speechproc.models import load_whisper
     from speechproc.stages import asr, ingest, voice
 
-    settings = config.validate({"speechproc": {"threads": args.threads}})
-    load_whisper(settings.model, settings.device, settings.compute_type, settings.threads)
+    wanted = options.build(config.validate({"speechproc": {"threads": args.threads}}))
+    asr.load(wanted.recognition)
     conv = Conversation("00000000-0000-0000-0000-000000000000")
-    ingest.load_channels(CALL, settings, conv)
+    ingest.load_channels(CALL, wanted.ingest, conv)
     start = time.perf_counter()
-    asr.run(conv, settings)
+    asr.run(conv, wanted.recognition)
     asr_call_s = time.perf_counter() - start
     call_s = conv.channels[0].samples.shape[0] / 16000
     copies = int(np.ceil(HOUR_S / call_s))

@@ -134,7 +134,7 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     answers on every CPU, whatever a speech model hears."""
     import yaml
 
-    from speechproc import api, config, corpus, pipeline
+    from speechproc import api, config, corpus, options, pipeline
     from speechproc.catalog import Catalog
     from speechproc.conversation import Conversation, MediaItem
     from speechproc.formats import v3json
@@ -152,7 +152,8 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
                 api.put_definition(kind, definition.stem, yaml.safe_load(definition.read_text()), catalog)
         settings = api.resolve(config.validate(raw), catalog)
         conv = Conversation("00000000-0000-4000-8000-0000000000ca", language=settings.language)
-        pipeline.analyse(SAMPLES / "call.flac", settings, conv, lambda *_: None, words=truth_words(truth_for("call.flac")))
+        pipeline.analyse(SAMPLES / "call.flac", options.build(settings), conv, lambda *_: None,
+                         words=truth_words(truth_for("call.flac")))
         if settings.analytic_indexing:
             corpus.index(catalog, conv)
     item = MediaItem(conv.media_id, "finished", v3json.utc_now(), v3json.utc_now(), conv.content_type,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api, config, reuse, runner
+from speechproc import api, config, jobs, reuse, runner
 from speechproc.catalog import Catalog
 from speechproc.media import file_hash
 
@@ -122,14 +122,14 @@ def test_undecodable_name_is_processed_and_kept_apart_from_its_escaped_twin(tmp_
 @pytest.mark.slow
 def test_an_unexpected_exception_fails_only_its_item(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first, second = tone(tmp_path / "first.wav"), tone(tmp_path / "second.wav", seed=1)
-    real = runner.analyse
+    real = jobs.analyse
 
     def analyse(path, *args, **kwargs):
         if Path(path).name == "first.wav":
             raise ZeroDivisionError("boom")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "analyse", analyse)
+    monkeypatch.setattr(jobs, "analyse", analyse)
     batch = run_api([first, second], tmp_path / "home")
 
     assert [i.status for i in batch.items] == ["failed", "finished"]

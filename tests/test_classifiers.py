@@ -61,8 +61,8 @@ def test_predictions_on_hand_built_calls(registered):
                           ("Caller", "I want to cancel my subscription, it is too expensive."))
     other = conversation(("Agent", "Thank you for calling, how can I help?"),
                          ("Caller", "My internet keeps dropping every evening."))
-    classify.run(cancel, settings)
-    classify.run(other, settings)
+    classify.run(cancel, settings.classifiers)
+    classify.run(other, settings.classifiers)
     assert (cancel.classifiers[0].label, cancel.classifiers[0].predicted_class) == ("cancellation", 0)
     assert (other.classifiers[0].label, other.classifiers[0].predicted_class) == ("other", 1)
     assert 0.5 < cancel.classifiers[0].score <= 1

@@ -69,7 +69,7 @@ def test_a_definition_with_aliases_is_refused(tmp_path):
 def test_a_file_over_one_mib_is_refused_and_one_of_exactly_one_mib_is_read(tmp_path):
     body = '{"priority": "low"}'
     write(tmp_path, "max.json", body + " " * (MIB - len(body)))
-    assert config.load(tmp_path / "max.json").section("priority") == "low"
+    assert config.load(tmp_path / "max.json").raw["priority"] == "low"
     message = refused_config(tmp_path, "big.json", body + " " * (MIB + 1 - len(body)))
     assert "larger than 1048576 bytes" in message
     meta = '{"title": "t"}'
@@ -194,7 +194,7 @@ def test_quoted_yaml_keys_are_strings(tmp_path):
 def test_time_to_live_is_at_most_ten_years(tmp_path):
     message = refused_config(tmp_path, "ttl.json", '{"timeToLiveInSeconds": 1000000000000}', errors.INVALID_VALUE)
     assert message == "timeToLiveInSeconds: must be at most 315360000"
-    assert config.validate({"timeToLiveInSeconds": 315_360_000}).section("timeToLiveInSeconds") == 315_360_000
+    assert config.validate({"timeToLiveInSeconds": 315_360_000}).time_to_live == 315_360_000
 
 
 def test_callback_body_limit_is_at_most_one_gib():

@@ -8,7 +8,7 @@ import pytest
 from speechproc import config, numbers
 from speechproc.errors import ConfigurationError
 from speechproc.stages import detect
-from text_helpers import conversation
+from text_helpers import conversation, stage_options
 
 CARD = "4539148803436467"  # Luhn-valid test number
 
@@ -119,9 +119,9 @@ def test_detection_levels_nest():
 
 def test_transcript_redaction_replaces_every_word_of_the_region():
     conv = conversation(*PAYMENT)
-    settings = config.validate({"prediction": {"detectors": [
+    wanted = stage_options({"prediction": {"detectors": [
         {"detectorName": "PCI", "redactor": {"transcript": {"replacement": "[redacted]"}}}]}})
-    detect.run(conv, settings)
+    detect.run(conv, wanted.detect)
     said = " ".join(w.w for w in conv.words if w.is_word)
     for digits in ("4539", "1488", "0343", "6467", "twenty", "Seven"):
         assert digits not in said
@@ -161,5 +161,5 @@ def test_bad_detector_configurations(detector, message):
 
 
 def test_a_detector_by_id():
-    settings = config.validate({"prediction": {"detectors": [{"detectorId": config.detector_id("Number")}]}})
-    assert detect.configured(settings)[0][0] == "Number"
+    wanted = stage_options({"prediction": {"detectors": [{"detectorId": config.detector_id("Number")}]}})
+    assert [d.name for d in wanted.detect.detectors] == ["Number"]

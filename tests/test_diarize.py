@@ -14,6 +14,7 @@ from speechproc import config
 from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.stages import asr, diarize, ingest
 from speechproc.stages.diarize import Segment
+from text_helpers import run_stage, stage_options
 
 # --- pure logic ------------------------------------------------------------------------------------------
 
@@ -76,8 +77,8 @@ def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
 
 
 def test_speaker_names_follow_the_configuration_then_number():
-    plain = config.validate({})
-    named = config.validate({"speechproc": {"speakerNames": ["Agent", "Caller"]}})
+    plain = stage_options({}).diarization.speaker_names
+    named = stage_options({"speechproc": {"speakerNames": ["Agent", "Caller"]}}).diarization.speaker_names
     assert diarize.speaker_names(2, plain, "Speaker") == ["Speaker 1", "Speaker 2"]
     assert diarize.speaker_names(1, plain, "Speaker") == ["Speaker"]
     assert diarize.speaker_names(3, named, "Speaker") == ["Agent", "Caller", "Speaker 3"]
@@ -103,10 +104,10 @@ def test_bad_diarization_settings_are_refused(raw):
 @pytest.fixture(scope="module")
 def recognized_downmix(downmix: Path) -> Conversation:
     """The downmixed call decoded and recognised once; each test diarizes a copy."""
-    settings = config.validate({})
+    wanted = stage_options({})
     conv = Conversation("00000000-0000-0000-0000-00000000000d")
-    ingest.load_channels(downmix, settings, conv)
-    asr.run(conv, settings)
+    ingest.load_channels(downmix, wanted.ingest, conv)
+    asr.run(conv, wanted.recognition)
     return conv
 
 
@@ -114,7 +115,7 @@ def diarized(conv: Conversation, raw: dict) -> Conversation:
     copy_ = copy.copy(conv)
     copy_.recognized = [RecognizedWord(w.text, w.s, w.e, w.probability, w.speaker) for w in conv.recognized]
     copy_.diarized_speakers = []
-    diarize.run(copy_, config.validate(raw))
+    run_stage("diarize", copy_, raw)
     return copy_
 
 
@@ -161,20 +162,20 @@ def test_diarization_can_be_switched_off(recognized_downmix, raw):
 
 
 def test_a_named_mono_speaker_is_not_diarized(downmix):
-    settings = config.validate({"ingest": {"speakerName": "Maria"}})
+    wanted = stage_options({"ingest": {"speakerName": "Maria"}})
     conv = Conversation("00000000-0000-0000-0000-00000000000e")
-    ingest.load_channels(downmix, settings, conv)
-    assert not diarize.applies(conv, settings)
+    ingest.load_channels(downmix, wanted.ingest, conv)
+    assert not diarize.applies(conv, wanted.diarization)
     conv_default = Conversation("00000000-0000-0000-0000-00000000000f")
-    ingest.load_channels(downmix, config.validate({}), conv_default)
-    assert diarize.applies(conv_default, config.validate({}))
+    ingest.load_channels(downmix, stage_options({}).ingest, conv_default)
+    assert diarize.applies(conv_default, stage_options({}).diarization)
 
 
 def test_stereo_channels_are_never_diarized():
-    settings = config.validate({})
+    wanted = stage_options({})
     conv = Conversation("00000000-0000-0000-0000-000000000010")
-    ingest.load_channels(SAMPLES / "call.flac", settings, conv)
-    assert not diarize.applies(conv, settings)
+    ingest.load_channels(SAMPLES / "call.flac", wanted.ingest, conv)
+    assert not diarize.applies(conv, wanted.diarization)
 
 
 def test_the_voicemail_keeps_its_single_speaker(processed):

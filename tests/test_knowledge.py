@@ -7,7 +7,7 @@ from speechproc import config, taxonomy
 from speechproc.errors import ConfigurationError
 from speechproc.formats.v3json import results_json
 from speechproc.stages import knowledge
-from text_helpers import conversation
+from text_helpers import conversation, run_stage, stage_options
 
 BILLING_CALL = (
     ("Agent", "Thank you for calling. How can I help you today?"),
@@ -15,7 +15,7 @@ BILLING_CALL = (
     ("Agent", "I can see the double charge on your internet bill. I will issue a refund today."),
     ("Caller", "Thank you. Will the refund reach my bank account this week?"),
 )
-SETTINGS = config.validate({"knowledge": {"enableDiscovery": True}})
+SETTINGS = stage_options({"knowledge": {"enableDiscovery": True}}).discovery
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_a_call_about_something_else_does_not_get_billing():
 
 def test_discovery_is_off_unless_enabled():
     conv = conversation(*BILLING_CALL)
-    knowledge.run(conv, config.validate({"knowledge": {"enableExternalDataSources": True}}))
+    assert not run_stage("knowledge", conv, {"knowledge": {"enableExternalDataSources": True}})
     assert conv.knowledge is None and "knowledge" not in results_json(conv)
 
 
@@ -76,8 +76,8 @@ def test_a_users_taxonomy_replaces_the_bundled_one(tmp_path):
     own.write_text("topics:\n  - topicName: Pets\n    description: Dogs, cats and their food and vets.\n"
                    "  - topicName: Money back\n    description: The customer asks for a refund of a charge.\n")
     conv = conversation(*BILLING_CALL)
-    knowledge.run(conv, config.validate({"knowledge": {"enableDiscovery": True},
-                                         "speechproc": {"topicTaxonomy": str(own)}}))
+    knowledge.run(conv, stage_options({"knowledge": {"enableDiscovery": True},
+                                       "speechproc": {"topicTaxonomy": str(own)}}).discovery)
     assert [t.name for t in conv.knowledge.topics] == ["Money back"]
 
 

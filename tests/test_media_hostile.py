@@ -121,11 +121,11 @@ def test_more_channels_than_the_limit_fail_with_10201(tmp_path, channels, real):
 CHANNELS = """
 import json, sys
 from pathlib import Path
-from speechproc import config
 from speechproc.conversation import Conversation
+from speechproc.options import IngestOptions
 from speechproc.stages import ingest
 conv = Conversation("media")
-channels = ingest.build_channels(Path(sys.argv[1]), config.validate({}), conv)
+channels = ingest.build_channels(Path(sys.argv[1]), IngestOptions(), conv)
 print(json.dumps([[c.speaker_name, c.samples.shape[0]] for c in channels]))
 """
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api, config, ownership, paths, runner
+from speechproc import api, config, jobs, ownership, paths
 from speechproc.catalog import Catalog
 from speechproc.conversation import Conversation
 
@@ -88,7 +88,7 @@ def test_a_users_file_stops_the_item_before_any_audio_is_processed(tmp_path, mon
     def analyse(*args, **kwargs):
         raise AssertionError("the audio was processed")
 
-    monkeypatch.setattr(runner, "analyse", analyse)
+    monkeypatch.setattr(jobs, "analyse", analyse)
     tone(tmp_path / "call.wav", 0.2)
     (tmp_path / "call.vtt").write_text("WEBVTT\n\nmine\n")
     [item] = api.process([tmp_path], config.validate({})).items

@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc import config
 from speechproc.formats.v3json import results_json
+from speechproc.options import SentimentOptions
 from speechproc.stages import sentiment
-from text_helpers import conversation
+from text_helpers import conversation, run_stage, stage_options
 
 POSITIVE = "Thank you so much, that is wonderful news and you were very helpful."
 NEGATIVE = "This is terrible service, I am angry and I hate waiting for hours."
 NEUTRAL = "The invoice number is on the second page."
 
 
-def settings(engine: str, **extra) -> config.Settings:
-    return config.validate({"speakerSentiments": True, "speechproc": {"sentimentEngine": engine}, **extra})
+def settings(engine: str, **extra) -> SentimentOptions:
+    return stage_options({"speakerSentiments": True, "speechproc": {"sentimentEngine": engine}, **extra}).sentiment
 
 
 @pytest.mark.parametrize("engine", ["vader", "minilm"])
@@ -40,7 +40,7 @@ def test_speaker_sentiments_has_one_value_per_sentence_with_its_times():
 
 def test_not_run_unless_asked_and_english_only():
     conv = conversation(("Agent", POSITIVE))
-    sentiment.run(conv, config.validate({}))
+    assert not run_stage("sentiment", conv, {})
     assert conv.sentences[0].sentiment is None and "speakerSentiments" not in results_json(conv)
     sentiment.run(conv, settings("vader", speechModel={"language": "de-DE"}))
     assert conv.sentences[0].sentiment is None and conv.warnings[0][0] == 10603

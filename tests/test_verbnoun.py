@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc import config
 from speechproc.stages import verbnoun
-from text_helpers import conversation
+from text_helpers import conversation, run_stage, stage_options
 
-SETTINGS = config.validate({"conversation": {"verbNounPairsEnabled": True}})
+SETTINGS = stage_options({"conversation": {"verbNounPairsEnabled": True}}).verb_noun_pairs
 
 
 def pairs(*turns: tuple[str, str]) -> dict:
@@ -47,8 +46,8 @@ def test_pairs_are_per_speaker_with_times_of_their_words():
 
 def test_off_unless_asked_and_english_only():
     conv = conversation(("Agent", "I sent the invoice."))
-    verbnoun.run(conv, config.validate({}))
+    assert not run_stage("verbnoun", conv, {})
     assert conv.verb_noun_pairs is None
-    verbnoun.run(conv, config.validate({"speechModel": {"language": "fr-FR"},
-                                        "conversation": {"verbNounPairsEnabled": True}}))
+    assert run_stage("verbnoun", conv, {"speechModel": {"language": "fr-FR"},
+                                        "conversation": {"verbNounPairsEnabled": True}})
     assert conv.verb_noun_pairs == {} and conv.warnings[0][0] == 10603

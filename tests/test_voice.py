@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, truth_for
-from speechproc import config, media
+from speechproc import media
 from speechproc.conversation import Conversation
 from speechproc.stages import ingest
 from speechproc.stages.voice import REFERENCE_RMS, analyse_words, frequency_ceiling
+from text_helpers import stage_options
 
 
 def tone(rate: int, parts: list[tuple[float, float]], seconds: float = 1.0, lead: float = 0.5) -> np.ndarray:
@@ -103,9 +104,9 @@ def test_a_word_shorter_than_a_frame_still_gets_features():
 
 
 def test_features_come_from_the_original_rate_not_the_asr_copy():
-    settings = config.validate({"speechModel": {"features": ["voiceFeatures"]}})
+    wanted = stage_options({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000000")
-    ingest.load_channels(SAMPLES / "call.flac", settings, conv)
+    ingest.load_channels(SAMPLES / "call.flac", wanted.ingest, conv)
     assert [ch.sample_rate for ch in conv.channels] == [16000, 16000]
     assert [ch.original_rate for ch in conv.channels] == [22050, 22050]
     original = media.decode(SAMPLES / "call.flac", sample_rate=None).samples
@@ -114,7 +115,7 @@ def test_features_come_from_the_original_rate_not_the_asr_copy():
 
 def test_without_voice_features_no_original_copy_is_kept():
     conv = Conversation("00000000-0000-0000-0000-000000000000")
-    ingest.load_channels(SAMPLES / "call.flac", config.validate({}), conv)
+    ingest.load_channels(SAMPLES / "call.flac", stage_options({}).ingest, conv)
     assert all(ch.original is None for ch in conv.channels)
 
 
@@ -133,9 +134,9 @@ def call_with_features(tmp_path_factory):
     """The stereo sample call analysed with voice features: the conversation, pitch included."""
     from speechproc import pipeline
 
-    settings = config.validate({"speechModel": {"features": ["voiceFeatures"]}})
+    wanted = stage_options({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000001")
-    pipeline.analyse(SAMPLES / "call.flac", settings, conv, on_stage=lambda *_: None)
+    pipeline.analyse(SAMPLES / "call.flac", wanted, conv, on_stage=lambda *_: None)
     return conv
 
 

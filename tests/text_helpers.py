@@ -3,7 +3,10 @@ media's known words (truth.json) as recognised words."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
+from speechproc import config, options, pipeline
 from speechproc.conversation import PUNC, Conversation, RecognizedWord, Turn, Word
 from speechproc.sentences import split
 
@@ -47,3 +50,20 @@ def truth_words(recording: dict) -> list[RecognizedWord]:
             out.append(RecognizedWord(piece, round(cursor), round(end), 1.0, turn["speaker"]))
             cursor = end
     return sorted(out, key=lambda w: w.s)
+
+
+def stage_options(raw: dict[str, Any] | config.Settings | None = None) -> options.Options:
+    """Every stage's options from a configuration (a raw one is validated first)."""
+    settings = raw if isinstance(raw, config.Settings) else config.validate(raw or {})
+    return options.build(settings)
+
+
+def run_stage(name: str, conv: Conversation, raw: dict[str, Any] | config.Settings | None = None,
+              path: Path | None = None) -> bool:
+    """Run one stage of the pipeline's table on `conv` as the pipeline would; whether its predicate let it run."""
+    run = pipeline.Run(path or Path("unused"), stage_options(raw), conv, None, None)
+    stage = next(st for st in pipeline.STAGES if st.name == name)
+    if not stage.runs(run):
+        return False
+    stage.step(run)
+    return True

@@ -1,7 +1,8 @@
 """The library face of speechproc: process recordings, read and align media items, store definitions,
 run queries, deliver callbacks. The CLI only wraps this; each part lives in a module of its own:
-`planning` (inputs and output names), `runner` (the batch), `publishing` (outputs and callbacks),
-`reading` (the media endpoints), `registry` (definitions, classifiers, queries)."""
+`planning` (inputs and output names), `runner` (the batch: plan, run, record), `jobs` (one recording's
+job), `publishing` (outputs and callbacks), `reading` (the media endpoints), `registry` (definitions,
+classifiers, queries)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,23 +13,25 @@ from . import config as config_module
 from . import errors as E
 from .catalog import Catalog, using
 from .config import Settings
-from .conversation import Conversation, MediaItem
+from .conversation import MediaItem
 from .formats import v3json
 from .formats.stored import stored_transcript
+from .jobs import Job, JobResult, execute, run_job
+from .options import build as build_options
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
 from .planning import JSON_SUFFIX, Input, discover, is_redacted_copy, output_paths
 from .publishing import enqueue_callbacks, redact_audio, redacted_audio_path, write_outputs
 from .reading import get_media, get_metadata, get_progress, list_media, media_row
 from .registry import delete_definition, get_definition, list_definitions, put_classifier, put_definition, query
-from .runner import BatchResult, ItemResult, Reporter, analyse_and_publish, process, resolve
+from .runner import BatchResult, ItemResult, Recorder, Reporter, plan, process, record, resolve
 
-__all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "ItemResult", "Reporter", "TranscriptNotReady", "absolute",
-           "align_media", "config_module", "delete_definition", "deliver_callbacks", "discover",
-           "enqueue_callbacks", "get_definition", "get_media", "get_metadata", "get_progress", "get_transcript",
-           "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths", "printable",
-           "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path", "resolve",
-           "shown", "write_outputs"]
+__all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "ItemResult", "Job", "JobResult", "Reporter",
+           "TranscriptNotReady", "absolute", "align_media", "config_module", "delete_definition", "deliver_callbacks",
+           "discover", "enqueue_callbacks", "get_definition", "get_media", "get_metadata", "get_progress",
+           "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
+           "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
+           "resolve", "run_job", "shown", "write_outputs"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
@@ -51,14 +54,13 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
             raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
         old = row["item"]
         item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
-        tasks = new_tasks(media_id)
-        cat.update(media_id, item=v3json.media_item(item), tasks=tasks)
+        cat.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
         outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
-        conv = Conversation(media_id, language=settings.language, date_created=item.date_created,
-                            metadata=item.metadata)
+        job = Job(media_id, Path(row["input_path"]), outputs, None, build_options(settings), item.metadata,
+                  item.date_created, row.get("content_hash"), row.get("config_hash") or "", {},
+                  settings.analytic_indexing, tuple(aligned.words))
         try:
-            analyse_and_publish(Path(row["input_path"]), item, conv, settings, outputs, tasks, cat,
-                                words=aligned.words)
+            record(execute(plan(job, settings, cat), events=Recorder(cat)), settings, cat)
         except (E.SpeechprocError, OSError) as exc:
             cat.update(media_id, item=old)
             if isinstance(exc, OSError):

@@ -162,7 +162,7 @@ def plan(item: dict[str, Any], settings: Settings, streams: dict[str, str], now:
     out = []
     created = v3json.utc_now()
     owner: dict[str, str] = {}
-    for position, cb in enumerate((settings.section("publish") or {}).get("callbacks", [])):
+    for position, cb in enumerate(settings.callbacks):
         kind = cb.get("type", "analytics")
         if item["status"] != "finished" and kind != "analytics":
             continue
@@ -175,7 +175,7 @@ def plan(item: dict[str, Any], settings: Settings, streams: dict[str, str], now:
             if settings.callback_contract != "v2-beta":
                 owner = owner or account(settings)
             body = v2_body(item, cb.get("include")) if settings.callback_contract == "v2-beta" else \
-                analytics_body(item, cb.get("include"), settings.section("timeToLiveInSeconds"), owner,
+                analytics_body(item, cb.get("include"), settings.time_to_live, owner,
                                settings.language)
             delivery |= {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
         elif kind == "transcript":
@@ -574,8 +574,8 @@ def _work(catalog_path: Path, delivery: dict[str, Any], clock: Callable[[], floa
 def deliver_due(catalog: Catalog, settings: Settings | None = None, clock: Callable[[], float] = time.time,
                 sender: Sender = send, workers: int = 8) -> dict[str, int]:
     """Send every delivery that is due; return how many were delivered, are still pending, or died."""
-    timeout = settings.callback_timeout if settings else 10.0
-    max_bytes = settings.callback_max_bytes if settings else 64 * 2**20
+    settings = settings or Settings()
+    timeout, max_bytes = settings.callback_timeout, settings.callback_max_bytes
     due = catalog.outbox_claim(clock(), lease=ATTEMPTS_PER_ROUND * timeout + 60)
     counts = {"delivered": 0, "pending": 0, "dead": 0}
     if not due:

@@ -18,11 +18,17 @@ from .query.narrow import text_filter
 DEFAULT_ORDER = ("dateCreated", True)
 
 
-def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
-    """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
+def entry(conv: Conversation, status: str = "finished") -> dict[str, Any]:
+    """A processed conversation's entry in the analytic index: the keyword arguments of Catalog.index."""
     doc = documents.from_conversation(conv, status)
     text = " ".join(" ".join(t.words) for t in doc.turns)
-    catalog.index(conv.media_id, doc.fields, conv.metadata, doc.metrics, documents.compact(doc), text)
+    return {"fields": doc.fields, "metadata": conv.metadata, "metrics": doc.metrics,
+            "turns": documents.compact(doc), "text": text}
+
+
+def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
+    """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
+    catalog.index(conv.media_id, **entry(conv, status))
 
 
 def _sort_key(value: Any) -> tuple[int, Any]:

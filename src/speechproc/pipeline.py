@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from . import errors as E
-from .config import Settings
 from .conversation import Conversation, RecognizedWord
+from .options import Options
 from .stages import (
     asr,
     categories,
@@ -33,7 +33,7 @@ class Run:
     """One recording's pass through the stages: what the steps and predicates read."""
 
     path: Path
-    settings: Settings
+    options: Options
     conv: Conversation
     on_seconds: SecondsEvent | None
     words: list[RecognizedWord] | None  # an aligned transcript instead of recognition
@@ -56,37 +56,39 @@ def _always(run: Run) -> bool:
 
 def _recognise(run: Run) -> None:
     if run.words is None:
-        asr.run(run.conv, run.settings, run.on_seconds)
+        asr.run(run.conv, run.options.recognition, run.on_seconds)
     else:
         _take_words(run.conv, run.words)
 
 
 STAGES = (
     Stage("decode", "Decode the recording into channels", "ingest", _always,
-          lambda r: ingest.load_channels(r.path, r.settings, r.conv)),
+          lambda r: ingest.load_channels(r.path, r.options.ingest, r.conv)),
     Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
-          lambda r: r.words is None and diarize.applies(r.conv, r.settings), lambda r: diarize.run(r.conv, r.settings)),
-    Stage("punctuation", "Split punctuation", "transcription", _always, lambda r: punctuation.run(r.conv, r.settings)),
+          lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
+          lambda r: diarize.run(r.conv, r.options.diarization)),
+    Stage("punctuation", "Split punctuation", "transcription", _always,
+          lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
     Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
-    Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(detect.configured(r.settings)),
-          lambda r: detect.run(r.conv, r.settings)),
-    Stage("voice", "Word-level voice features", "analytics", lambda r: r.settings.voice_features,
+    Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(r.options.detect.detectors),
+          lambda r: detect.run(r.conv, r.options.detect)),
+    Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features,
           lambda r: voice.run(r.conv)),
-    Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.settings),
-          lambda r: sentiment.run(r.conv, r.settings)),
-    Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.settings.verb_noun_pairs,
-          lambda r: verbnoun.run(r.conv, r.settings)),
-    Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.settings.discovery,
-          lambda r: knowledge.run(r.conv, r.settings)),
-    Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.settings.metric_groups),
-          lambda r: metrics.run(r.conv, r.settings)),
-    Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.settings.spotting_group_names),
-          lambda r: spotting.run(r.conv, r.settings)),
-    Stage("categories", "Categories", "analytics", lambda r: bool(r.settings.section("categories")),
-          lambda r: categories.run(r.conv, r.settings)),
-    Stage("classify", "Classifiers", "analytics", lambda r: bool(r.settings.classifiers),
-          lambda r: classify.run(r.conv, r.settings)),
+    Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
+          lambda r: sentiment.run(r.conv, r.options.sentiment)),
+    Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
+          lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs)),
+    Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.options.discovery.enabled,
+          lambda r: knowledge.run(r.conv, r.options.discovery)),
+    Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
+          lambda r: metrics.run(r.conv, r.options.metrics)),
+    Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.options.keyword_groups),
+          lambda r: spotting.run(r.conv, r.options.keyword_groups)),
+    Stage("categories", "Categories", "analytics", lambda r: r.options.categories_requested,
+          lambda r: categories.run(r.conv, r.options.categories)),
+    Stage("classify", "Classifiers", "analytics", lambda r: bool(r.options.classifiers),
+          lambda r: classify.run(r.conv, r.options.classifiers)),
 )
 PUBLISH = ("publish", "Write the outputs", "publish")  # run by the runner after the stages
 
@@ -95,9 +97,8 @@ SecondsEvent = Callable[[float], None]
 
 # Configuration parts this version accepts but does not compute yet: (test, what is ignored).
 _NOT_YET = (
-    (lambda s: not s.number_formatting, "transcript.formatting.enableNumberFormatting false"),
-    (lambda s: bool(((s.section("transcript") or {}).get("contentFiltering") or {}).get("enableProfanityFiltering")),
-     "transcript.contentFiltering.enableProfanityFiltering"),
+    (lambda o: not o.number_formatting, "transcript.formatting.enableNumberFormatting false"),
+    (lambda o: o.profanity_filtering, "transcript.contentFiltering.enableProfanityFiltering"),
 )
 
 
@@ -108,9 +109,9 @@ def new_tasks(media_id: str) -> list[dict[str, Any]]:
              "phase": phase, "status": "pending"} for name, display, phase in tasks]
 
 
-def unsupported_warnings(settings: Settings) -> list[tuple[int, str]]:
+def unsupported_warnings(options: Options) -> list[tuple[int, str]]:
     return [(E.FEATURE_NOT_AVAILABLE, f"{what} is not computed by this version of speechproc and was ignored")
-            for test, what in _NOT_YET if test(settings)]
+            for test, what in _NOT_YET if test(options)]
 
 
 def _take_words(conv: Conversation, words: list[RecognizedWord]) -> None:
@@ -121,13 +122,13 @@ def _take_words(conv: Conversation, words: list[RecognizedWord]) -> None:
         conv.diarized_speakers = speakers
 
 
-def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageEvent,
+def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEvent,
             on_seconds: SecondsEvent | None = None, words: list[RecognizedWord] | None = None) -> None:
     """Run every stage on one recording; raise a SpeechprocError naming the failed stage.
 
     A stage whose predicate says no is not run, and its task is `skipped`. With `words` (an aligned
     transcript) recognition and diarization are replaced by those words."""
-    run = Run(path, settings, conv, on_seconds, words)
+    run = Run(path, options, conv, on_seconds, words)
     for stage in STAGES:
         if not stage.runs(run):
             on_stage(stage.name, "skipped")
@@ -143,5 +144,5 @@ def analyse(path: Path, settings: Settings, conv: Conversation, on_stage: StageE
             raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
                                     status=500) from exc
         on_stage(stage.name, "finished")
-    for code, message in unsupported_warnings(settings):
+    for code, message in unsupported_warnings(options):
         conv.warn(code, message)

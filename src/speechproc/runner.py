@@ -1,25 +1,30 @@
-"""Running a batch: each input claimed in the catalog, processed, published and recorded; one bad input
-fails its own item only. Items left running by a killed process are failed first."""
+"""Running a batch: plan → jobs → run_job → record.
+
+Each input is claimed in the catalog (or skipped, as `reuse` decides), planned into a `Job` (output
+places checked, their ownership record attached), run by `jobs.run_job`, and its result recorded in the
+catalog. One bad input fails its own item only. Items left running by a killed process are failed first."""
 from __future__ import annotations
 
-import json
 import os
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, corpus, ownership, reuse
+from . import callbacks, jobs, ownership, reuse
 from . import config as config_module
 from . import errors as E
-from .catalog import Catalog
+from .catalog import Catalog, using
 from .config import Settings
-from .conversation import Conversation, MediaItem
+from .conversation import MediaItem
 from .formats import v3json
+from .jobs import Job, JobEvents, JobResult, as_error, run_job
+from .options import Options
+from .options import build as build_options
 from .paths import absolute, printable, shown
-from .pipeline import analyse, new_tasks
+from .pipeline import new_tasks
 from .planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
-from .publishing import enqueue_callbacks, redact_audio, redacted_audio_path, write_outputs
+from .publishing import enqueue_callbacks, redacted_audio_path
 
 
 @dataclass
@@ -87,7 +92,7 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
         groups.append(group)
     models = []
     stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
-    for i, item in enumerate((settings.section("prediction") or {}).get("classifiers", [])):
+    for i, item in enumerate(settings.classifier_refs):
         definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
             else stored.get(item.get("classifierId", ""))
         if definition is None:
@@ -112,22 +117,16 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     reporter = reporter or Reporter()
     metadata = metadata or {}
     out = out_folder(out_dir)
-    own_catalog = catalog is None
-    catalog = catalog or Catalog()
-    try:
-        settings = resolve(settings, catalog)
-    except E.ConfigurationError:
-        if own_catalog:
-            catalog.close()
-        raise
-    results = []
-    try:
-        _fail_abandoned(catalog, reporter)
+    with using(catalog) as cat:
+        settings = resolve(settings, cat)
+        _fail_abandoned(cat, reporter)
         inputs, problems = discover([absolute(p) for p in paths], reporter.note)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
         names = output_paths([i for i in inputs if unreadable(i.path) is None], out)
         config_hash = reuse.settings_key(settings, metadata, out)
+        options = build_options(settings)
         reporter.batch_started(inputs)
+        results = []
         first_of: dict[tuple[int, int], Path] = {}  # (device, inode) -> the input that names it first
         for inp in inputs:
             reporter.item_started(inp)
@@ -136,15 +135,12 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
                 reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
                 result = ItemResult(os.fspath(inp.path), None, "skipped")
             else:
-                result = _process_one(inp, names.get(inp.path, {}), settings, metadata, config_hash, force, catalog,
-                                      reporter)
+                result = _process_one(inp, names.get(inp.path, {}), settings, options, metadata, config_hash, force,
+                                      cat, reporter)
             results.append(result)
             reporter.item_done(result)
         if deliver:
-            _deliver(catalog, settings, reporter)
-    finally:
-        if own_catalog:
-            catalog.close()
+            _deliver(cat, settings, reporter)
     return BatchResult(results, problems)
 
 
@@ -186,38 +182,98 @@ def _deliver(catalog: Catalog, settings: Settings, reporter: Reporter) -> None:
                       f"(speechproc callbacks deliver), {sent['dead']} given up")
 
 
-def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, metadata: dict[str, Any],
-                 config_hash: str, force: bool, catalog: Catalog, reporter: Reporter) -> ItemResult:
-    """Claim, process and publish one input. Any exception fails this item only (an unexpected one with code
-    90000, its type and message); only KeyboardInterrupt goes on up, after the item is marked failed."""
+def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, options: Options,
+                 metadata: dict[str, Any], config_hash: str, force: bool, catalog: Catalog,
+                 reporter: Reporter) -> ItemResult:
+    """Claim one input, plan its job, run it and record the result. Any exception fails this item only
+    (an unexpected one with code 90000, its type and message); Ctrl-C goes on up once the item is recorded
+    as failed."""
     path = os.fspath(inp.path)
-    item = MediaItem(str(uuid.uuid4()), "running", v3json.utc_now(), metadata=metadata)
-    tasks = new_tasks(item.media_id)
-    conv = Conversation(item.media_id, language=settings.language, date_created=item.date_created,
-                        metadata=metadata)
-    claimed = False
+    media_id, created = str(uuid.uuid4()), v3json.utc_now()
+    item = MediaItem(media_id, "running", created, metadata=metadata)
+    job = None
     try:
         problem = unreadable(inp.path)
         content_hash = None if problem else reuse.content_key(inp.path)
         reusable = None if force else reuse.still_there
-        state, row = catalog.claim(v3json.media_item(item), path, content_hash, config_hash, tasks, settings.raw, reusable)
+        state, row = catalog.claim(v3json.media_item(item), path, content_hash, config_hash, new_tasks(media_id),
+                                   settings.raw, reusable)
         if state != "claimed":
             return _skipped(inp, state, row, reporter)
-        claimed = True
+        job = Job(media_id, inp.path, outputs, None, options, metadata, created, content_hash, config_hash, {},
+                  settings.analytic_indexing)
         if problem:
             raise problem
-        ownership.check([*outputs.values(), redacted_audio_path(outputs, inp.path, settings)], catalog)
-        written = analyse_and_publish(inp.path, item, conv, settings, outputs, tasks, catalog, reporter.audio_seconds)
-        return ItemResult(path, item.media_id, "finished", written, length_ms=conv.length_ms)
+        job = plan(job, settings, catalog)
+        result = run_job(job, Recorder(catalog, reporter))
     except KeyboardInterrupt:
-        if claimed:
-            _fail(inp, item, conv, E.SpeechprocError(E.INTERNAL, "interrupted", 500), {}, tasks, catalog, settings)
+        if job is not None:
+            record(jobs.fail(job, E.SpeechprocError(E.INTERNAL, jobs.INTERRUPTED, 500), interrupted=True),
+                    settings, catalog)
         raise
     except Exception as exc:
-        error = _as_error(exc)
-        if not claimed:  # nothing in the catalog to mark
-            return ItemResult(path, None, "failed", error=error.body())
-        return _fail_item(inp, item, conv, error, outputs, tasks, catalog, settings)
+        if job is None:  # not claimed: nothing in the catalog to mark
+            return ItemResult(path, None, "failed", error=as_error(exc).body())
+        result = jobs.fail(_with_ownership(job, catalog), as_error(exc))
+    recorded = record(result, settings, catalog)
+    if recorded.interrupted:
+        raise KeyboardInterrupt
+    return ItemResult(path, media_id, recorded.status, recorded.outputs, recorded.error, recorded.length_ms)
+
+
+def plan(job: Job, settings: Settings, catalog: Catalog) -> Job:
+    """The job with its redacted-audio place and the ownership record of its output places; raise
+    ownership.OutputConflict, before any audio is processed, when one of them may not be written."""
+    redacted = redacted_audio_path(job.outputs, job.input, job.options.detect.redacts_audio,
+                                   settings.redacted_audio_format)
+    ownership.check([*job.outputs.values(), redacted], catalog)
+    return _with_ownership(replace(job, redacted_audio=redacted), catalog)
+
+
+def _with_ownership(job: Job, catalog: Catalog) -> Job:
+    targets = [*job.outputs.values(), job.redacted_audio]
+    return replace(job, ownership=ownership.Ledger.of(targets, catalog).known)
+
+
+class Recorder(JobEvents):
+    """Records a running job's progress in the catalog as it goes (tasks, and each output before it is
+    put in place), and passes the recognised seconds to the reporter."""
+
+    def __init__(self, catalog: Catalog, reporter: Reporter | None = None) -> None:
+        self.catalog, self.reporter = catalog, reporter or Reporter()
+
+    def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
+        self.catalog.update(media_id, tasks=tasks)
+
+    def seconds(self, seconds: float) -> None:
+        self.reporter.audio_seconds(seconds)
+
+    def output(self, path: str, sha256: str, media_id: str | None) -> None:
+        self.catalog.record_output(path, sha256, media_id)
+
+
+def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult:
+    """Put a job's result into the catalog: the ownership record, the item, its tasks and outputs, the
+    analytic index entry, its callbacks. Should that fail, the item is marked failed in the catalog alone
+    and the returned result says why."""
+    try:
+        ownership.replay(result.ownership, catalog)
+        catalog.update(result.media_id, item=result.item, tasks=result.tasks, outputs=result.outputs)
+        if result.index is not None:
+            catalog.index(result.media_id, **result.index)
+        enqueue_callbacks(catalog, result.item, settings, result.streams)
+        return result
+    except Exception as exc:
+        error = as_error(exc)
+        first = result.error or error.body()
+        body = {**result.item, "status": "failed", "dateFinished": v3json.utc_now(),
+                "errors": [*result.item.get("errors", []),
+                           {"code": E.INTERNAL, "error": printable(f"while recording the result: {error.message}")}]}
+        try:
+            catalog.update(result.media_id, item=body, only_if_status="running")
+        except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
+            pass
+        return replace(result, status="failed", item=body, error=first)
 
 
 def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:
@@ -232,75 +288,3 @@ def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) ->
     return ItemResult(os.fspath(inp.path), row["media_id"], "skipped")
 
 
-def _as_error(exc: Exception) -> E.SpeechprocError:
-    """The item error for an exception: its own code for a SpeechprocError, else 90000 with type and message;
-    the message as valid UTF-8 text."""
-    if isinstance(exc, E.SpeechprocError):
-        message = printable(exc.message)
-        return exc if message == exc.message else E.SpeechprocError(exc.code, message, exc.status)
-    return E.SpeechprocError(E.INTERNAL, printable(f"{type(exc).__name__}: {exc}"), 500)
-
-
-def _fail_item(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],
-               tasks: list[dict[str, Any]], catalog: Catalog, settings: Settings) -> ItemResult:
-    """Mark the item failed; should even that go wrong, mark it failed in the catalog alone."""
-    try:
-        return _fail(inp, item, conv, error, outputs, tasks, catalog, settings)
-    except Exception as exc:
-        body = {**v3json.media_item(item), "status": "failed", "dateFinished": v3json.utc_now(),
-                "errors": [{"code": error.code, "error": error.message},
-                           {"code": E.INTERNAL, "error": printable(f"while recording the failure: {type(exc).__name__}: {exc}")}]}
-        try:
-            catalog.update(item.media_id, item=body, only_if_status="running")
-        except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
-            pass
-        return ItemResult(os.fspath(inp.path), item.media_id, "failed", error=error.body())
-
-
-def analyse_and_publish(path: Path, item: MediaItem, conv: Conversation, settings: Settings,
-                         outputs: dict[str, Path], tasks: list[dict[str, Any]], catalog: Catalog,
-                         on_seconds: Any = None, words: list | None = None) -> dict[str, str]:
-    """Run the stages, write every output, update the catalog, index, queue the callbacks."""
-    def on_stage(name: str, status: str) -> None:
-        for task in tasks:
-            if task["name"] == name:
-                task["status"] = status
-        catalog.update(item.media_id, tasks=tasks)
-
-    analyse(path, settings, conv, on_stage, on_seconds, words)
-    item.content_type, item.length_ms = conv.content_type, conv.length_ms
-    item.warnings = conv.warnings
-    item.status, item.date_finished = "finished", v3json.utc_now()
-    on_stage("publish", "started")
-    redact_audio(path, conv, outputs, settings, catalog)
-    body = v3json.media_item(item, conv)
-    written = write_outputs(body, conv, outputs, catalog)
-    on_stage("publish", "finished")
-    catalog.update(item.media_id, item=body, outputs=written)
-    if settings.analytic_indexing:
-        corpus.index(catalog, conv)
-    source = os.fspath(path)  # absolute already; a symbolic link keeps its name
-    enqueue_callbacks(catalog, body, settings, {"original": source, "redacted-audio": written.get("redacted-audio")})
-    return written
-
-
-def _fail(inp: Input, item: MediaItem, conv: Conversation, error: E.SpeechprocError, outputs: dict[str, Path],
-          tasks: list[dict[str, Any]], catalog: Catalog, settings: Settings) -> ItemResult:
-    for task in tasks:
-        if task["status"] in ("pending", "started"):
-            task["status"] = "cancelled" if task["status"] == "pending" else "failed"
-    item.status, item.date_finished = "failed", v3json.utc_now()
-    item.content_type = item.content_type or conv.content_type or None
-    item.length_ms = item.length_ms or conv.length_ms or None
-    item.errors = [(error.code, error.message)]
-    body = v3json.media_item(item)
-    written = {}
-    if inp.path.is_file() and "json" in outputs:
-        try:
-            ownership.write(outputs["json"], json.dumps(body, indent=2) + "\n", catalog, item.media_id)
-            written = {"json": str(outputs["json"].absolute())}
-        except ownership.OutputConflict:  # the name is someone else's file: the catalog alone says why
-            pass
-    catalog.update(item.media_id, item=body, tasks=tasks, outputs=written)
-    enqueue_callbacks(catalog, body, settings, {})
-    return ItemResult(str(inp.path), item.media_id, "failed", written, error=error.body())

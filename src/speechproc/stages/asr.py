@@ -3,33 +3,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..config import Settings
 from ..conversation import Channel, Conversation, RecognizedWord
 from ..errors import UNSUPPORTED_LANGUAGE, SpeechprocError
 from ..models import load_whisper
+from ..options import RecognitionOptions
 
 ProgressFn = Callable[[float], None]
 
 
-def check_language(settings: Settings) -> None:
+def load(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
+    """The recogniser the options name (loaded once per process)."""
+    return load_whisper(options.model, options.device, options.compute_type, options.threads)
+
+
+def check_language(options: RecognitionOptions) -> None:
     """Refuse a non-English language on an English-only model before any audio is decoded."""
-    model = load_whisper(settings.model, settings.device, settings.compute_type, settings.threads)
-    if settings.whisper_language != "en" and not model.model.is_multilingual:
+    if options.whisper_language != "en" and not load(options).model.is_multilingual:
         raise SpeechprocError(UNSUPPORTED_LANGUAGE,
-                              f"speechModel.language {settings.language} needs a multilingual model; "
-                              f"'{settings.model}' is English-only (set speechproc.model to base or larger)")
+                              f"speechModel.language {options.language} needs a multilingual model; "
+                              f"'{options.model}' is English-only (set speechproc.model to base or larger)")
 
 
-def transcribe_channel(channel: Channel, settings: Settings, on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
+def transcribe_channel(channel: Channel, options: RecognitionOptions,
+                       on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
     """Recognise one channel; every word carries the channel's speaker name."""
-    model = load_whisper(settings.model, settings.device, settings.compute_type, settings.threads)
-    segments, _ = model.transcribe(
+    segments, _ = load(options).transcribe(
         channel.samples,
-        language=settings.whisper_language,
-        beam_size=settings.beam_size,
+        language=options.whisper_language,
+        beam_size=options.beam_size,
         word_timestamps=True,
-        vad_filter=settings.vad,
-        hotwords=settings.hotwords,
+        vad_filter=options.vad,
+        hotwords=options.hotwords,
     )
     words: list[RecognizedWord] = []
     for segment in segments:
@@ -44,8 +48,8 @@ def transcribe_channel(channel: Channel, settings: Settings, on_seconds: Progres
     return words
 
 
-def run(conv: Conversation, settings: Settings, on_seconds: ProgressFn | None = None) -> None:
+def run(conv: Conversation, options: RecognitionOptions, on_seconds: ProgressFn | None = None) -> None:
     """Recognise every channel on its own; the words of all channels go to `conv.recognized`."""
-    check_language(settings)
+    check_language(options)
     for channel in conv.channels:
-        conv.recognized.extend(transcribe_channel(channel, settings, on_seconds))
+        conv.recognized.extend(transcribe_channel(channel, options, on_seconds))

@@ -1,11 +1,12 @@
 """Categories: each configured category's query evaluated on the transcript (v3 `categories[]`)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from .. import documents
 from .. import errors as E
-from ..config import Settings
 from ..conversation import CategoryResult, Conversation
 from ..query import QuerySyntaxError, Statement, evaluate, parse_condition
 
@@ -34,6 +35,6 @@ def evaluate_all(conv: Conversation, definitions: tuple[dict, ...]) -> list[Cate
     return out
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if settings.section("categories"):
-        conv.categories = evaluate_all(conv, settings.categories)
+def run(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> None:
+    """Evaluate every category (definitions as stored) on the transcript."""
+    conv.categories = evaluate_all(conv, definitions)

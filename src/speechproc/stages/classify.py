@@ -1,8 +1,10 @@
 """Registered text classifiers applied to the transcript (v3 `prediction.classifiers`)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from .. import classifiers
-from ..config import Settings
 from ..conversation import ClassifierResult, Conversation
 
 
@@ -11,12 +13,11 @@ def transcript_text(conv: Conversation) -> str:
     return " ".join(w.w for w in conv.words if w.is_word)
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if not settings.classifiers:
-        return
+def run(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> None:
+    """Apply every registered classifier (definitions as stored) to the transcript's text."""
     text = transcript_text(conv)
     results = []
-    for definition in settings.classifiers:
+    for definition in definitions:
         index, label, score = classifiers.predict(classifiers.model(definition["classifierName"]), text)
         results.append(ClassifierResult(definition["classifierId"], definition["classifierName"],
                                         definition["classifierVersion"], definition["classifierDisplayName"],

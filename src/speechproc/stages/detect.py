@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 
 from .. import errors as E
-from ..config import DETECTOR_NAME_BY_ID, Settings, detector_id
 from ..conversation import Conversation, Detection, DetectorResult, Word
 from ..numbers import DigitRun, digit_runs, luhn
+from ..options import DetectOptions
 
 DETECTORS = {  # name -> (display name, class label)
     "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),
@@ -118,16 +118,6 @@ def long_numbers(runs: Sequence[DigitRun]) -> list[Detection]:
     return [Detection(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
 
 
-def configured(settings: Settings) -> list[tuple[str, dict, dict]]:
-    """(detector name, parameters, redactor) for every configured detector."""
-    out = []
-    for item in (settings.section("prediction") or {}).get("detectors", []):
-        name = item.get("detectorName") or DETECTOR_NAME_BY_ID.get(item.get("detectorId", ""), "")
-        params = {p["parameter"]: p.get("value") for p in item.get("parameters", [])}
-        out.append((name, params, item.get("redactor") or {}))
-    return out
-
-
 def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
     words = sorted((w for w in conv.words if w.is_word), key=lambda w: w.s)
     runs = digit_runs(words)
@@ -148,21 +138,16 @@ def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacem
     return count
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    wanted = configured(settings)
-    if not wanted:
-        return
-    if not settings.language.startswith("en-"):
-        conv.warn(E.FEATURE_NOT_AVAILABLE, f"detectors are not available for {settings.language}")
+def run(conv: Conversation, options: DetectOptions) -> None:
+    """Run every configured detector on the words as said, then redact what they found."""
+    if not options.english:
+        conv.warn(E.FEATURE_NOT_AVAILABLE, f"detectors are not available for {options.language}")
         return
     results = []
-    for name, params, redactor in wanted:
-        result = DetectorResult(detector_id(name), name, DETECTORS[name][0], VERSION, detect(conv, name, params))
-        if "transcript" in redactor:
-            result.replacement = redactor["transcript"].get("replacement", "[redacted]")
-        if "audio" in redactor:
-            audio = redactor["audio"]
-            result.tone = (int(audio.get("tone", 270)), float(audio.get("gain", 0.5)))
+    for wanted in options.detectors:
+        result = DetectorResult(wanted.detector_id, wanted.name, DETECTORS[wanted.name][0], VERSION,
+                                detect(conv, wanted.name, wanted.parameters))
+        result.replacement, result.tone = wanted.replacement, wanted.tone
         results.append(result)
     for result in results:  # redact after every detector has read the words as said
         if result.replacement is not None:

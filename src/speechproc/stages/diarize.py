@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import DEFAULT_MAX_SPEAKERS, Settings
 from ..conversation import Conversation
 from ..media import ASR_RATE
 from ..models import load_voice_encoder
+from ..options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
 WINDOW_S = 1.6
 HOP_S = 0.4
@@ -308,33 +308,32 @@ def speaker_of(s: int, e: int, segments: list[Segment], starts: list[int]) -> in
 
 # --- the stage -------------------------------------------------------------------------------------------
 
-def applies(conv: Conversation, settings: Settings) -> bool:
+def applies(conv: Conversation, options: DiarizationOptions) -> bool:
     """Diarize only one channel whose speaker was not named by the configuration, unless switched off."""
-    return (settings.diarization and len(conv.channels) == 1 and not conv.channels[0].named
-            and settings.speakers != 1)
+    return (options.enabled and len(conv.channels) == 1 and not conv.channels[0].named
+            and options.speakers != 1)
 
 
-def speaker_names(count: int, settings: Settings, default: str) -> list[str]:
+def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]:
     """Configured names in order of first appearance, then `Speaker N`; a single speaker keeps `default`."""
-    given = settings.speaker_names
     if count == 1:
         return [given[0] if given else default]
     return [given[i] if i < len(given) else f"Speaker {i + 1}" for i in range(count)]
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    """Give every recognised word of a multi-speaker mono recording its speaker."""
-    if not applies(conv, settings) or not conv.recognized:
+def run(conv: Conversation, options: DiarizationOptions) -> None:
+    """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`)."""
+    if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments = diarize(channel.samples, settings.speakers, settings.max_speakers, settings.speaker_encoder)
+    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.encoder)
     if not segments:
         return
     starts = [seg.s for seg in segments]
     labels = [speaker_of(w.s, w.e, segments, starts) for w in conv.recognized]
     # renumber by first appearance in the words, so Speaker 1 is the first to speak
     order = {old: new for new, old in enumerate(dict.fromkeys(labels))}
-    names = speaker_names(len(order), settings, channel.speaker_name)
+    names = speaker_names(len(order), options.speaker_names, channel.speaker_name)
     for w, label in zip(conv.recognized, labels):
         w.speaker = names[order[label]]
     conv.diarized_speakers = names

@@ -6,9 +6,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import errors as E
-from ..config import Settings
 from ..conversation import Channel, Conversation
 from ..media import ASR_RATE, AudioTrack, decode, probe
+from ..options import IngestOptions
 
 IDENTICAL_TOLERANCE = 1e-3
 
@@ -47,9 +47,10 @@ def default_channels(track: AudioTrack, conv: Conversation) -> list[Channel]:
     return [Channel(i, names[i], np.ascontiguousarray(track.samples[i]), track.sample_rate) for i in range(n)]
 
 
-def build_channels(path: Path, settings: Settings, conv: Conversation, rate: int | None = ASR_RATE) -> list[Channel]:
+def build_channels(path: Path, options: IngestOptions, conv: Conversation,
+                   rate: int | None = ASR_RATE) -> list[Channel]:
     """The speakers' channels of the file at `rate` (None: the recording's own rate), as `ingest` says."""
-    ingest = settings.ingest
+    ingest = options.layout
     if "tracks" in ingest:
         channels: list[Channel] = []
         for k, spec in enumerate(ingest["tracks"]):
@@ -76,22 +77,22 @@ def build_channels(path: Path, settings: Settings, conv: Conversation, rate: int
     return default_channels(track, conv)
 
 
-def attach_originals(path: Path, settings: Settings, conv: Conversation, rates: list[int]) -> None:
+def attach_originals(path: Path, options: IngestOptions, conv: Conversation, rates: list[int]) -> None:
     """Give every channel its samples at the recording's own rate (the ASR copy when that is 16 kHz)."""
     if all(rate == ASR_RATE for rate in rates):
         originals = conv.channels
     else:
-        originals = build_channels(path, settings, Conversation(conv.media_id), rate=None)
+        originals = build_channels(path, options, Conversation(conv.media_id), rate=None)
     for channel, original in zip(conv.channels, originals):
         channel.original, channel.original_rate = original.samples, original.sample_rate
 
 
-def load_channels(path: Path, settings: Settings, conv: Conversation) -> None:
+def load_channels(path: Path, options: IngestOptions, conv: Conversation) -> None:
     """Fill conv.channels, conv.content_type and conv.length_ms from the file."""
     info = probe(path)
     conv.content_type = info.content_type
-    conv.channels = build_channels(path, settings, conv)
-    if settings.voice_features:
-        attach_originals(path, settings, conv, info.sample_rates)
+    conv.channels = build_channels(path, options, conv)
+    if options.original_rate:
+        attach_originals(path, options, conv, info.sample_rates)
     decoded_ms = round(conv.channels[0].samples.shape[0] * 1000 / conv.channels[0].sample_rate)
     conv.length_ms = info.length_ms or decoded_ms

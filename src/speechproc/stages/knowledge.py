@@ -21,9 +21,9 @@ import numpy as np
 
 from .. import errors as E
 from .. import parsing, sentences, taxonomy
-from ..config import Settings
 from ..conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
 from ..models import load_sentence_encoder
+from ..options import TextOptions
 from ..parsing import ParsedTurn
 from ..sentences import char_offsets
 
@@ -174,25 +174,23 @@ def topics(sentence_vectors: np.ndarray, found: list[Keyword], keyword_vectors: 
     return out
 
 
-def discover(conv: Conversation, settings: Settings) -> Knowledge:
-    turns = parsing.parse(conv, settings.spacy_model)
+def discover(conv: Conversation, options: TextOptions) -> Knowledge:
+    turns = parsing.parse(conv, options.spacy_model)
     if not conv.sentences:
         return Knowledge([], [])
-    sentences.embed(conv.sentences, settings.sentence_encoder)
+    sentences.embed(conv.sentences, options.sentence_encoder)
     sentence_vectors = np.stack([s.embedding for s in conv.sentences])
     centroid = sentence_vectors.mean(axis=0)
     centroid /= np.linalg.norm(centroid) or 1.0
-    encoder = load_sentence_encoder(settings.sentence_encoder)
+    encoder = load_sentence_encoder(options.sentence_encoder)
     found, keyword_vectors = keywords(turns, centroid, encoder)
-    return Knowledge(found, topics(sentence_vectors, found, keyword_vectors, settings.topic_taxonomy,
-                                   settings.sentence_encoder))
+    return Knowledge(found, topics(sentence_vectors, found, keyword_vectors, options.topic_taxonomy,
+                                   options.sentence_encoder))
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if not settings.discovery:
-        return
-    if not settings.language.startswith("en-"):
-        conv.warn(E.DISCOVERY_NOT_SUPPORTED, f"keyword and topic discovery is not available for {settings.language}")
+def run(conv: Conversation, options: TextOptions) -> None:
+    if not options.english:
+        conv.warn(E.DISCOVERY_NOT_SUPPORTED, f"keyword and topic discovery is not available for {options.language}")
         conv.knowledge = Knowledge([], [])
         return
-    conv.knowledge = discover(conv, settings)
+    conv.knowledge = discover(conv, options)

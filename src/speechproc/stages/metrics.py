@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from .. import errors as E
 from ..conversation import Conversation, MetricGroup, Sentence, Word
-from ..settings import SENTIMENT_LANGUAGES, Settings
+from ..options import MetricsOptions, english
 
 Span = tuple[int, int]
 
@@ -317,7 +317,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
                           "speechModel.features [voiceFeatures]; they are 0")
         else:
             values = sentiment(conv.sentences, agent, caller)
-            if language not in SENTIMENT_LANGUAGES:
+            if not english(language):
                 values = _zeros(values)
         if not conv.multichannel:
             values = _zero_per_party(values)
@@ -328,7 +328,5 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
     return out
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    groups = settings.metric_groups
-    if groups:
-        conv.metrics = compute(conv, groups, settings.voice_features, settings.language)
+def run(conv: Conversation, options: MetricsOptions) -> None:
+    conv.metrics = compute(conv, options.groups, options.voice_features, options.language)

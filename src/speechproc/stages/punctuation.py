@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-from ..config import Settings
 from ..conversation import PUNC, Conversation, RecognizedWord, Word
 
 _TRAILING = re.compile(r"[\s.,?!;:…\"'”’)\]}»-]+$")
@@ -46,5 +45,6 @@ def tokens(recognized: list[RecognizedWord], advanced: bool) -> list[Word]:
     return out
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    conv.words = tokens(conv.recognized, settings.advanced_punctuation)
+def run(conv: Conversation, advanced: bool) -> None:
+    """The transcript's tokens from the recognised words; `advanced` keeps ? and ! (advancedPunctuation)."""
+    conv.words = tokens(conv.recognized, advanced)

@@ -14,8 +14,8 @@ import numpy as np
 from .. import errors as E
 from ..conversation import Conversation, Sentence
 from ..models import BUNDLED_SENTENCE_ENCODER, load_vader
+from ..options import ENGLISH, SentimentOptions
 from ..sentences import embed
-from ..settings import SENTIMENT_LANGUAGES, Settings
 
 HEAD = Path(__file__).resolve().parent.parent / "data" / "sentiment_minilm.npz"
 
@@ -41,12 +41,12 @@ def minilm_scores(embeddings: np.ndarray) -> list[float]:
     return [float(v) for v in np.clip(embeddings @ w + b, -1.0, 1.0)]
 
 
-def score(sentences: list[Sentence], settings: Settings) -> None:
+def score(sentences: list[Sentence], options: SentimentOptions) -> None:
     """Set `sentiment` on every sentence with the configured engine."""
     if not sentences:
         return
-    if settings.sentiment_engine == "minilm":
-        embed(sentences, settings.sentence_encoder)
+    if options.engine == "minilm":
+        embed(sentences, options.sentence_encoder)
         values = minilm_scores(np.stack([s.embedding for s in sentences]))
     else:
         values = vader_scores([s.text for s in sentences])
@@ -54,17 +54,15 @@ def score(sentences: list[Sentence], settings: Settings) -> None:
         sentence.sentiment = round(value, 4)
 
 
-def needed(settings: Settings) -> bool:
-    return settings.speaker_sentiments or "sentiment" in settings.metric_groups
+def needed(options: SentimentOptions) -> bool:
+    """Sentence sentiment is asked for: per speaker (speakerSentiments) or by the sentiment metrics."""
+    return options.per_speaker or options.for_metrics
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if not needed(settings):
+def run(conv: Conversation, options: SentimentOptions) -> None:
+    conv.speaker_sentiments = options.per_speaker
+    if not options.english:
+        conv.warn(E.FEATURE_NOT_AVAILABLE, f"sentiment is not available for {options.language} "
+                  f"(only {', '.join(ENGLISH)}); sentiment metrics are 0 and speakerSentiments is empty")
         return
-    if settings.language not in SENTIMENT_LANGUAGES:
-        conv.warn(E.FEATURE_NOT_AVAILABLE, f"sentiment is not available for {settings.language} "
-                  f"(only {', '.join(SENTIMENT_LANGUAGES)}); sentiment metrics are 0 and speakerSentiments is empty")
-        conv.speaker_sentiments = settings.speaker_sentiments
-        return
-    score(conv.sentences, settings)
-    conv.speaker_sentiments = settings.speaker_sentiments
+    score(conv.sentences, options)

@@ -5,8 +5,10 @@ when any of its keywords was said; its `score` is the share of its keywords that
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from .. import documents
-from ..config import Settings
 from ..conversation import Conversation, Keyword, SpottedGroup
 from ..query import Document
 from ..query.evaluator import term_hits
@@ -23,7 +25,7 @@ def spot(doc: Document, group: dict) -> SpottedGroup:
     return SpottedGroup(group["groupName"], bool(said), round(len(said) / len(group["keywords"]), 4), said)
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if settings.spotting_group_names:
-        doc = documents.from_conversation(conv)
-        conv.spotting = [spot(doc, group) for group in settings.groups]
+def run(conv: Conversation, groups: Sequence[dict[str, Any]]) -> None:
+    """Spot every keyword group (definitions as stored) in the transcript."""
+    doc = documents.from_conversation(conv)
+    conv.spotting = [spot(doc, group) for group in groups]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from .. import errors as E
 from .. import parsing
-from ..config import Settings
 from ..conversation import Conversation, VerbNounPair, Word
+from ..options import TextOptions
 from ..parsing import ParsedTurn
 from ..sentences import char_offsets
 
@@ -79,12 +79,10 @@ def extract(turns: Sequence[ParsedTurn]) -> dict[str, list[VerbNounPair]]:
     return out
 
 
-def run(conv: Conversation, settings: Settings) -> None:
-    if not settings.verb_noun_pairs:
-        return
-    if not settings.language.startswith("en-"):
-        conv.warn(E.FEATURE_NOT_AVAILABLE, f"verb-noun pairs are not available for {settings.language}")
+def run(conv: Conversation, options: TextOptions) -> None:
+    if not options.english:
+        conv.warn(E.FEATURE_NOT_AVAILABLE, f"verb-noun pairs are not available for {options.language}")
         conv.verb_noun_pairs = {}
         return
-    found = extract(parsing.parse(conv, settings.spacy_model))
+    found = extract(parsing.parse(conv, options.spacy_model))
     conv.verb_noun_pairs = {speaker: found.get(speaker, []) for speaker in dict.fromkeys(conv.speakers + list(found))}
