@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Realtime factor and word error of `speechproc` against bare faster-whisper, side by side.
 
-Both sides use the same model (tiny.en, int8), the same threads and beam size 5, and one
-file at a time with the model loaded beforehand. Bare faster-whisper is the reference call
+Every side uses the same model (tiny.en, int8), the same threads and beam size 5, and one
+file at a time with the model loaded beforehand; speechproc runs in both recognition modes
+(sequential, the default, and batched). Bare faster-whisper is the reference call
 of ../shared/tools/wer.py (no VAD, no word timestamps, text only); speechproc runs its whole
 pipeline (decode, VAD, per-channel recognition with word timestamps, punctuation, turns, all
 five output files, catalog).
@@ -48,7 +49,7 @@ def ours(paths: list[Path], raw_config: dict, threads: int, out: Path) -> tuple[
     from speechproc import api, config
     from speechproc.catalog import Catalog
 
-    settings = config.validate({**raw_config, "speechproc": {"threads": threads}})
+    settings = config.validate({**raw_config, "speechproc": {**raw_config.get("speechproc", {}), "threads": threads}})
     start = time.perf_counter()
     with Catalog(out / "catalog.sqlite3") as catalog:
         batch = api.process(paths, settings, out_dir=out, force=True, catalog=catalog)
@@ -77,30 +78,32 @@ def duration(path: Path) -> float:
     return probe(path).length_ms / 1000
 
 
+MODES = {"speechproc": {}, "speechproc_batched": {"batched": True}}  # speechproc's recognition modes
+
+
 def run_set(name: str, rows: list[tuple[Path, bool]], threads: int, model) -> dict:
-    """rows: (path, stereo). Alternates bare and ours per file so machine noise hits both."""
+    """rows: (path, stereo). Alternates bare and each speechproc mode per file so machine noise hits all."""
     audio = sum(duration(p) for p, _ in rows)
-    bare_wall = our_wall = 0.0
-    bare_text: dict[tuple[Path, str], str] = {}
-    our_text: dict[tuple[Path, str], str] = {}
+    walls = {"bare": 0.0, **{mode: 0.0 for mode in MODES}}
+    texts: dict[str, dict[tuple[Path, str], str]] = {side: {} for side in walls}
     with tempfile.TemporaryDirectory() as tmp:
         for i, (path, stereo) in enumerate(rows):
-            texts, wall = bare_transcribe(model, path, stereo)
-            bare_wall += wall
-            for channel, text in zip(("left", "right") if stereo else ("mono",), texts):
-                bare_text[(path, channel)] = text
-            cfg = {} if stereo else {"ingest": {"speakerName": "Speaker"}}
-            items, wall = ours([path], cfg, threads, Path(tmp) / str(i))
-            our_wall += wall
-            by_speaker = text_by_speaker(items[path])
-            if stereo:
-                our_text[(path, "left")], our_text[(path, "right")] = by_speaker.get("Agent", ""), by_speaker.get("Caller", "")
-            else:
-                our_text[(path, "mono")] = by_speaker.get("Speaker", "")
-    return {"set": name, "files": len(rows), "audio_s": round(audio, 1),
-            "bare_wall_s": round(bare_wall, 1), "bare_x_realtime": round(audio / bare_wall, 2),
-            "speechproc_wall_s": round(our_wall, 1), "speechproc_x_realtime": round(audio / our_wall, 2),
-            "speedup": round(bare_wall / our_wall, 2), "_texts": (bare_text, our_text)}
+            channels = ("left", "right") if stereo else ("mono",)
+            said, wall = bare_transcribe(model, path, stereo)
+            walls["bare"] += wall
+            texts["bare"].update({(path, channel): text for channel, text in zip(channels, said)})
+            for mode, local in MODES.items():
+                cfg = {"speechproc": local} | ({} if stereo else {"ingest": {"speakerName": "Speaker"}})
+                items, wall = ours([path], cfg, threads, Path(tmp) / f"{i}-{mode}")
+                walls[mode] += wall
+                by_speaker = text_by_speaker(items[path])
+                speakers = ("Agent", "Caller") if stereo else ("Speaker",)
+                texts[mode].update({(path, c): by_speaker.get(s, "") for c, s in zip(channels, speakers)})
+    out = {"set": name, "files": len(rows), "audio_s": round(audio, 1)}
+    for side, wall in walls.items():
+        out |= {f"{side}_wall_s": round(wall, 1), f"{side}_x_realtime": round(audio / wall, 2)}
+    out["speedup"] = round(walls["bare"] / walls["speechproc"], 2)
+    return out | {"_texts": texts}
 
 
 def manifest_rows() -> tuple[list[tuple[Path, bool]], list[dict]]:
@@ -142,8 +145,7 @@ def main() -> None:
     if args.set in ("manifest", "all") and EVAL.exists():
         rows, manifest = manifest_rows()
         res = run_set("manifest", rows, args.threads, model)
-        bare_text, our_text = res["_texts"]
-        res["bare_wer"], res["speechproc_wer"] = score(manifest, bare_text), score(manifest, our_text)
+        res |= {f"{side}_wer": score(manifest, texts) for side, texts in res["_texts"].items()}
         results.append(res)
     for r in results:
         r.pop("_texts")

@@ -184,3 +184,23 @@ def test_the_multilingual_base_model_transcribes_english_and_accepts_other_langu
     result, _ = run_one(SAMPLES / "voicemail.wav", {"speechproc": {"model": "base"},
                                                     "speechModel": {"language": "es-ES"}}, tmp_path / "es")
     assert result.status == "finished"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vad", [True, False])
+def test_batched_recognition_keeps_accuracy_and_word_times(tmp_path, vad):
+    from speechproc.conversation import Channel
+    from speechproc.options import RecognitionOptions
+    from speechproc.stages.asr import transcribe_channel
+
+    track = media.decode(SAMPLES / "call.flac")
+    truth = truth_for("call.flac")
+    for index, speaker in enumerate(("Agent", "Caller")):
+        words = transcribe_channel(Channel(index, speaker, np.ascontiguousarray(track.samples[index]), 16000),
+                                   RecognitionOptions(batched=True, vad=vad))
+        reference = " ".join(t["text"] for t in truth["turns"] if t["speaker"] == speaker)
+        assert wer(reference, " ".join(w.text for w in words)) <= MAX_CALL_CHANNEL_WER
+        assert all(w.s <= w.e for w in words) and [w.s for w in words] == sorted(w.s for w in words)
+        turns = [(t["s"], t["e"]) for t in truth["turns"] if t["speaker"] == speaker]
+        inside = [w for w in words if any(s - 1000 <= w.s <= e + 1000 for s, e in turns)]
+        assert len(inside) >= 0.9 * len(words)  # words fall in their speaker's turns

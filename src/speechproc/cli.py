@@ -17,6 +17,8 @@ from .errors import SpeechprocError
 from .formats import TEXT_FORMATS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
+MAX_WORKERS = 256
 
 
 def emit(obj: Any) -> None:
@@ -153,6 +155,25 @@ class BarReporter(api.Reporter):
             self.bar.close()
 
 
+class WorkerCount(click.ParamType):
+    """A number of worker processes (1-256), or `auto` (None)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | None:
+        if value is None or isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "auto":
+            return None
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            number = 0
+        if not 1 <= number <= MAX_WORKERS:
+            self.fail(f"{value!r} is not a number of workers from 1 to {MAX_WORKERS}, or 'auto'", param, ctx)
+        return number
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="v3 configuration, JSON or YAML.")
@@ -161,9 +182,14 @@ class BarReporter(api.Reporter):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write outputs under DIR, mirroring the input tree.")
 @click.option("--force", is_flag=True, help="Reprocess files even when content and configuration are unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+@click.option("--workers", "-w", type=WorkerCount(), default="1", show_default=True,
+              help="Recordings processed at once, each in a worker process of its own that loads the models "
+                   "once: a number, or 'auto' (one per core, as many as the available memory holds at 2 GiB "
+                   "each, no more than there are recordings). Recognition threads per worker: "
+                   "speechproc.threads, else the cores shared out among the workers.")
 @v3_errors
 def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, out_dir: str | None,
-        force: bool, quiet: bool) -> None:
+        force: bool, quiet: bool, workers: int | None) -> None:
     """Transcribe and analyse recordings: files, or folders walked recursively.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
@@ -180,9 +206,14 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     metadata = configuration.load_metadata(metadata_file)
     reporter = BarReporter(quiet)
     try:
-        batch = api.process(list(paths), settings, metadata, out_dir, force, reporter)
+        batch = api.process(list(paths), settings, metadata, out_dir, force, reporter, workers=workers)
     except SpeechprocError:
         raise
+    except KeyboardInterrupt:
+        reporter.close()
+        click.echo("interrupted: the recordings being processed are marked failed and their partial outputs "
+                   "removed; run the same command again to process what is left", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # not one item's fault (the catalog cannot be opened...): still a JSON answer
         error = E.error_body(500, [(E.INTERNAL, api.printable(f"{type(exc).__name__}: {exc}"))])
         emit({"media": [], "errors": [error]})

@@ -250,6 +250,8 @@ SCHEMA = Obj(section="root", fields={
         "computeType": Str(non_empty=True),
         "threads": Int(minimum=0, maximum=256),
         "beamSize": Int(minimum=1, maximum=20),
+        "batched": Bool(),
+        "batchSize": Int(minimum=1, maximum=64),
         "vad": Bool(),
         "allowHttpCallbacks": Bool(),
         "diarization": Bool(),

@@ -110,7 +110,20 @@ def run_job(job: Job, events: JobEvents | None = None) -> JobResult:
     except KeyboardInterrupt:
         return _failed(job, state, E.SpeechprocError(E.INTERNAL, INTERRUPTED, 500), interrupted=True)
     except Exception as exc:
+        if _while_interrupted(exc):  # a library turned Ctrl-C into an error of its own
+            return _failed(job, state, E.SpeechprocError(E.INTERNAL, INTERRUPTED, 500), interrupted=True)
         return _failed(job, state, as_error(exc))
+
+
+def _while_interrupted(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def fail(job: Job, error: E.SpeechprocError, interrupted: bool = False) -> JobResult:

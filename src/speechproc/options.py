@@ -48,6 +48,8 @@ class RecognitionOptions(LanguageOptions):
     threads: int = DEFAULTS["speechproc.threads"]
     beam_size: int = DEFAULTS["speechproc.beamSize"]
     vad: bool = DEFAULTS["speechproc.vad"]
+    batched: bool = DEFAULTS["speechproc.batched"]  # True: faster-whisper's BatchedInferencePipeline
+    batch_size: int = DEFAULTS["speechproc.batchSize"]
     hotwords: str | None = None  # custom vocabulary terms and scripts as one hint string
 
     @property
@@ -155,7 +157,8 @@ def build(settings: Settings) -> Options:
         language=language,
         ingest=IngestOptions(dict(settings.ingest), settings.voice_features),
         recognition=RecognitionOptions(language, settings.model, settings.device, settings.compute_type,
-                                       settings.threads, settings.beam_size, settings.vad, settings.hotwords),
+                                       settings.threads, settings.beam_size, settings.vad, settings.batched,
+                                       settings.batch_size, settings.hotwords),
         diarization=DiarizationOptions(settings.diarization, settings.speakers, settings.max_speakers,
                                        tuple(settings.speaker_names), settings.speaker_encoder),
         advanced_punctuation=settings.advanced_punctuation,

@@ -18,13 +18,14 @@ from .catalog import Catalog, using
 from .config import Settings
 from .conversation import MediaItem
 from .formats import v3json
-from .jobs import Job, JobEvents, JobResult, as_error, run_job
+from .jobs import Job, JobEvents, JobResult, as_error
 from .options import Options
 from .options import build as build_options
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
 from .planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
 from .publishing import enqueue_callbacks, redacted_audio_path
+from .workers import Engine, Finished, InProcess, LocalPool, plan_workers
 
 
 @dataclass
@@ -105,17 +106,17 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 
 def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None,
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
-            catalog: Catalog | None = None, deliver: bool = True) -> BatchResult:
+            catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1) -> BatchResult:
     """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
     callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
 
     Paths (and `out_dir`) are made absolute first, so the catalog holds absolute paths. Items that an
     earlier run on this host left `running` when its process stopped are marked failed first. Each input
-    is claimed in the catalog before it is processed: one that a live overlapping run is processing now,
-    with the same content and configuration, is skipped. Whatever goes wrong with one input fails that
-    item only."""
+    is claimed in the catalog just before its job starts: one that a live overlapping run is processing
+    now, with the same content and configuration, is skipped. Whatever goes wrong with one input fails
+    that item only. `workers`: how many jobs run at once, each in a worker process of its own when more
+    than one (None: as `workers.plan_workers` decides from the cores and memory); results are the same."""
     reporter = reporter or Reporter()
-    metadata = metadata or {}
     out = out_folder(out_dir)
     with using(catalog) as cat:
         settings = resolve(settings, cat)
@@ -123,25 +124,113 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         inputs, problems = discover([absolute(p) for p in paths], reporter.note)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
         names = output_paths([i for i in inputs if unreadable(i.path) is None], out)
-        config_hash = reuse.settings_key(settings, metadata, out)
+        count, threads = plan_workers(workers, len(inputs), settings.threads)
         options = build_options(settings)
+        if count > 1:
+            options = replace(options, recognition=replace(options.recognition, threads=threads))
+        batch = _Batch(settings, options, metadata or {}, reuse.settings_key(settings, metadata or {}, out), force,
+                       cat, reporter, names)
         reporter.batch_started(inputs)
-        results = []
-        first_of: dict[tuple[int, int], Path] = {}  # (device, inode) -> the input that names it first
-        for inp in inputs:
-            reporter.item_started(inp)
-            same = same_file_as(inp.path, first_of)
-            if same is not None:
-                reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
-                result = ItemResult(os.fspath(inp.path), None, "skipped")
-            else:
-                result = _process_one(inp, names.get(inp.path, {}), settings, options, metadata, config_hash, force,
-                                      cat, reporter)
-            results.append(result)
-            reporter.item_done(result)
+        engine: Engine = InProcess() if count == 1 else LocalPool(count, threads)
+        try:
+            results = batch.run(inputs, engine)
+        finally:
+            engine.close()
         if deliver:
             _deliver(cat, settings, reporter)
     return BatchResult(results, problems)
+
+
+@dataclass
+class _Batch:
+    """One run over its inputs: what every item shares, and the loop that keeps the engine busy."""
+
+    settings: Settings
+    options: Options
+    metadata: dict[str, Any]
+    config_hash: str
+    force: bool
+    catalog: Catalog
+    reporter: Reporter
+    names: dict[Path, dict[str, Path]]  # input -> its output files
+    first_of: dict[tuple[int, int], Path] = field(default_factory=dict)  # (device, inode) -> first input naming it
+
+    def run(self, inputs: list[Input], engine: Engine) -> list[ItemResult]:
+        """Every input's result, in input order: jobs started as the engine has room, recorded as they end.
+        Ctrl-C stops the jobs running, records them failed, and goes on up."""
+        results: list[ItemResult | None] = [None] * len(inputs)
+        recorder = Recorder(self.catalog, self.reporter)
+        waiting = iter(enumerate(inputs))
+        try:
+            while True:
+                while engine.free() and (nxt := next(waiting, None)) is not None:
+                    index, inp = nxt
+                    self.reporter.item_started(inp)
+                    prepared = self.prepare(inp)
+                    if isinstance(prepared, Job):
+                        engine.submit(index, prepared)
+                    else:
+                        results[index] = prepared
+                        self.reporter.item_done(prepared)
+                if not engine.busy():
+                    break
+                stop = False
+                for finished in engine.wait(recorder):
+                    results[finished.index] = self.finish(finished, inputs[finished.index])
+                    self.reporter.item_done(results[finished.index])
+                    stop = stop or bool(finished.result and finished.result.interrupted)
+                if stop:
+                    raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            for finished in engine.interrupt(recorder):
+                self.finish(finished, inputs[finished.index])
+            raise
+        return [r for r in results if r is not None]
+
+    def prepare(self, inp: Input) -> Job | ItemResult:
+        """Claim one input and plan its job; or the result of an input that is not processed (skipped,
+        the same file again, unreadable, an output place that is not speechproc's)."""
+        same = same_file_as(inp.path, self.first_of)
+        if same is not None:
+            self.reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
+            return ItemResult(os.fspath(inp.path), None, "skipped")
+        path = os.fspath(inp.path)
+        media_id, created = str(uuid.uuid4()), v3json.utc_now()
+        item = MediaItem(media_id, "running", created, metadata=self.metadata)
+        job = None
+        try:
+            problem = unreadable(inp.path)
+            content_hash = None if problem else reuse.content_key(inp.path)
+            reusable = None if self.force else reuse.still_there
+            state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, self.config_hash,
+                                            new_tasks(media_id), self.settings.raw, reusable)
+            if state != "claimed":
+                return _skipped(inp, state, row, self.reporter)
+            job = Job(media_id, inp.path, self.names.get(inp.path, {}), None, self.options, self.metadata, created,
+                      content_hash, self.config_hash, {}, self.settings.analytic_indexing)
+            if problem:
+                raise problem
+            return plan(job, self.settings, self.catalog)
+        except KeyboardInterrupt:
+            if job is not None:
+                record(jobs.fail(job, E.SpeechprocError(E.INTERNAL, jobs.INTERRUPTED, 500), interrupted=True),
+                       self.settings, self.catalog)
+            raise
+        except Exception as exc:
+            if job is None:  # not claimed: nothing in the catalog to mark
+                return ItemResult(path, None, "failed", error=as_error(exc).body())
+            return self.finish(Finished(-1, job, jobs.fail(_with_ownership(job, self.catalog), as_error(exc))), inp)
+
+    def finish(self, finished: Finished, inp: Input) -> ItemResult:
+        """Record a job that ended (one whose worker died, or that Ctrl-C stopped unanswered, fails)."""
+        result = finished.result
+        if result is None:
+            interrupted = finished.died == jobs.INTERRUPTED
+            error = E.SpeechprocError(E.INTERNAL, finished.died or jobs.INTERRUPTED, 500)
+            result = jobs.fail(_with_ownership(finished.job, self.catalog), error, interrupted=interrupted)
+        recorded = record(result, self.settings, self.catalog)
+        return ItemResult(os.fspath(inp.path), recorded.media_id, recorded.status, recorded.outputs, recorded.error,
+                          recorded.length_ms)
 
 
 INTERRUPTED = "interrupted: the process handling it stopped"
@@ -180,45 +269,6 @@ def _deliver(catalog: Catalog, settings: Settings, reporter: Reporter) -> None:
     if any(sent.values()):
         reporter.note(f"callbacks: {sent['delivered']} delivered, {sent['pending']} to retry later "
                       f"(speechproc callbacks deliver), {sent['dead']} given up")
-
-
-def _process_one(inp: Input, outputs: dict[str, Path], settings: Settings, options: Options,
-                 metadata: dict[str, Any], config_hash: str, force: bool, catalog: Catalog,
-                 reporter: Reporter) -> ItemResult:
-    """Claim one input, plan its job, run it and record the result. Any exception fails this item only
-    (an unexpected one with code 90000, its type and message); Ctrl-C goes on up once the item is recorded
-    as failed."""
-    path = os.fspath(inp.path)
-    media_id, created = str(uuid.uuid4()), v3json.utc_now()
-    item = MediaItem(media_id, "running", created, metadata=metadata)
-    job = None
-    try:
-        problem = unreadable(inp.path)
-        content_hash = None if problem else reuse.content_key(inp.path)
-        reusable = None if force else reuse.still_there
-        state, row = catalog.claim(v3json.media_item(item), path, content_hash, config_hash, new_tasks(media_id),
-                                   settings.raw, reusable)
-        if state != "claimed":
-            return _skipped(inp, state, row, reporter)
-        job = Job(media_id, inp.path, outputs, None, options, metadata, created, content_hash, config_hash, {},
-                  settings.analytic_indexing)
-        if problem:
-            raise problem
-        job = plan(job, settings, catalog)
-        result = run_job(job, Recorder(catalog, reporter))
-    except KeyboardInterrupt:
-        if job is not None:
-            record(jobs.fail(job, E.SpeechprocError(E.INTERNAL, jobs.INTERRUPTED, 500), interrupted=True),
-                    settings, catalog)
-        raise
-    except Exception as exc:
-        if job is None:  # not claimed: nothing in the catalog to mark
-            return ItemResult(path, None, "failed", error=as_error(exc).body())
-        result = jobs.fail(_with_ownership(job, catalog), as_error(exc))
-    recorded = record(result, settings, catalog)
-    if recorded.interrupted:
-        raise KeyboardInterrupt
-    return ItemResult(path, media_id, recorded.status, recorded.outputs, recorded.error, recorded.length_ms)
 
 
 def plan(job: Job, settings: Settings, catalog: Catalog) -> Job:

@@ -23,6 +23,8 @@ DEFAULTS: dict[str, Any] = {
     "speechproc.computeType": "int8",
     "speechproc.threads": 0,
     "speechproc.beamSize": 5,
+    "speechproc.batched": False,
+    "speechproc.batchSize": 8,
     "speechproc.vad": True,
     "speechproc.diarization": True,
     "speechproc.speakers": None,
@@ -125,6 +127,15 @@ class Settings:
     @property
     def beam_size(self) -> int:
         return self.value("speechproc.beamSize")
+
+    @property
+    def batched(self) -> bool:
+        """Recognise VAD speech chunks in batches (faster-whisper's BatchedInferencePipeline)."""
+        return self.value("speechproc.batched")
+
+    @property
+    def batch_size(self) -> int:
+        return self.value("speechproc.batchSize")
 
     @property
     def vad(self) -> bool:

@@ -1,0 +1,173 @@
+"""Jobs in worker processes: how many, the same results as one process, a dying worker, Ctrl-C."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES
+from speechproc import config
+from speechproc.catalog import Catalog
+from speechproc.jobs import JobEvents
+from speechproc.options import build
+from speechproc.runner import process
+from speechproc.workers import MEMORY_PER_WORKER, Finished, LocalPool, plan_workers
+
+GIB = 2**30
+ONE_THREAD = {"speechproc": {"threads": 1}}
+
+
+@pytest.mark.parametrize("requested, jobs, threads, cores, memory, expected", [
+    (None, 10, 0, 2, 16 * GIB, (2, 1)),  # auto: one worker per core
+    (None, 10, 0, 8, 5 * GIB, (2, 4)),  # ... as many as the memory holds
+    (None, 1, 0, 4, 16 * GIB, (1, 4)),  # ... no more than there are recordings
+    (None, 10, 0, 2, 1 * GIB, (1, 2)),  # at least one
+    (1, 10, 0, 2, 16 * GIB, (1, 2)),
+    (2, 10, 3, 2, 16 * GIB, (2, 3)),  # configured threads are kept
+    (4, 10, 0, 2, 16 * GIB, (4, 1)),
+])
+def test_workers_and_threads_share_out_the_cores(requested, jobs, threads, cores, memory, expected):
+    assert plan_workers(requested, jobs, threads, cores, memory) == expected
+    assert MEMORY_PER_WORKER == 2 * GIB  # what the README and --help say
+
+
+def inputs(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    for name in ("call.flac", "voicemail.wav"):
+        shutil.copy(SAMPLES / name, folder / name)
+    shutil.copy(SAMPLES / "call.flac", folder / "call-again.flac")
+    return folder
+
+
+def without_ids(item: dict) -> dict:
+    return {k: v for k, v in item.items() if k not in ("mediaId", "_links", "dateCreated", "dateFinished")}
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_results_of_one(tmp_path):
+    folder = inputs(tmp_path / "in")
+    settings = config.validate({**ONE_THREAD, "speechModel": {"features": ["voiceFeatures"]},
+                                "metrics": [{"metricGroupName": "overtalk"}]})
+    runs = {}
+    for workers in (1, 2):
+        with Catalog(tmp_path / f"catalog{workers}.sqlite3") as catalog:
+            batch = process([folder], settings, out_dir=tmp_path / f"out{workers}", catalog=catalog,
+                            workers=workers, deliver=False)
+            assert [i.status for i in batch.items] == ["finished"] * 3
+            assert {row["status"] for row in catalog.list(10)} == {"finished"}
+        runs[workers] = batch
+    for one, two in zip(runs[1].items, runs[2].items):
+        assert one.path == two.path  # the summary keeps the order of the inputs
+        for name, path in one.outputs.items():
+            if name == "json":
+                first, second = (json.loads(Path(p).read_text()) for p in (path, two.outputs[name]))
+                assert without_ids(first) == without_ids(second)
+            else:
+                assert Path(path).read_bytes() == Path(two.outputs[name]).read_bytes()
+
+
+class KillOnFirstSecond(JobEvents):
+    """Kills the worker the first time recognition reports progress."""
+
+    def __init__(self, pool: LocalPool) -> None:
+        self.pool, self.killed = pool, False
+        self.tasks: list[dict] = []
+
+    def stage(self, media_id, tasks):
+        self.tasks = tasks
+
+    def seconds(self, seconds):
+        if not self.killed:
+            os.kill(self.pool._slots[0].process.pid, signal.SIGKILL)
+            self.killed = True
+
+
+@pytest.mark.slow
+def test_a_worker_killed_fails_its_own_job_and_a_new_worker_takes_the_next(tmp_path):
+    from test_jobs import sample_job
+
+    options = build(config.validate(ONE_THREAD))
+    pool = LocalPool(1, 1)
+    try:
+        events = KillOnFirstSecond(pool)
+        recognised = replace(sample_job(tmp_path / "a"), options=options, words=None, redacted_audio=None)
+        (tmp_path / "a").mkdir()
+        pool.submit(0, recognised)
+        finished: list[Finished] = []
+        while not finished:
+            finished = pool.wait(events)
+        [dead] = finished
+        assert dead.result is None and "killed by SIGKILL (out of memory" in dead.died
+        assert dict((t["name"], t["status"]) for t in events.tasks)["asr"] == "started"
+
+        (tmp_path / "b").mkdir()
+        pool.submit(1, sample_job(tmp_path / "b"))  # known words: no recognition, no kill
+        ended: list[Finished] = []
+        while not ended:  # wait returns the jobs that ended, none when only their events came
+            ended = pool.wait(JobEvents())
+        [done] = ended
+        assert done.index == 1 and done.result.status == "finished"
+    finally:
+        pool.close()
+
+
+def long_call(path: Path, copies: int = 4) -> Path:
+    """The sample call `copies` times over, as a 16-bit stereo WAV (long enough to interrupt)."""
+    import wave
+
+    import numpy as np
+
+    from speechproc.media import decode
+
+    track = decode(SAMPLES / "call.flac")
+    samples = np.tile(track.samples, copies).T
+    with wave.open(str(path), "wb") as f:
+        f.setnchannels(samples.shape[1])
+        f.setsampwidth(2)
+        f.setframerate(track.sample_rate)
+        f.writeframes((np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+    return path
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("first.wav", "second.wav", "third.wav"):
+        long_call(folder / name)
+    home = tmp_path / "home"
+    (tmp_path / "one-thread.yaml").write_text("speechproc:\n  threads: 1\n")
+    env = {**os.environ, "SPEECHPROC_HOME": str(home)}
+    cli = subprocess.Popen([sys.executable, "-m", "speechproc.cli", "run", str(folder), "--workers", "2", "--quiet",
+                            "--config", str(tmp_path / "one-thread.yaml")], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # wait until both workers are recognising
+        time.sleep(0.5)
+        if (home / "catalog.sqlite3").exists():
+            with Catalog(home / "catalog.sqlite3") as catalog:
+                rows = catalog.list(10)
+            if sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == 2:
+                break
+    cli.send_signal(signal.SIGINT)
+    out, err = cli.communicate(timeout=120)
+    assert cli.returncode == 130 and "interrupted" in err
+    with Catalog(home / "catalog.sqlite3") as catalog:
+        rows = catalog.list(10)
+    assert rows and {r["status"] for r in rows} <= {"finished", "failed"}
+    assert any(r["item"].get("errors") == [{"code": 90000, "error": "interrupted"}] for r in rows)
+    assert all(t["status"] not in ("pending", "started") for r in rows for t in r["tasks"])
+    left = sorted(p.name for p in folder.iterdir())
+    for r in rows:  # an interrupted item leaves no outputs; a finished one its whole set
+        stem = Path(r["input_path"]).stem
+        written = sorted(n for n in left if n.startswith(stem + ".") and n != stem + ".wav")
+        assert written == ([] if r["status"] == "failed" else sorted(Path(p).name for p in r["outputs"].values()))
+    assert not [n for n in left if n.endswith(".tmp")]
