@@ -84,7 +84,7 @@ class KillOnFirstSecond(JobEvents):
     def stage(self, media_id, tasks):
         self.tasks = tasks
 
-    def seconds(self, seconds):
+    def seconds(self, media_id, seconds):
         if not self.killed:
             os.kill(self.pool._slots[0].process.pid, signal.SIGKILL)
             self.killed = True
@@ -171,3 +171,16 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
         written = sorted(n for n in left if n.startswith(stem + ".") and n != stem + ".wav")
         assert written == ([] if r["status"] == "failed" else sorted(Path(p).name for p in r["outputs"].values()))
     assert not [n for n in left if n.endswith(".tmp")]
+
+
+def test_the_progress_bar_sums_the_audio_of_every_running_job():
+    from speechproc.progress import BarReporter
+    from speechproc.runner import ItemResult
+
+    bar = BarReporter(quiet=True)
+    bar.audio_seconds(30, "a")
+    bar.audio_seconds(20, "b")
+    bar.audio_seconds(10, "a")  # a second channel of a starts again from 0: the furthest point counts
+    assert bar.done_seconds + sum(bar.running.values()) == 50
+    bar.item_done(ItemResult("a.wav", "a", "finished", length_ms=70_000))
+    assert bar.done_seconds + sum(bar.running.values()) == 90

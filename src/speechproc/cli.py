@@ -15,6 +15,7 @@ from . import config as configuration
 from . import errors as E
 from .errors import SpeechprocError
 from .formats import TEXT_FORMATS
+from .progress import BarReporter
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
@@ -102,57 +103,6 @@ def main() -> None:
     State (the catalog of media items) lives in $SPEECHPROC_HOME, by default the
     platform's user data folder.
     """
-
-
-class BarReporter(api.Reporter):
-    """A tqdm bar on stderr: files done, audio minutes recognised, ETA."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.bar: Any = None
-        self.done_seconds = 0.0
-        self.current = 0.0
-
-    def batch_started(self, inputs: list[api.Input]) -> None:
-        if not self.quiet and inputs:
-            from tqdm import tqdm
-            self.bar = tqdm(total=len(inputs), unit="file", file=sys.stderr, dynamic_ncols=True,
-                            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} files [{elapsed}<{remaining}]{postfix}")
-
-    def item_started(self, inp: api.Input) -> None:
-        self.current = 0.0
-        if self.bar is not None:
-            self.bar.set_description(api.shown(inp.path.name)[:30])
-
-    def audio_seconds(self, seconds: float) -> None:
-        self.current = max(self.current, seconds)
-        self._postfix(self.done_seconds + self.current)
-
-    def item_done(self, result: api.ItemResult) -> None:
-        self.done_seconds += result.length_ms / 1000
-        if result.status == "failed" and result.error:
-            first = result.error["warnings" if "warnings" in result.error else "errors"][0]
-            self.note(f"{api.shown(result.path)}: failed: {first}")
-        if self.bar is not None:
-            self._postfix(self.done_seconds)
-            self.bar.update(1)
-
-    def note(self, message: str) -> None:
-        if self.quiet:
-            return
-        message = api.printable(message)
-        if self.bar is not None:
-            self.bar.write(message, file=sys.stderr)
-        else:
-            click.echo(message, err=True)
-
-    def _postfix(self, seconds: float) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix_str(f"audio {seconds / 60:.1f} min", refresh=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 class WorkerCount(click.ParamType):

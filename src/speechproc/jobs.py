@@ -71,8 +71,8 @@ class JobEvents:
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
         """A task changed status; `tasks` is the whole list as it is now."""
 
-    def seconds(self, seconds: float) -> None:
-        """Recognition reached this second of a channel."""
+    def seconds(self, media_id: str, seconds: float) -> None:
+        """Recognition of this job reached this second of a channel."""
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
         """A file with this content is about to be put in place at `path` (record it as speechproc's)."""
@@ -151,7 +151,8 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
                 task["status"] = status
         events.stage(job.media_id, tasks)
 
-    analyse(job.input, job.options, conv, on_stage, events.seconds, list(job.words) if job.words else None)
+    analyse(job.input, job.options, conv, on_stage, lambda seconds: events.seconds(job.media_id, seconds),
+            list(job.words) if job.words else None)
     item.content_type, item.length_ms = conv.content_type, conv.length_ms
     item.warnings = conv.warnings
     item.status, item.date_finished = "finished", v3json.utc_now()
@@ -159,7 +160,8 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
     outputs = dict(job.outputs)
     source = os.fspath(job.input)  # absolute already; a symbolic link keeps its name
     redacted = job.redacted_audio if any(d.tone is not None for d in conv.detectors or []) else None
-    ownership.start_set([*outputs.values(), *([redacted] if redacted else [])], outputs["json"], state.ledger)
+    if redacted is not None:  # checked with the set before the copy is written (write_outputs checks the rest)
+        ownership.start_set([*outputs.values(), redacted], outputs["json"], state.ledger)
     if redacted is not None and redact_audio(job.input, redacted, conv.detectors or [], state.ledger, job.media_id):
         outputs["redacted-audio"] = redacted
         conv.streams = [("original", job.input.resolve().as_uri(), "finished"),

@@ -53,7 +53,7 @@ class Reporter:
     def batch_started(self, inputs: list[Input]) -> None: ...
     def item_started(self, inp: Input) -> None: ...
     def item_done(self, result: ItemResult) -> None: ...
-    def audio_seconds(self, seconds: float) -> None: ...
+    def audio_seconds(self, seconds: float, media_id: str | None = None) -> None: ...
     def note(self, message: str) -> None: ...
 
 
@@ -295,8 +295,8 @@ class Recorder(JobEvents):
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
         self.catalog.update(media_id, tasks=tasks)
 
-    def seconds(self, seconds: float) -> None:
-        self.reporter.audio_seconds(seconds)
+    def seconds(self, media_id: str, seconds: float) -> None:
+        self.reporter.audio_seconds(seconds, media_id)
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
         self.catalog.record_output(path, sha256, media_id)

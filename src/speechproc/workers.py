@@ -211,8 +211,8 @@ class _PipeEvents(JobEvents):
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
         self.conn.send(("stage", media_id, tasks))
 
-    def seconds(self, seconds: float) -> None:
-        self.conn.send(("seconds", seconds))
+    def seconds(self, media_id: str, seconds: float) -> None:
+        self.conn.send(("seconds", media_id, seconds))
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
         self.conn.send(("output", path, sha256, media_id))
