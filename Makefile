@@ -12,7 +12,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet "torch==$(TORCH_VERSION)" "setuptools<81"
-	$(BIN)/pip install --quiet -e ".[dev,base]"
+	$(BIN)/pip install --quiet -e ".[dev,base,ray]"
 	touch $@
 
 demo: setup

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Throughput of `speechproc run` against bare faster-whisper, and with more than one worker.
+"""Throughput and memory of `speechproc run` against bare faster-whisper, with more than one worker, and on Ray.
 
-Everything runs side by side in one run on one machine; every measurement is a fresh process (model
-loads included), and its peak RSS is the largest resident set of any one process it ran.
+Everything runs side by side in one run on one machine; every measurement is a fresh process tree (model
+loads included), sampled for the resident set of each of its processes; "peak RSS" is the largest of them.
 
-(a) One long stereo telephone call (the real 8 kHz SpokenWOZ call of ../shared/evaldata, repeated to
+(a) One long stereo telephone call (the real SpokenWOZ call of ../shared/evaldata at 8 kHz, repeated to
     about 12 minutes) with configs/callcenter.yaml, against bare faster-whisper on the same two
     channels, sequential (no VAD) and BatchedInferencePipeline (VAD, batch 8): the same model
     (tiny.en, int8), beam 5, threads and word timestamps.
-(b) A folder of 20 short calls (45 s windows of the same call at different offsets) with
-    configs/callcenter.yaml: files per hour and audio hours per hour for `--workers 1` (all threads)
-    and `--workers 2` (the threads shared out).
+(b) The same call repeated to one hour, with configs/callcenter.yaml: wall time and peak RSS.
+(c) A folder of 20 short calls (45 s windows of the same call at different offsets) with
+    configs/callcenter.yaml: files per hour and audio hours per hour for `--workers 1` (all threads),
+    `--workers 2` (the threads shared out) and `--engine ray` (a local Ray cluster started by the run,
+    one actor per core, 1 thread each).
 
-Usage: python benchmarks/throughput.py [--threads N] [--calls N] [--repeat N] [--json OUT]
+Usage: python benchmarks/throughput.py [--threads N] [--calls N] [--repeat N] [--hour-repeat N] [--json OUT]
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -65,25 +68,50 @@ def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MB of its largest process, stdout) of a command in fresh processes."""
-    script = ("import resource, subprocess, sys, time, json\n"
-              "start = time.perf_counter()\n"
-              "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
-              "wall = time.perf_counter() - start\n"
-              "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
-              "print(json.dumps({'wall': wall, 'rss': rss, 'rc': done.returncode, 'out': done.stdout[-2000:],"
-              " 'err': done.stderr[-2000:]}))\n")
-    result = json.loads(subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True,
-                                       env=env, check=True).stdout)
-    if result["rc"] != 0:
-        raise RuntimeError(f"{command[:3]} exited {result['rc']}: {result['err']}")
-    return round(result["wall"], 1), round(result["rss"]), result["out"]
+    """(wall seconds, peak RSS in MB of its largest process, stdout) of a command run in a session of its own,
+    every process of which (Ray's included) is sampled every 0.2 s."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(command, stdout=out, stderr=err, env=env, start_new_session=True, text=True)
+        peak = 0
+        while proc.poll() is None:
+            peak = max([peak, *session_rss(proc.pid).values()])
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command[:3]} exited {proc.returncode}: {stderr[-2000:]}")
+    return round(wall, 1), round(peak / 2**20), stdout
 
 
-def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str]) -> tuple[float, float]:
-    """`speechproc run` with configs/callcenter.yaml (threads: one per core, shared out among the workers)."""
+def session_rss(session: int) -> dict[int, int]:
+    """Resident bytes of every process in a session (Linux /proc)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session:  # the session id follows state, ppid and pgrp
+                with open(f"/proc/{entry}/statm") as f:
+                    found[int(entry)] = int(f.read().split()[1]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str], engine: str = "local"
+                   ) -> tuple[float, float]:
+    """`speechproc run` with configs/callcenter.yaml (local: threads one per core, shared out among the workers;
+    ray: one actor per core, 1 thread each)."""
     command = [str(SPEECHPROC), "run", str(folder), "--config", str(CONFIG), "--out", str(out), "--quiet",
-               "--force", "--workers", str(workers)]
+               "--force", "--engine", engine]
+    if engine == "local":
+        command += ["--workers", str(workers)]
     wall, rss, _ = timed(command, {**env, "SPEECHPROC_HOME": str(out / "home")})  # exit 0: every item finished
     return wall, rss
 
@@ -93,13 +121,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call in the long call")
+    parser.add_argument("--hour-repeat", type=int, default=20, help="copies in the hour-long call (0: skip it)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if not CALL.exists():
         sys.exit(f"{CALL} is needed (../shared beside the project)")
     from speechproc.media import decode
 
-    track = decode(CALL, sample_rate=None)
+    track = decode(CALL, sample_rate=8000)  # a telephone call: 8 kHz
     rate = track.sample_rate
     result: dict = {"threads": args.threads, "cores": os.cpu_count(), "rate_hz": rate}
     env = dict(os.environ)
@@ -123,6 +152,14 @@ def main() -> None:
         long["speedup_vs_bare_batched"] = round(long["bare_batched"]["wall_s"] / long["speechproc"]["wall_s"], 2)
         long["speedup_vs_bare_sequential"] = round(long["bare_sequential"]["wall_s"] / long["speechproc"]["wall_s"], 2)
 
+        if args.hour_repeat:
+            hour_call = write_wav(tmp_path / "hour.wav", np.tile(track.samples, args.hour_repeat), rate)
+            wall, rss = speechproc_run(hour_call, tmp_path / "out-hour", 1, env)
+            result["hour_call"] = {"audio_s": round(track.samples.shape[1] * args.hour_repeat / rate, 1),
+                                   "speechproc": {"wall_s": wall, "peak_rss_mb": rss}}
+            print("hour call", wall, "s", rss, "MB", flush=True)
+            hour_call.unlink()
+
         folder = tmp_path / "calls"
         folder.mkdir()
         window, step = 45 * rate, max(1, (track.samples.shape[1] - 45 * rate) // max(1, args.calls - 1))
@@ -130,14 +167,15 @@ def main() -> None:
             write_wav(folder / f"call{k:02d}.wav", track.samples[:, k * step: k * step + window], rate)
         audio_h = args.calls * 45 / 3600
         result["short_calls"] = {"files": args.calls, "audio_s_each": 45}
-        for workers in (1, 2):
-            wall, rss = speechproc_run(folder, tmp_path / f"out-{workers}", workers, env)
-            result["short_calls"][f"workers_{workers}"] = {
+        for name, workers, engine in (("workers_1", 1, "local"), ("workers_2", 2, "local"), ("ray", 0, "ray")):
+            wall, rss = speechproc_run(folder, tmp_path / f"out-{name}", workers, env, engine)
+            result["short_calls"][name] = {
                 "wall_s": wall, "files_per_hour": round(args.calls * 3600 / wall), "audio_hours_per_hour":
                 round(audio_h * 3600 / wall, 1), "peak_rss_mb_per_process": rss}
-            print("short calls, workers", workers, wall, "s", rss, "MB", flush=True)
+            print("short calls,", name, wall, "s", rss, "MB", flush=True)
         short = result["short_calls"]
         short["speedup_2_vs_1"] = round(short["workers_1"]["wall_s"] / short["workers_2"]["wall_s"], 2)
+        short["speedup_ray_vs_1"] = round(short["workers_1"]["wall_s"] / short["ray"]["wall_s"], 2)
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

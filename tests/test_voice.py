@@ -107,6 +107,8 @@ def test_features_come_from_the_original_rate_not_the_asr_copy():
     wanted = stage_options({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000000")
     ingest.load_channels(SAMPLES / "call.flac", wanted.ingest, conv)
+    assert all(ch.original is None for ch in conv.channels)  # decoded when the voice stage needs it
+    ingest.attach_originals(SAMPLES / "call.flac", wanted.ingest, conv)
     assert [ch.sample_rate for ch in conv.channels] == [16000, 16000]
     assert [ch.original_rate for ch in conv.channels] == [22050, 22050]
     original = media.decode(SAMPLES / "call.flac", sample_rate=None).samples
@@ -116,6 +118,7 @@ def test_features_come_from_the_original_rate_not_the_asr_copy():
 def test_without_voice_features_no_original_copy_is_kept():
     conv = Conversation("00000000-0000-0000-0000-000000000000")
     ingest.load_channels(SAMPLES / "call.flac", stage_options({}).ingest, conv)
+    ingest.attach_originals(SAMPLES / "call.flac", stage_options({}).ingest, conv)
     assert all(ch.original is None for ch in conv.channels)
 
 
@@ -140,6 +143,11 @@ def call_with_features(tmp_path_factory):
     return conv
 
 
+def test_no_audio_is_held_once_the_last_stage_reading_it_is_over(call_with_features):
+    assert [(ch.samples, ch.original) for ch in call_with_features.channels] == [(None, None)] * 2
+    assert [ch.original_rate for ch in call_with_features.channels] == [22050, 22050]
+
+
 def test_every_word_of_the_call_has_two_peaks_and_a_volume(call_with_features):
     words = [w for w in call_with_features.words if w.is_word]
     assert len(words) > 100
@@ -161,8 +169,10 @@ def test_the_two_synthetic_voices_differ_in_pitch_as_made(call_with_features):
 def test_a_louder_copy_of_a_word_has_a_larger_volume(call_with_features):
     word = next(w for w in call_with_features.words if w.is_word and w.e - w.s >= 300)
     channel = call_with_features.channel_of(word.speaker)
-    [same] = analyse_words(channel.original, channel.original_rate, [(word.s, word.e)])
-    [louder] = analyse_words(channel.original * 1.5, channel.original_rate, [(word.s, word.e)])
+    original = media.decode(SAMPLES / "call.flac", sample_rate=None)
+    samples = original.samples[channel.index]
+    [same] = analyse_words(samples, original.sample_rate, [(word.s, word.e)])
+    [louder] = analyse_words(samples * 1.5, original.sample_rate, [(word.s, word.e)])
     assert same.volume == pytest.approx(word.v)
     assert louder.volume == pytest.approx(2.25 * word.v, rel=0.01)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from . import __version__, api, listing
+from . import __version__, api, distributed, listing
 from . import config as configuration
 from . import errors as E
 from .errors import SpeechprocError
@@ -105,8 +105,11 @@ def main() -> None:
     """
 
 
+AUTO = 0  # --workers auto
+
+
 class WorkerCount(click.ParamType):
-    """A number of worker processes (1-256), or `auto` (None)."""
+    """A number of worker processes (1-256), or `auto` (AUTO)."""
 
     name = "N|auto"
 
@@ -114,7 +117,7 @@ class WorkerCount(click.ParamType):
         if value is None or isinstance(value, int):
             return value
         if str(value).strip().lower() == "auto":
-            return None
+            return AUTO
         try:
             number = int(str(value).strip())
         except ValueError:
@@ -132,14 +135,22 @@ class WorkerCount(click.ParamType):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write outputs under DIR, mirroring the input tree.")
 @click.option("--force", is_flag=True, help="Reprocess files even when content and configuration are unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
-@click.option("--workers", "-w", type=WorkerCount(), default="1", show_default=True,
-              help="Recordings processed at once, each in a worker process of its own that loads the models "
-                   "once: a number, or 'auto' (one per core, as many as the available memory holds at 2 GiB "
-                   "each, no more than there are recordings). Recognition threads per worker: "
-                   "speechproc.threads, else the cores shared out among the workers.")
+@click.option("--workers", "-w", type=WorkerCount(),
+              help="Recordings processed at once, each in a worker that loads the models once: a number, or "
+                   "'auto'. Local engine: default 1; auto is one per core, as many as the available memory holds "
+                   "at 2 GiB each, no more than there are recordings; recognition threads per worker are "
+                   "speechproc.threads, else the cores shared out. Ray engine: default auto, one actor per "
+                   "speechproc.threads CPUs of the cluster (1 thread unless set).")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where the workers run: processes on this machine, or actors on a Ray cluster (needs "
+                   "pip install 'speechproc[ray]'; inputs and outputs on storage every node sees at the same "
+                   "paths).")
+@click.option("--ray-address", metavar="ADDR", type=TEXT,
+              help="With --engine ray: the cluster to join (HOST:PORT of `ray start --head`, or 'auto' for the "
+                   "one running on this machine). Without it a local Ray is started for this run.")
 @v3_errors
 def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, out_dir: str | None,
-        force: bool, quiet: bool, workers: int | None) -> None:
+        force: bool, quiet: bool, workers: int | None, engine: str, ray_address: str | None) -> None:
     """Transcribe and analyse recordings: files, or folders walked recursively.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
@@ -152,11 +163,18 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     Example:
       speechproc run sample_media/ --config configs/default.yaml --out results/
     """
+    if ray_address is not None and engine != "ray":
+        raise click.UsageError("--ray-address goes with --engine ray")
+    if engine == "ray":
+        distributed.require_ray(ray_address)  # before any file or the catalog is touched
+    if workers is None:
+        workers = 1 if engine == "local" else AUTO
     settings = configuration.load(config_file)
     metadata = configuration.load_metadata(metadata_file)
     reporter = BarReporter(quiet)
     try:
-        batch = api.process(list(paths), settings, metadata, out_dir, force, reporter, workers=workers)
+        batch = api.process(list(paths), settings, metadata, out_dir, force, reporter,
+                            workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address)
     except SpeechprocError:
         raise
     except KeyboardInterrupt:

@@ -183,12 +183,18 @@ class Channel:
 
     index: int
     speaker_name: str
-    samples: np.ndarray
+    samples: np.ndarray | None  # at 16 kHz; None once no stage still to run reads it
     sample_rate: int
     speaker_role: str | None = None
     original: np.ndarray | None = None  # the same channel at the recording's own rate, when a stage needs it
     original_rate: int = 0
     named: bool = True  # False when the name is a default, not given by the configuration
+
+    def release(self, keep_samples: bool = False) -> None:
+        """Let go of the audio (all of it, or all but the 16 kHz copy): no later stage reads it."""
+        self.original = None
+        if not keep_samples:
+            self.samples = None
 
 
 @dataclass

@@ -76,14 +76,18 @@ def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", thr
     """The faster-whisper model, loaded once per (name, device, compute type, threads)."""
     from faster_whisper import WhisperModel
 
+    from . import lowmem
+
     location = whisper_location(name)
     try:
-        return WhisperModel(location, device=device, compute_type=compute_type,
-                            cpu_threads=threads or default_threads())
+        model = WhisperModel(location, device=device, compute_type=compute_type,
+                             cpu_threads=threads or default_threads())
     except Exception as exc:  # the hub, CTranslate2 and file errors share no base class
         raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
                              "model folder, or a faster-whisper model name already downloaded on a networked "
                              "machine") from None
+    lowmem.install(model)  # the same features and VAD as faster-whisper's, without whole-recording copies
+    return model
 
 
 @lru_cache(maxsize=2)

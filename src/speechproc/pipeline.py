@@ -48,6 +48,7 @@ class Stage:
     phase: str
     runs: Callable[[Run], bool]
     step: Callable[[Run], None]
+    then: Callable[[Run], None] | None = None  # after the stage, run or skipped: let go of what no later one reads
 
 
 def _always(run: Run) -> bool:
@@ -61,20 +62,37 @@ def _recognise(run: Run) -> None:
         _take_words(run.conv, run.words)
 
 
+def _release_recognition_audio(run: Run) -> None:
+    """After diarization only the voice features may read the 16 kHz copy of the audio."""
+    keep = run.options.voice_features and ingest.reads_recognition_copy(run.path, run.options.ingest)
+    for channel in run.conv.channels:
+        channel.release(keep_samples=keep)
+
+
+def _voice(run: Run) -> None:
+    ingest.attach_originals(run.path, run.options.ingest, run.conv)  # decoded now, as no earlier stage reads it
+    voice.run(run.conv)
+
+
+def _release_audio(run: Run) -> None:
+    for channel in run.conv.channels:
+        channel.release()
+
+
 STAGES = (
     Stage("decode", "Decode the recording into channels", "ingest", _always,
           lambda r: ingest.load_channels(r.path, r.options.ingest, r.conv)),
     Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
-          lambda r: diarize.run(r.conv, r.options.diarization)),
+          lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio),
     Stage("punctuation", "Split punctuation", "transcription", _always,
           lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
     Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
     Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(r.options.detect.detectors),
           lambda r: detect.run(r.conv, r.options.detect)),
-    Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features,
-          lambda r: voice.run(r.conv)),
+    Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features, _voice,
+          then=_release_audio),
     Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
           lambda r: sentiment.run(r.conv, r.options.sentiment)),
     Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
@@ -132,17 +150,19 @@ def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEve
     for stage in STAGES:
         if not stage.runs(run):
             on_stage(stage.name, "skipped")
-            continue
-        on_stage(stage.name, "started")
-        try:
-            stage.step(run)
-        except E.SpeechprocError:
-            on_stage(stage.name, "failed")
-            raise
-        except Exception as exc:  # a bug or a library failure: report it against the stage, keep the batch going
-            on_stage(stage.name, "failed")
-            raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
-                                    status=500) from exc
-        on_stage(stage.name, "finished")
+        else:
+            on_stage(stage.name, "started")
+            try:
+                stage.step(run)
+            except E.SpeechprocError:
+                on_stage(stage.name, "failed")
+                raise
+            except Exception as exc:  # a bug or a library failure: report it against the stage, keep the batch going
+                on_stage(stage.name, "failed")
+                raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
+                                        status=500) from exc
+            on_stage(stage.name, "finished")
+        if stage.then is not None:
+            stage.then(run)
     for code, message in unsupported_warnings(options):
         conv.warn(code, message)

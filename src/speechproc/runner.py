@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, jobs, ownership, reuse
+from . import callbacks, distributed, jobs, ownership, reuse
 from . import config as config_module
 from . import errors as E
 from .catalog import Catalog, using
@@ -106,7 +106,8 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 
 def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None,
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
-            catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1) -> BatchResult:
+            catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1,
+            engine: str = "local", ray_address: str | None = None) -> BatchResult:
     """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
     callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
 
@@ -115,7 +116,9 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     is claimed in the catalog just before its job starts: one that a live overlapping run is processing
     now, with the same content and configuration, is skipped. Whatever goes wrong with one input fails
     that item only. `workers`: how many jobs run at once, each in a worker process of its own when more
-    than one (None: as `workers.plan_workers` decides from the cores and memory); results are the same."""
+    than one (None: as `workers.plan_workers` decides from the cores and memory); results are the same.
+    `engine` "ray" runs the jobs on the Ray cluster at `ray_address` (None: a local one), `workers` actors
+    (None: one per `speechproc.threads` CPUs of the cluster, default 1 thread each)."""
     reporter = reporter or Reporter()
     out = out_folder(out_dir)
     with using(catalog) as cat:
@@ -124,18 +127,22 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         inputs, problems = discover([absolute(p) for p in paths], reporter.note)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
         names = output_paths([i for i in inputs if unreadable(i.path) is None], out)
-        count, threads = plan_workers(workers, len(inputs), settings.threads)
         options = build_options(settings)
-        if count > 1:
+        if engine == "ray":
+            threads = settings.threads or 1
+            pool: Engine = distributed.RayPool(ray_address, workers, threads)
+        else:
+            count, threads = plan_workers(workers, len(inputs), settings.threads)
+            pool = InProcess() if count == 1 else LocalPool(count, threads)
+        if not isinstance(pool, InProcess):
             options = replace(options, recognition=replace(options.recognition, threads=threads))
         batch = _Batch(settings, options, metadata or {}, reuse.settings_key(settings, metadata or {}, out), force,
                        cat, reporter, names)
         reporter.batch_started(inputs)
-        engine: Engine = InProcess() if count == 1 else LocalPool(count, threads)
         try:
-            results = batch.run(inputs, engine)
+            results = batch.run(inputs, pool)
         finally:
-            engine.close()
+            pool.close()
         if deliver:
             _deliver(cat, settings, reporter)
     return BatchResult(results, problems)

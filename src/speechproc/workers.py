@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
@@ -202,20 +203,21 @@ def _stopped(exitcode: int | None) -> str:
     return f"the worker process running it stopped with exit status {exitcode}"
 
 
-class _PipeEvents(JobEvents):
-    """A job's events, sent to the parent as they happen."""
+class MessageEvents(JobEvents):
+    """A job's events as messages (tuples naming the JobEvents method), handed to `send` as they happen:
+    down a worker's pipe, or into the queue an actor streams back."""
 
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
+    def __init__(self, send: Callable[[tuple], None]) -> None:
+        self.send = send
 
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
-        self.conn.send(("stage", media_id, tasks))
+        self.send(("stage", media_id, tasks))
 
     def seconds(self, media_id: str, seconds: float) -> None:
-        self.conn.send(("seconds", media_id, seconds))
+        self.send(("seconds", media_id, seconds))
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
-        self.conn.send(("output", path, sha256, media_id))
+        self.send(("output", path, sha256, media_id))
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -228,7 +230,7 @@ def _serve(conn: Connection, threads: int) -> None:
         os.environ[name] = str(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _interrupt)
-    events = _PipeEvents(conn)
+    events = MessageEvents(conn.send)
     while True:
         try:
             job = conn.recv()

@@ -77,9 +77,11 @@ def build_channels(path: Path, options: IngestOptions, conv: Conversation,
     return default_channels(track, conv)
 
 
-def attach_originals(path: Path, options: IngestOptions, conv: Conversation, rates: list[int]) -> None:
+def attach_originals(path: Path, options: IngestOptions, conv: Conversation) -> None:
     """Give every channel its samples at the recording's own rate (the ASR copy when that is 16 kHz)."""
-    if all(rate == ASR_RATE for rate in rates):
+    if not options.original_rate or all(c.original is not None for c in conv.channels):
+        return
+    if reads_recognition_copy(path, options):
         originals = conv.channels
     else:
         originals = build_channels(path, options, Conversation(conv.media_id), rate=None)
@@ -87,12 +89,15 @@ def attach_originals(path: Path, options: IngestOptions, conv: Conversation, rat
         channel.original, channel.original_rate = original.samples, original.sample_rate
 
 
+def reads_recognition_copy(path: Path, options: IngestOptions) -> bool:
+    """Whether the voice features, when asked for, read the 16 kHz copy (no other rate, or it is the file's own)."""
+    return not options.original_rate or all(rate == ASR_RATE for rate in probe(path).sample_rates)
+
+
 def load_channels(path: Path, options: IngestOptions, conv: Conversation) -> None:
-    """Fill conv.channels, conv.content_type and conv.length_ms from the file."""
+    """Fill conv.channels (at 16 kHz), conv.content_type and conv.length_ms from the file."""
     info = probe(path)
     conv.content_type = info.content_type
     conv.channels = build_channels(path, options, conv)
-    if options.original_rate:
-        attach_originals(path, options, conv, info.sample_rates)
     decoded_ms = round(conv.channels[0].samples.shape[0] * 1000 / conv.channels[0].sample_rate)
     conv.length_ms = info.length_ms or decoded_ms
