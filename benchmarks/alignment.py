@@ -10,7 +10,7 @@ error, the share within 100 ms and 200 ms, and the same for the words the recogn
 machine times) as a baseline. The aligner's own timings are machine output; treat them with a
 tolerance of 100-200 ms.
 
-Usage: python benchmarks/alignment.py [--batched] [--json OUT]
+Usage: python benchmarks/alignment.py [--recognition batched|sequential] [--json OUT]
 """
 from __future__ import annotations
 
@@ -60,16 +60,17 @@ def summary(errs: list[int], total: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--batched", action="store_true", help="recognise in batches (sequential by default)")
+    parser.add_argument("--recognition", choices=("batched", "sequential"), default="batched",
+                        help="speechproc's recognition path (default: batched, the default of speechproc)")
     args = parser.parse_args()
 
     from speechproc import align, api, config
     from speechproc.catalog import Catalog
     from speechproc.formats import v3json
 
-    raw = {"speechproc": {"batched": args.batched}}
+    raw = {"speechproc": {"batched": args.recognition == "batched"}}
     aligned_errs, machine_errs, total = [], [], 0
-    result: dict = {"recognition": "batched" if args.batched else "sequential", "files": {}}
+    result: dict = {"recognition": args.recognition, "files": {}}
     with tempfile.TemporaryDirectory() as tmp, Catalog(Path(tmp) / "catalog.sqlite3") as catalog:
         for name in NAMES:
             batch = api.process([MFA / "audio" / f"{name}.wav"], config.validate(raw), out_dir=Path(tmp) / name,

@@ -35,7 +35,6 @@ def embeddings(source: str, texts: list[str]) -> np.ndarray:
             return vectors
     from speechproc.models import load_sentence_encoder
 
-    vectors = load_sentence_encoder().encode(texts, batch_size=64, normalize_embeddings=True,
-                                             show_progress_bar=True, convert_to_numpy=True)
+    vectors = load_sentence_encoder().encode(texts, batch_size=64)
     np.save(cached, vectors)
     return vectors

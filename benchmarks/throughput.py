@@ -5,22 +5,27 @@ Everything runs side by side in one run on one machine; every measurement is a f
 loads included), sampled for the resident set of each of its processes; "peak RSS" is the largest of them.
 
 (a) One long stereo telephone call (the real SpokenWOZ call of ../shared/evaldata at 8 kHz, repeated to
-    about 12 minutes) with configs/callcenter.yaml, against bare faster-whisper on the same two
-    channels, sequential (no VAD) and BatchedInferencePipeline (VAD, batch 8): the same model
-    (tiny.en, int8), beam 5, threads and word timestamps.
+    about 12 minutes) with configs/callcenter.yaml (batched recognition, the default, and sequential),
+    against bare faster-whisper on the same two channels: sequential (no VAD), BatchedInferencePipeline
+    (VAD, batch 8) one channel after the other, and BatchedInferencePipeline with both channels at once
+    (two replicas of one thread each, as a user who knew could run it): the same model (tiny.en, int8),
+    beam 5, threads and word timestamps. `--rounds` rounds, each side once per round in turned order;
+    the median of each side counts.
 (b) The same call repeated to one hour, with configs/callcenter.yaml: wall time and peak RSS.
 (c) A folder of 20 short calls (45 s windows of the same call at different offsets) with
     configs/callcenter.yaml: files per hour and audio hours per hour for `--workers 1` (all threads),
     `--workers 2` (the threads shared out) and `--engine ray` (a local Ray cluster started by the run,
-    one actor per core, 1 thread each).
+    one actor per core, 1 thread each), in rounds as in (a).
 
-Usage: python benchmarks/throughput.py [--threads N] [--calls N] [--repeat N] [--hour-repeat N] [--json OUT]
+Usage: python benchmarks/throughput.py [--threads N] [--calls N] [--repeat N] [--hour-repeat N] [--rounds N]
+                                      [--json OUT]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,24 +40,29 @@ CONFIG = ROOT / "configs" / "callcenter.yaml"
 SPEECHPROC = Path(sys.executable).parent / "speechproc"
 
 BARE = """
-import sys, time
+import sys
+from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from faster_whisper import BatchedInferencePipeline, WhisperModel
 from speechproc.media import decode
 from speechproc.models import whisper_location
 path, mode, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
-model = WhisperModel(whisper_location("tiny.en"), device="cpu", compute_type="int8", cpu_threads=threads)
+at_once = 2 if mode == "parallel" else 1  # parallel: both channels at once, each on its own replica
+model = WhisperModel(whisper_location("tiny.en"), device="cpu", compute_type="int8",
+                     cpu_threads=max(1, threads // at_once), num_workers=at_once)
 track = decode(path)
-words = 0
-for channel in track.samples:
+
+def words(channel):
     audio = np.ascontiguousarray(channel)
-    if mode == "batched":
+    if mode == "sequential":
+        segments, _ = model.transcribe(audio, language="en", beam_size=5, word_timestamps=True, vad_filter=False)
+    else:
         segments, _ = BatchedInferencePipeline(model).transcribe(audio, language="en", beam_size=5,
                                                                  word_timestamps=True, batch_size=8)
-    else:
-        segments, _ = model.transcribe(audio, language="en", beam_size=5, word_timestamps=True, vad_filter=False)
-    words += sum(len(s.words or []) for s in segments)
-print(words)
+    return sum(len(s.words or []) for s in segments)
+
+with ThreadPoolExecutor(at_once) as pool:
+    print(sum(pool.map(words, track.samples)))
 """
 
 
@@ -104,11 +114,11 @@ def session_rss(session: int) -> dict[int, int]:
     return found
 
 
-def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str], engine: str = "local"
-                   ) -> tuple[float, float]:
+def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str], engine: str = "local",
+                   config: Path = CONFIG) -> tuple[float, float]:
     """`speechproc run` with configs/callcenter.yaml (local: threads one per core, shared out among the workers;
     ray: one actor per core, 1 thread each)."""
-    command = [str(SPEECHPROC), "run", str(folder), "--config", str(CONFIG), "--out", str(out), "--quiet",
+    command = [str(SPEECHPROC), "run", str(folder), "--config", str(config), "--out", str(out), "--quiet",
                "--force", "--engine", engine]
     if engine == "local":
         command += ["--workers", str(workers)]
@@ -116,12 +126,34 @@ def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str], e
     return wall, rss
 
 
+def median(values: list[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
+def rounds(sides: dict, count: int, label: str) -> dict[str, dict]:
+    """Each side measured `count` times, every round running all sides one after the other, the order turned by
+    one each round (a slow spell of the machine does not fall on one side); the median wall time of each side,
+    every wall time, and the largest peak RSS."""
+    names = list(sides)
+    walls: dict[str, list[float]] = {name: [] for name in names}
+    peaks: dict[str, float] = {name: 0 for name in names}
+    for k in range(count):
+        for name in names[k % len(names):] + names[:k % len(names)]:
+            wall, rss = sides[name]()
+            walls[name].append(wall)
+            peaks[name] = max(peaks[name], rss)
+            print(label, "round", k + 1, name, wall, "s", rss, "MB", flush=True)
+    return {name: {"wall_s": median(walls[name]), "walls_s": walls[name], "peak_rss_mb": peaks[name]}
+            for name in names}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--calls", type=int, default=20, help="short calls (0: skip them)")
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call in the long call")
     parser.add_argument("--hour-repeat", type=int, default=20, help="copies in the hour-long call (0: skip it)")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements of each side of (a) and (c)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if not CALL.exists():
@@ -130,27 +162,28 @@ def main() -> None:
 
     track = decode(CALL, sample_rate=8000)  # a telephone call: 8 kHz
     rate = track.sample_rate
-    result: dict = {"threads": args.threads, "cores": os.cpu_count(), "rate_hz": rate}
+    result: dict = {"threads": args.threads, "cores": os.cpu_count(), "rate_hz": rate, "rounds": args.rounds}
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         long_call = write_wav(tmp_path / "long.wav", np.tile(track.samples, args.repeat), rate)
         seconds = track.samples.shape[1] * args.repeat / rate
-        result["long_call"] = {"audio_s": round(seconds, 1)}
+        sequential = tmp_path / "sequential.yaml"  # callcenter.yaml with the sequential recognition path
+        sequential.write_text(CONFIG.read_text() + "  batched: false\n")
+
+        def bare(mode: str):
+            return lambda: timed([sys.executable, "-c", BARE, str(long_call), mode, str(args.threads)], env)[:2]
+
         sides = {
-            "speechproc": lambda: speechproc_run(long_call, tmp_path / "out-long", 1, env)[:2],
-            "bare_sequential": lambda: timed([sys.executable, "-c", BARE, str(long_call), "sequential",
-                                              str(args.threads)], env)[:2],
-            "bare_batched": lambda: timed([sys.executable, "-c", BARE, str(long_call), "batched",
-                                           str(args.threads)], env)[:2],
+            "speechproc": lambda: speechproc_run(long_call, tmp_path / "out-long", 1, env),
+            "speechproc_sequential": lambda: speechproc_run(long_call, tmp_path / "out-seq", 1, env, config=sequential),
+            "bare_sequential": bare("sequential"),
+            "bare_batched": bare("batched"),
+            "bare_batched_channels_at_once": bare("parallel"),
         }
-        for name, measure in sides.items():
-            wall, rss = measure()
-            result["long_call"][name] = {"wall_s": wall, "peak_rss_mb": rss}
-            print("long call", name, wall, "s", rss, "MB", flush=True)
-        long = result["long_call"]
-        long["speedup_vs_bare_batched"] = round(long["bare_batched"]["wall_s"] / long["speechproc"]["wall_s"], 2)
-        long["speedup_vs_bare_sequential"] = round(long["bare_sequential"]["wall_s"] / long["speechproc"]["wall_s"], 2)
+        long = result["long_call"] = {"audio_s": round(seconds, 1), **rounds(sides, args.rounds, "long call")}
+        for peer in ("bare_batched", "bare_sequential", "bare_batched_channels_at_once"):
+            long[f"speedup_vs_{peer}"] = round(long[peer]["wall_s"] / long["speechproc"]["wall_s"], 2)
 
         if args.hour_repeat:
             hour_call = write_wav(tmp_path / "hour.wav", np.tile(track.samples, args.hour_repeat), rate)
@@ -160,22 +193,25 @@ def main() -> None:
             print("hour call", wall, "s", rss, "MB", flush=True)
             hour_call.unlink()
 
-        folder = tmp_path / "calls"
-        folder.mkdir()
-        window, step = 45 * rate, max(1, (track.samples.shape[1] - 45 * rate) // max(1, args.calls - 1))
-        for k in range(args.calls):
-            write_wav(folder / f"call{k:02d}.wav", track.samples[:, k * step: k * step + window], rate)
-        audio_h = args.calls * 45 / 3600
-        result["short_calls"] = {"files": args.calls, "audio_s_each": 45}
-        for name, workers, engine in (("workers_1", 1, "local"), ("workers_2", 2, "local"), ("ray", 0, "ray")):
-            wall, rss = speechproc_run(folder, tmp_path / f"out-{name}", workers, env, engine)
-            result["short_calls"][name] = {
-                "wall_s": wall, "files_per_hour": round(args.calls * 3600 / wall), "audio_hours_per_hour":
-                round(audio_h * 3600 / wall, 1), "peak_rss_mb_per_process": rss}
-            print("short calls,", name, wall, "s", rss, "MB", flush=True)
-        short = result["short_calls"]
-        short["speedup_2_vs_1"] = round(short["workers_1"]["wall_s"] / short["workers_2"]["wall_s"], 2)
-        short["speedup_ray_vs_1"] = round(short["workers_1"]["wall_s"] / short["ray"]["wall_s"], 2)
+        if args.calls:
+            folder = tmp_path / "calls"
+            folder.mkdir()
+            window, step = 45 * rate, max(1, (track.samples.shape[1] - 45 * rate) // max(1, args.calls - 1))
+            for k in range(args.calls):
+                write_wav(folder / f"call{k:02d}.wav", track.samples[:, k * step: k * step + window], rate)
+            audio_h = args.calls * 45 / 3600
+            engines = {"workers_1": (1, "local"), "workers_2": (2, "local"), "ray": (0, "ray")}
+            sides = {name: (lambda name=name, workers=workers, engine=engine: speechproc_run(
+                folder, tmp_path / f"out-{name}", workers, env, engine)) for name, (workers, engine) in engines.items()}
+            short = result["short_calls"] = {"files": args.calls, "audio_s_each": 45}
+            for name, measured in rounds(sides, args.rounds, "short calls").items():
+                wall = measured["wall_s"]
+                short[name] = {"wall_s": wall, "walls_s": measured["walls_s"],
+                               "files_per_hour": round(args.calls * 3600 / wall),
+                               "audio_hours_per_hour": round(audio_h * 3600 / wall, 1),
+                               "peak_rss_mb_per_process": measured["peak_rss_mb"]}
+            short["speedup_2_vs_1"] = round(short["workers_1"]["wall_s"] / short["workers_2"]["wall_s"], 2)
+            short["speedup_ray_vs_1"] = round(short["workers_1"]["wall_s"] / short["ray"]["wall_s"], 2)
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

@@ -524,3 +524,59 @@ def test_a_changed_category_definition_reprocesses_an_unchanged_file(categorised
                                                                   } | {"hold-request"}
     finally:
         invoke("categories", "delete", "hold-request")
+
+
+class Exited(Exception):
+    pass
+
+
+@pytest.mark.parametrize("raised, code, message", [
+    (None, 0, ""), (SystemExit(0), 0, ""), (SystemExit(None), 0, ""), (SystemExit(2), 2, ""),
+    (SystemExit(130), 130, ""), (SystemExit("cannot go on"), 1, "cannot go on"),
+])
+def test_the_console_script_leaves_quickly_with_the_command_s_exit_code(monkeypatch, capsys, raised, code, message):
+    from speechproc import cli
+
+    def command():
+        if raised is not None:
+            raise raised
+
+    def leave(status):
+        raise Exited(status)
+
+    monkeypatch.setattr(cli, "main", command)
+    monkeypatch.setattr(cli.os, "_exit", leave)
+    monkeypatch.setattr(cli.logging, "shutdown", lambda: None)  # pytest's own log handlers stay open
+    with pytest.raises(Exited) as exited:
+        cli.entry()
+    assert exited.value.args == (code,)
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_the_console_script_exits_normally_while_a_thread_still_works(monkeypatch):
+    import threading
+
+    from speechproc import cli
+
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:
+        monkeypatch.setattr(cli, "main", lambda: None)
+        monkeypatch.setattr(cli.os, "_exit", lambda status: pytest.fail("left without waiting for the thread"))
+        with pytest.raises(SystemExit) as exited:
+            cli.entry()
+        assert exited.value.code == 0
+    finally:
+        release.set()
+        worker.join()
+
+
+def test_the_installed_command_prints_the_summary_and_exits_with_its_code(tmp_path):
+    script = Path(sys.executable).parent / "speechproc"
+    if not script.exists():
+        pytest.skip("speechproc is not installed as a console script in this environment")
+    done = subprocess.run([str(script), "run", str(tmp_path / "absent.wav"), "--quiet", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["media"][0]["status"] == "failed"

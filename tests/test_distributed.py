@@ -19,7 +19,7 @@ from speechproc.errors import ConfigurationError
 from speechproc.jobs import INTERRUPTED, JobEvents
 from speechproc.options import build
 from speechproc.runner import process
-from test_workers import ONE_THREAD, assert_same_outputs, inputs, long_call
+from test_workers import CHUNK_BY_CHUNK, ONE_THREAD, assert_same_outputs, inputs, long_call
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def finish(pool, events) -> list:
 def test_a_lost_actor_fails_its_own_job_and_a_new_actor_takes_the_next(tmp_path, cluster):
     from test_jobs import sample_job
 
-    options = build(config.validate(ONE_THREAD))
+    options = build(config.validate(CHUNK_BY_CHUNK))
     pool = distributed.RayPool(None, 1, 1)
     try:
         events = Collect(on_seconds=lambda: ray.kill(pool._actors[0]))

@@ -71,3 +71,30 @@ def test_the_recogniser_detects_speech_with_the_streaming_vad():
 
     load_whisper("tiny.en")
     assert isinstance(vad.get_vad_model(), StreamingSileroVAD)
+
+
+@pytest.mark.parametrize("seconds, options", [
+    (None, {}),  # the whole call: one model batch
+    (2 * 10000 * 512 / 16000 + 3.7, {}),  # longer than one model batch, not whole windows
+    (10000 * 512 / 16000, {}),  # exactly one batch of whole windows: faster-whisper pads one more
+    (0.02, {}), (0.0, {}),
+    (None, {"min_speech_duration_ms": 250, "speech_pad_ms": 30, "max_speech_duration_s": 5}),
+    (None, {"threshold": 0.3, "neg_threshold": 0.2, "max_speech_duration_s": 3, "min_silence_duration_ms": 0}),
+    (None, {"max_speech_duration_s": 30, "min_silence_duration_ms": 160}),  # what batched recognition asks
+])
+def test_streamed_speech_timestamps_equal_faster_whispers_own(agent_channel, seconds, options, monkeypatch):
+    from faster_whisper import vad
+    from faster_whisper.vad import SileroVADModel, VadOptions, get_assets_path, get_speech_timestamps
+
+    from speechproc.lowmem import speech_timestamps
+
+    theirs = SileroVADModel(f"{get_assets_path()}/silero_vad_v6.onnx")
+    monkeypatch.setattr(vad, "get_vad_model", lambda: theirs)  # not the streaming model the recogniser installs
+    audio = agent_channel if seconds is None else np.tile(agent_channel, 10)[: int(seconds * media.ASR_RATE)]
+    expected = get_speech_timestamps(audio.copy(), VadOptions(**options))  # faster-whisper's model and decisions
+    assert speech_timestamps(audio, VadOptions(**options)) == expected
+    assert seconds == 0.0 or seconds == 0.02 or expected  # the real call has speech to find
+
+
+def test_memory_freed_is_given_back_without_error():
+    media.give_back_memory()

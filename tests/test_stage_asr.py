@@ -187,20 +187,61 @@ def test_the_multilingual_base_model_transcribes_english_and_accepts_other_langu
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("vad", [True, False])
-def test_batched_recognition_keeps_accuracy_and_word_times(tmp_path, vad):
+@pytest.mark.parametrize("batched, vad", [(True, True), (True, False), (False, True), (False, False)])
+def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, vad):
     from speechproc.conversation import Channel
     from speechproc.options import RecognitionOptions
-    from speechproc.stages.asr import transcribe_channel
+    from speechproc.stages.asr import transcribe_batched, transcribe_channel
 
     track = media.decode(SAMPLES / "call.flac")
     truth = truth_for("call.flac")
-    for index, speaker in enumerate(("Agent", "Caller")):
-        words = transcribe_channel(Channel(index, speaker, np.ascontiguousarray(track.samples[index]), 16000),
-                                   RecognitionOptions(batched=True, vad=vad))
+    channels = [Channel(index, speaker, np.ascontiguousarray(track.samples[index]), 16000)
+                for index, speaker in enumerate(("Agent", "Caller"))]
+    options = RecognitionOptions(batched=batched, vad=vad)
+    if batched:
+        recognised = transcribe_batched(channels, options)
+    else:
+        recognised = [w for channel in channels for w in transcribe_channel(channel, options)]
+    for speaker in ("Agent", "Caller"):
+        words = [w for w in recognised if w.speaker == speaker]
         reference = " ".join(t["text"] for t in truth["turns"] if t["speaker"] == speaker)
         assert wer(reference, " ".join(w.text for w in words)) <= MAX_CALL_CHANNEL_WER
         assert all(w.s <= w.e for w in words) and [w.s for w in words] == sorted(w.s for w in words)
         turns = [(t["s"], t["e"]) for t in truth["turns"] if t["speaker"] == speaker]
         inside = [w for w in words if any(s - 1000 <= w.s <= e + 1000 for s, e in turns)]
         assert len(inside) >= 0.9 * len(words)  # words fall in their speaker's turns
+
+
+@pytest.mark.parametrize("batched, device, threads, batch_size, expected", [
+    (True, "cpu", 2, 8, (2, 1)),  # one single-threaded decoder per thread
+    (True, "cpu", 4, 2, (2, 2)),  # no more decoders than chunks in flight: the threads shared out
+    (True, "cpu", 2, 1, (1, 2)),
+    (True, "cuda", 2, 8, (1, 2)),  # a GPU takes the batch in one decoder
+    (False, "cpu", 2, 8, (1, 2)),  # the sequential path: one decoder with every thread
+])
+def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched, device, threads, batch_size,
+                                                          expected):
+    from speechproc.options import RecognitionOptions
+    from speechproc.stages import asr
+
+    loaded = []
+    monkeypatch.setattr(asr, "load_whisper", lambda *args: loaded.append(args))
+    options = RecognitionOptions(device=device, threads=threads, batch_size=batch_size, batched=batched)
+    asr.load(options)
+    (_, _, _, per_decoder, replicas), = loaded
+    assert (replicas, per_decoder) == expected == (asr.decoders(options), expected[1])
+
+
+def test_a_long_recording_decodes_fewer_chunks_at_once():
+    from speechproc.options import RecognitionOptions
+    from speechproc.stages.asr import CHUNK_MEMORY, RECOGNITION_MEMORY, in_flight
+
+    def audio_bytes(minutes: float, channels: int = 2) -> int:
+        return int(minutes * 60 * media.ASR_RATE * 4 * channels)
+
+    options = RecognitionOptions(batch_size=8)
+    assert in_flight(options, audio_bytes(12)) == 8
+    hour = in_flight(options, audio_bytes(60))
+    assert 1 <= hour < 8 and audio_bytes(60) + hour * CHUNK_MEMORY <= RECOGNITION_MEMORY
+    assert in_flight(options, audio_bytes(240)) == 1  # at least one, however long
+    assert in_flight(RecognitionOptions(batch_size=8, beam_size=1), audio_bytes(60)) == 8  # a smaller beam holds less

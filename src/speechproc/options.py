@@ -48,7 +48,7 @@ class RecognitionOptions(LanguageOptions):
     threads: int = DEFAULTS["speechproc.threads"]
     beam_size: int = DEFAULTS["speechproc.beamSize"]
     vad: bool = DEFAULTS["speechproc.vad"]
-    batched: bool = DEFAULTS["speechproc.batched"]  # True: faster-whisper's BatchedInferencePipeline
+    batched: bool = DEFAULTS["speechproc.batched"]  # True: shared batches of 30 s chunks (batching.py)
     batch_size: int = DEFAULTS["speechproc.batchSize"]
     hotwords: str | None = None  # custom vocabulary terms and scripts as one hint string
 

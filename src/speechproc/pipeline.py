@@ -1,6 +1,7 @@
 """The ordered stages and the runner: progress events per stage, failures named by stage."""
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from typing import Any
 
 from . import errors as E
 from .conversation import Conversation, RecognizedWord
+from .media import ASR_RATE, give_back_memory
 from .options import Options
 from .stages import (
     asr,
@@ -26,6 +28,9 @@ from .stages import (
     verbnoun,
     voice,
 )
+
+WARM_UP_MAX_S = 20 * 60  # the longest recording whose later stages' models load while recognition runs
+WARM_UP_THREAD = "speechproc-warm-up"
 
 
 @dataclass
@@ -49,6 +54,7 @@ class Stage:
     runs: Callable[[Run], bool]
     step: Callable[[Run], None]
     then: Callable[[Run], None] | None = None  # after the stage, run or skipped: let go of what no later one reads
+    prepare: Callable[[Run], None] | None = None  # load the stage's models (in the background, see _warm_up)
 
 
 def _always(run: Run) -> bool:
@@ -57,9 +63,34 @@ def _always(run: Run) -> bool:
 
 def _recognise(run: Run) -> None:
     if run.words is None:
+        asr.check_language(run.options.recognition)  # loads the recogniser: one that cannot load fails before any warm-up
+        _warm_up(run)
         asr.run(run.conv, run.options.recognition, run.on_seconds)
     else:
         _take_words(run.conv, run.words)
+
+
+def _warm_up(run: Run) -> None:
+    """Load the models of the later stages that will run in a background thread, while recognition runs:
+    they are ready when it ends instead of loading after it. Recognition spends its time in native code
+    that lets go of the GIL. A stage that reaches its model first waits for the load under way
+    (`models.loaded_once`); a load that fails here fails again, with its error, in the stage.
+
+    Not for recordings over WARM_UP_MAX_S: there the loads are a small share of the time, and the models
+    would add their memory to the audio's and the decoders' at the peak of recognition."""
+    if max((len(ch.samples) for ch in run.conv.channels if ch.samples is not None), default=0) > WARM_UP_MAX_S * ASR_RATE:
+        return
+    todo = [stage.prepare for stage in STAGES if stage.prepare is not None and stage.runs(run)]
+    if todo:
+        threading.Thread(target=_prepare, args=(todo, run), name=WARM_UP_THREAD, daemon=True).start()
+
+
+def _prepare(todo: list[Callable[[Run], None]], run: Run) -> None:
+    for prepare in todo:
+        try:
+            prepare(run)
+        except Exception:  # the stage loads it again and reports the error
+            pass
 
 
 def _release_recognition_audio(run: Run) -> None:
@@ -67,6 +98,7 @@ def _release_recognition_audio(run: Run) -> None:
     keep = run.options.voice_features and ingest.reads_recognition_copy(run.path, run.options.ingest)
     for channel in run.conv.channels:
         channel.release(keep_samples=keep)
+    give_back_memory()
 
 
 def _voice(run: Run) -> None:
@@ -77,6 +109,7 @@ def _voice(run: Run) -> None:
 def _release_audio(run: Run) -> None:
     for channel in run.conv.channels:
         channel.release()
+    give_back_memory()
 
 
 STAGES = (
@@ -85,7 +118,8 @@ STAGES = (
     Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
-          lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio),
+          lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio,
+          prepare=lambda r: diarize.prepare(r.options.diarization)),
     Stage("punctuation", "Split punctuation", "transcription", _always,
           lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
     Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
@@ -94,11 +128,12 @@ STAGES = (
     Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features, _voice,
           then=_release_audio),
     Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
-          lambda r: sentiment.run(r.conv, r.options.sentiment)),
+          lambda r: sentiment.run(r.conv, r.options.sentiment), prepare=lambda r: sentiment.prepare(r.options.sentiment)),
     Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
-          lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs)),
+          lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs),
+          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs)),
     Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.options.discovery.enabled,
-          lambda r: knowledge.run(r.conv, r.options.discovery)),
+          lambda r: knowledge.run(r.conv, r.options.discovery), prepare=lambda r: knowledge.prepare(r.options.discovery)),
     Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
           lambda r: metrics.run(r.conv, r.options.metrics)),
     Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.options.keyword_groups),

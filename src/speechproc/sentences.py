@@ -45,7 +45,6 @@ def embed(sentences: list[Sentence], encoder: str) -> None:
     todo = [s for s in sentences if s.embedding is None]
     if not todo:
         return
-    vectors = load_sentence_encoder(encoder).encode([s.text for s in todo], batch_size=64, normalize_embeddings=True,
-                                                    show_progress_bar=False, convert_to_numpy=True)
+    vectors = load_sentence_encoder(encoder).encode([s.text for s in todo], batch_size=64)
     for sentence, vector in zip(todo, vectors):
         sentence.embedding = vector

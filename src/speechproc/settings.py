@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "speechproc.computeType": "int8",
     "speechproc.threads": 0,
     "speechproc.beamSize": 5,
-    "speechproc.batched": False,
+    "speechproc.batched": True,
     "speechproc.batchSize": 8,
     "speechproc.vad": True,
     "speechproc.diarization": True,
@@ -130,7 +130,7 @@ class Settings:
 
     @property
     def batched(self) -> bool:
-        """Recognise VAD speech chunks in batches (faster-whisper's BatchedInferencePipeline)."""
+        """Recognise the speech of all channels in shared batches of 30 s chunks (`batching`); False: sequentially."""
         return self.value("speechproc.batched")
 
     @property

@@ -1,36 +1,54 @@
-"""Speech recognition per channel with faster-whisper, word timestamps for every channel.
+"""Speech recognition of every channel with faster-whisper, word timestamps for every word.
 
-Sequential (the default): faster-whisper's classic path, window after window, each conditioned on the
-text before it. Batched (`speechproc.batched`): faster-whisper's BatchedInferencePipeline, Silero VAD
-speech joined into chunks of at most 30 s, `batch_size` chunks decoded at a time; without VAD the chunks
-are fixed 30 s windows. Batched is faster on calls and as accurate on ordinary speech, but with tiny.en
-a chunk that holds a long read-out number can loop or stop early (see the README).
+Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, decoded
+`batch_size` at a time, a chunk whose result looks broken decoded again sequentially (`batching`).
+Sequential: faster-whisper's classic path, channel by channel, window after window, each conditioned on the
+text before it.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from functools import lru_cache
 
+from .. import batching
 from ..conversation import Channel, Conversation, RecognizedWord
 from ..errors import UNSUPPORTED_LANGUAGE, SpeechprocError
 from ..media import ASR_RATE
-from ..models import load_whisper
+from ..models import default_threads, load_whisper
 from ..options import RecognitionOptions
+from ..settings import DEFAULTS
 
 ProgressFn = Callable[[float], None]
-WINDOW_S = 30  # Whisper's input window: the longest chunk a batch holds
+# What one 30 s chunk holds while it is decoded with beam 5 (tiny.en, measured): mostly the decoder's
+# cross-attention cache, one copy of the encoder output per beam. It grows with the beam.
+CHUNK_MEMORY = 115 * 2**20
+RECOGNITION_MEMORY = 1200 * 2**20  # what the audio held and the chunks in flight may take together
+log = logging.getLogger(__name__)
+
+
+def decoders(options: RecognitionOptions) -> int:
+    """How many batches are decoded at once. On the CPU, batched recognition gives each of its threads a
+    decoder of its own, up to `batch_size` of them: the matrix products of a small model split over threads
+    wait for each other at every layer of every step, while independent decoders never wait (see the
+    README's measurements)."""
+    if not options.batched or options.device != "cpu":
+        return 1
+    return max(1, min(options.threads or default_threads(), options.batch_size))
+
+
+def in_flight(options: RecognitionOptions, audio_bytes: int) -> int:
+    """Chunks decoded at once for a recording whose 16 kHz audio takes `audio_bytes`: `batch_size`, fewer where
+    the audio and the chunks in flight would take more than RECOGNITION_MEMORY together (a long recording)."""
+    per_chunk = CHUNK_MEMORY * options.beam_size / DEFAULTS["speechproc.beamSize"]
+    return max(1, min(options.batch_size, int((RECOGNITION_MEMORY - audio_bytes) // per_chunk)))
 
 
 def load(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
-    """The recogniser the options name (loaded once per process)."""
-    return load_whisper(options.model, options.device, options.compute_type, options.threads)
-
-
-@lru_cache(maxsize=2)
-def _batched(model):  # -> faster_whisper.BatchedInferencePipeline
-    from faster_whisper import BatchedInferencePipeline
-
-    return BatchedInferencePipeline(model)
+    """The recogniser the options name (loaded once per process): one replica per decoder, the threads
+    shared out among them."""
+    parallel = decoders(options)
+    threads = max(1, (options.threads or default_threads()) // parallel) if parallel > 1 else options.threads
+    return load_whisper(options.model, options.device, options.compute_type, threads, parallel)
 
 
 def check_language(options: RecognitionOptions) -> None:
@@ -41,25 +59,11 @@ def check_language(options: RecognitionOptions) -> None:
                               f"'{options.model}' is English-only (set speechproc.model to base or larger)")
 
 
-def windows(seconds: float) -> list[dict[str, float]]:
-    """Fixed windows of WINDOW_S covering `seconds` of audio (the chunks of batched recognition without VAD)."""
-    starts = range(0, max(1, int(-(-seconds // WINDOW_S))))
-    return [{"start": k * WINDOW_S, "end": min(seconds, (k + 1) * WINDOW_S)} for k in starts]
-
-
 def transcribe_channel(channel: Channel, options: RecognitionOptions,
                        on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
-    """Recognise one channel; every word carries the channel's speaker name."""
-    model = load(options)
-    common = dict(language=options.whisper_language, beam_size=options.beam_size, word_timestamps=True,
-                  hotwords=options.hotwords)
-    if options.batched:
-        seconds = channel.samples.shape[0] / ASR_RATE
-        clips = None if options.vad or seconds <= WINDOW_S else windows(seconds)
-        segments, _ = _batched(model).transcribe(channel.samples, batch_size=options.batch_size,
-                                                 vad_filter=options.vad, clip_timestamps=clips, **common)
-    else:
-        segments, _ = model.transcribe(channel.samples, vad_filter=options.vad, **common)
+    """Recognise one channel on faster-whisper's sequential path; every word carries the channel's speaker name."""
+    segments, _ = load(options).transcribe(channel.samples, vad_filter=options.vad, word_timestamps=True,
+                                           **_decoding(options))
     words: list[RecognizedWord] = []
     for segment in segments:
         for w in segment.words or []:
@@ -70,12 +74,48 @@ def transcribe_channel(channel: Channel, options: RecognitionOptions,
                                             float(w.probability), channel.speaker_name))
         if on_seconds is not None:
             on_seconds(segment.end)
-    words.sort(key=lambda w: w.s)  # batches come back in chunk order; keep time order whatever happens
+    words.sort(key=lambda w: w.s)
     return words
 
 
+def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
+                       on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
+    """Recognise every channel in shared batches (`batching`); words channel by channel, each in time order."""
+    found: list[list[RecognizedWord]] = [[] for _ in channels]
+    reached = 0.0
+    flying = in_flight(options, sum(channel.samples.nbytes for channel in channels))
+    parallel = min(decoders(options), flying)
+    chunks = batching.recognise([channel.samples for channel in channels], load(options), max(1, flying // parallel),
+                                options.vad, _decoding(options), parallel)
+    for chunk, chunk_words, redecoded in chunks:
+        if redecoded is not None:
+            log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,
+                     chunk.pieces[0][0] / ASR_RATE, redecoded)
+        speaker = channels[chunk.channel].speaker_name
+        for w in chunk_words:
+            text = w.text.strip()
+            if text:
+                start, end = (round(t * 1000) for t in chunk.original_times(w.start, w.end))
+                found[chunk.channel].append(RecognizedWord(text, start, max(start, end), float(w.probability),
+                                                           speaker))
+        reached = max(reached, chunk.pieces[-1][1] / ASR_RATE)
+        if on_seconds is not None:
+            on_seconds(reached)
+    for words in found:
+        words.sort(key=lambda w: w.s)
+    return [word for words in found for word in words]
+
+
+def _decoding(options: RecognitionOptions) -> dict:
+    """faster-whisper's decoding options, the same on both paths."""
+    return dict(language=options.whisper_language, beam_size=options.beam_size, hotwords=options.hotwords)
+
+
 def run(conv: Conversation, options: RecognitionOptions, on_seconds: ProgressFn | None = None) -> None:
-    """Recognise every channel on its own; the words of all channels go to `conv.recognized`."""
+    """Recognise every channel; the words of all channels go to `conv.recognized`, channel by channel."""
     check_language(options)
+    if options.batched:
+        conv.recognized.extend(transcribe_batched(conv.channels, options, on_seconds))
+        return
     for channel in conv.channels:
         conv.recognized.extend(transcribe_channel(channel, options, on_seconds))

@@ -321,6 +321,11 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
     return [given[i] if i < len(given) else f"Speaker {i + 1}" for i in range(count)]
 
 
+def prepare(options: DiarizationOptions) -> None:
+    """Load what `run` will need: the speaker encoder."""
+    load_voice_encoder(options.encoder)
+
+
 def run(conv: Conversation, options: DiarizationOptions) -> None:
     """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`)."""
     if not conv.recognized:

@@ -15,14 +15,13 @@ import bisect
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from .. import errors as E
 from .. import parsing, sentences, taxonomy
 from ..conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
-from ..models import load_sentence_encoder
+from ..models import load_sentence_encoder, load_spacy, loaded_once
 from ..options import TextOptions
 from ..parsing import ParsedTurn
 from ..sentences import char_offsets
@@ -119,8 +118,7 @@ def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tupl
     found = list(candidates(turns).values())
     if not found:
         return [], np.zeros((0, len(centroid)), dtype=np.float32)
-    vectors = encoder.encode([c.text for c in found], batch_size=128, normalize_embeddings=True,
-                             show_progress_bar=False, convert_to_numpy=True)
+    vectors = encoder.encode([c.text for c in found], batch_size=128)
     counts = np.array([sum(c.forms.values()) for c in found], dtype=np.float64)
     similarity = np.clip(vectors @ centroid, 0.0, 1.0)
     relevance = 0.75 * similarity + 0.25 * counts / counts.max()
@@ -130,12 +128,11 @@ def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tupl
     return out, vectors[picked]
 
 
-@lru_cache(maxsize=4)
+@loaded_once(maxsize=4)
 def _taxonomy_vectors(path: str | None, encoder_name: str) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
     topics = taxonomy.load(path)
     encoder = load_sentence_encoder(encoder_name)
-    encode = lambda texts: encoder.encode(list(texts), normalize_embeddings=True, show_progress_bar=False,  # noqa: E731
-                                          convert_to_numpy=True)
+    encode = lambda texts: encoder.encode(list(texts))  # noqa: E731
     topic_vectors = encode(t.description for t in topics)
     sub_vectors = [encode(s.description for s in t.subtopics) if t.subtopics else np.zeros((0, 1)) for t in topics]
     return topics, topic_vectors, sub_vectors
@@ -186,6 +183,13 @@ def discover(conv: Conversation, options: TextOptions) -> Knowledge:
     found, keyword_vectors = keywords(turns, centroid, encoder)
     return Knowledge(found, topics(sentence_vectors, found, keyword_vectors, options.topic_taxonomy,
                                    options.sentence_encoder))
+
+
+def prepare(options: TextOptions) -> None:
+    """Load what `run` will need: the parser, the sentence encoder and the taxonomy's embeddings."""
+    if options.english:
+        load_spacy(options.spacy_model)
+        _taxonomy_vectors(options.topic_taxonomy, options.sentence_encoder)
 
 
 def run(conv: Conversation, options: TextOptions) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import errors as E
 from ..conversation import Conversation, Sentence
-from ..models import BUNDLED_SENTENCE_ENCODER, load_vader
+from ..models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_vader
 from ..options import ENGLISH, SentimentOptions
 from ..sentences import embed
 
@@ -57,6 +57,15 @@ def score(sentences: list[Sentence], options: SentimentOptions) -> None:
 def needed(options: SentimentOptions) -> bool:
     """Sentence sentiment is asked for: per speaker (speakerSentiments) or by the sentiment metrics."""
     return options.per_speaker or options.for_metrics
+
+
+def prepare(options: SentimentOptions) -> None:
+    """Load what `run` will need: the engine's model."""
+    if options.english:
+        if options.engine == "minilm":
+            load_sentence_encoder(options.sentence_encoder)
+        else:
+            load_vader()
 
 
 def run(conv: Conversation, options: SentimentOptions) -> None:

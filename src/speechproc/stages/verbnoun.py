@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from .. import errors as E
 from .. import parsing
 from ..conversation import Conversation, VerbNounPair, Word
+from ..models import load_spacy
 from ..options import TextOptions
 from ..parsing import ParsedTurn
 from ..sentences import char_offsets
@@ -77,6 +78,12 @@ def extract(turns: Sequence[ParsedTurn]) -> dict[str, list[VerbNounPair]]:
     for pairs in out.values():
         pairs.sort(key=lambda p: (p.s, p.e))
     return out
+
+
+def prepare(options: TextOptions) -> None:
+    """Load what `run` will need: the parser."""
+    if options.english:
+        load_spacy(options.spacy_model)
 
 
 def run(conv: Conversation, options: TextOptions) -> None:

@@ -1,0 +1,184 @@
+"""Batched recognition: packing speech into chunks, mapping chunk times back, telling a broken chunk, and
+decoding such a chunk again on the sequential path (on the committed payment call, whose read-out card
+number is what batching gets wrong)."""
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+import numpy as np
+import pytest
+
+from conftest import SAMPLES, truth_for
+from speechproc import batching, media
+from speechproc.batching import CHUNK_S, RATE, Chunk, ChunkWord
+from textnorm import wer
+
+MAX_AGENT_WER = 0.30  # tiny.en on the payment call's agent
+# What the caller reads out: the card number, expiry, security code and phone number, in order.
+CALLER_DIGITS = truth_for("payment.flac")["card_number"] + "0427" + "731" + "5552124439"
+
+
+def seconds(s: float) -> int:
+    return round(s * RATE)
+
+
+def test_pack_keeps_every_piece_once_in_order_and_no_chunk_over_the_limit():
+    pieces = [(seconds(a), seconds(b)) for a, b in [(0, 10), (12, 25), (26, 30), (40, 69), (70, 71), (80, 81)]]
+    chunks = batching.pack(1, pieces)
+    assert [p for chunk in chunks for p in chunk.pieces] == pieces
+    assert all(chunk.channel == 1 and chunk.samples <= CHUNK_S * RATE for chunk in chunks)
+    assert [len(chunk.pieces) for chunk in chunks] == [3, 2, 1]  # 10 + 13 + 4 s; 29 + 1 s; 1 s
+    assert batching.pack(0, []) == []
+
+
+def test_without_vad_the_whole_channel_is_cut_in_windows_of_30_seconds():
+    pieces = batching.speech_pieces(np.zeros(seconds(70), dtype=np.float32), vad=False)
+    assert pieces == [(0, seconds(30)), (seconds(30), seconds(60)), (seconds(60), seconds(70))]
+    assert batching.speech_pieces(np.zeros(0, dtype=np.float32), vad=True) == []
+
+
+def test_vad_finds_the_speech_of_a_channel_in_pieces_of_at_most_30_seconds():
+    track = media.decode(SAMPLES / "call.flac")
+    caller = np.ascontiguousarray(track.samples[1])
+    pieces = batching.speech_pieces(caller, vad=True)
+    assert pieces and all(0 < end - start <= CHUNK_S * RATE for start, end in pieces)
+    assert all(a[1] <= b[0] for a, b in zip(pieces, pieces[1:]))
+    turns = [t for t in truth_for("call.flac")["turns"] if t["speaker"] == "Caller"]
+    speech = sum(end - start for start, end in pieces) / RATE
+    spoken = sum(t["e"] - t["s"] for t in turns) / 1000
+    assert 0.8 * spoken <= speech <= min(1.5 * spoken, caller.shape[0] / RATE)
+
+
+def test_a_word_moves_with_the_piece_that_holds_its_middle():
+    chunk = Chunk(0, ((seconds(5), seconds(8)), (seconds(20), seconds(22))))
+    assert chunk.samples == seconds(5)
+    assert chunk.original_times(0.0, 0.5) == (5.0, 5.5)
+    assert chunk.original_times(1.5, 2.0) == (6.5, 7.0)
+    assert chunk.original_times(3.5, 4.0) == (20.5, 21.0)
+    assert chunk.original_times(2.6, 3.2) == (7.6, 8.2)  # mostly before the seam: it ends just after 8 s
+    assert chunk.original_times(2.9, 3.5) == (19.9, 20.5)  # mostly after: it starts just before 20 s
+    samples = np.arange(seconds(30), dtype=np.float32)
+    assert np.array_equal(chunk.audio(samples), np.concatenate([samples[seconds(5):seconds(8)],
+                                                                 samples[seconds(20):seconds(22)]]))
+
+
+def words_every(step: float, until: float) -> list[ChunkWord]:
+    return [ChunkWord(" word", t, t + 0.4, 0.9) for t in np.arange(0.2, until, step)]
+
+
+@pytest.mark.parametrize("words, text, length, reason", [
+    (words_every(0.6, 20), "a normal sentence about a bill and a payment that was made", 20, None),
+    ([], "", 2.0, None),  # a short noise without words
+    ([], "", 12.0, "has speech without words"),
+    (words_every(0.6, 8), "the first part and nothing after it", 20, "has speech without words"),  # stopped early
+    (words_every(0.6, 20)[5:], "began late", 20, "has speech without words"),
+    (words_every(0.6, 6) + [ChunkWord(" x", 10.5, 11, 0.9)], "a gap in the middle", 11.2, "has speech without words"),
+    (words_every(0.6, 20), "4.5.3.9." + "5." * 80, 20, "repeats itself"),
+])
+def test_a_chunk_is_broken_when_it_loops_or_leaves_speech_without_words(words, text, length, reason):
+    assert batching.broken(words, text, length) == reason
+
+
+def test_compression_ratio_is_high_only_for_repeated_text():
+    assert batching.compression_ratio("") == 0.0
+    assert batching.compression_ratio("Hi, I would like to pay my bill by credit card.") < 2.4
+    assert batching.compression_ratio("5." * 100) > 2.4
+
+
+def payment_channels() -> list[np.ndarray]:
+    return [np.ascontiguousarray(samples) for samples in media.decode(SAMPLES / "payment.flac").samples]
+
+
+def assert_payment_call_heard(texts: list[str]) -> None:
+    """The agent's words within MAX_AGENT_WER; the caller's digits those read out, give or take a few (a loop
+    adds dozens, a chunk that stops early loses the phone number), and no run of repeated words."""
+    agent, caller = texts
+    reference = " ".join(t["text"] for t in truth_for("payment.flac")["turns"] if t["speaker"] == "Agent")
+    assert wer(reference, agent) <= MAX_AGENT_WER
+    heard = re.sub(r"\D", "", caller)
+    assert SequenceMatcher(None, heard, CALLER_DIGITS).ratio() >= 0.8, caller
+    assert len(caller.split()) <= 40, caller  # the caller says 33 words
+
+
+def recognised_text(channels: list[np.ndarray]) -> list[str]:
+    from speechproc.models import load_whisper
+
+    model = load_whisper("tiny.en", "cpu", "int8", 2)
+    found: list[list[tuple[float, str]]] = [[] for _ in channels]
+    for chunk, words, _ in batching.recognise(channels, model, 8, True, {"language": "en", "beam_size": 5}, 2):
+        found[chunk.channel].extend((chunk.original_times(w.start, w.end)[0], w.text) for w in words)
+    return [" ".join(text for _, text in sorted(words)) for words in found]
+
+
+@pytest.mark.slow
+def test_batched_recognition_keeps_the_read_out_numbers_of_the_payment_call():
+    assert_payment_call_heard(recognised_text(payment_channels()))
+
+
+@pytest.mark.slow
+def test_a_chunk_that_loops_or_stops_early_is_decoded_again_sequentially(monkeypatch):
+    """Whatever the CPU makes of the batch, a looping or truncated result is replaced."""
+    channels = payment_channels()
+    real = batching._decode_batch
+    broken_kinds = iter(["loop", "truncated"] * 10)
+
+    def breaking(pipeline, audios, options):
+        results = []
+        for words, text in real(pipeline, audios, options):
+            if next(broken_kinds) == "loop":
+                results.append((words + [ChunkWord(" 5.", 0.0, 0.1, 0.5)] * 60, text + "5." * 60))
+            else:
+                results.append(([w for w in words if w.end < 2.0], text[:20]))
+        return results
+
+    monkeypatch.setattr(batching, "_decode_batch", breaking)
+    reasons = []
+    monkeypatch.setattr(batching, "_decode_sequentially", recording(batching._decode_sequentially, reasons))
+    texts = recognised_text(channels)
+    assert len(reasons) == 2  # both channels' chunks (one each) were decoded again
+    assert_payment_call_heard(texts)
+
+
+def recording(function, calls: list):
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+    return wrapper
+
+
+def chunks_of(count: int) -> list[Chunk]:
+    return [Chunk(k % 2, ((seconds(30 * k), seconds(30 * k + 29)),)) for k in range(count)]
+
+
+@pytest.mark.parametrize("count, size, decoders, sizes", [
+    (23, 4, 2, [4, 4, 4, 4, 4, 3]),  # six batches: three for each decoder
+    (23, 8, 1, [8, 8, 7]),
+    (9, 8, 2, [5, 4]),  # two batches, not 8 + 1: no decoder waits for the last one alone
+    (3, 4, 4, [1, 1, 1]),  # fewer chunks than decoders
+    (1, 8, 2, [1]),
+    (0, 8, 2, []),
+])
+def test_batches_are_even_and_a_multiple_of_the_decoders(count, size, decoders, sizes):
+    chunks = chunks_of(count)
+    found = batching.batches(chunks, size, decoders)
+    assert [len(batch) for batch in found] == sizes
+    assert [chunk for batch in found for chunk in batch] == chunks  # every chunk once, in order
+    assert all(len(batch) <= size for batch in found)
+
+
+@pytest.mark.slow
+def test_the_words_do_not_depend_on_the_batches_or_the_decoders():
+    """Each chunk's words are placed on their own (ChunkWordTimes), so one decoder of eight chunks, two of four
+    and three of one give the same words, times and probabilities."""
+    from speechproc.conversation import Channel
+    from speechproc.options import RecognitionOptions
+    from speechproc.stages.asr import transcribe_batched
+
+    track = media.decode(SAMPLES / "call.flac")
+    found = []
+    for threads, batch_size in ((1, 8), (2, 8), (3, 3)):
+        channels = [Channel(k, name, np.ascontiguousarray(track.samples[k]), media.ASR_RATE)
+                    for k, name in enumerate(("Agent", "Caller"))]
+        found.append(transcribe_batched(channels, RecognitionOptions(threads=threads, batch_size=batch_size)))
+    assert found[0] and found[0] == found[1] == found[2]
