@@ -38,6 +38,8 @@ bench: setup
 	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json
 	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/alignment.py --recognition sequential --json benchmarks/alignment.sequential.result.json
+	$(BIN)/python benchmarks/throughput.py --json benchmarks/throughput.result.json  # about 25 minutes
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py

@@ -245,3 +245,17 @@ def test_a_long_recording_decodes_fewer_chunks_at_once():
     assert 1 <= hour < 8 and audio_bytes(60) + hour * CHUNK_MEMORY <= RECOGNITION_MEMORY
     assert in_flight(options, audio_bytes(240)) == 1  # at least one, however long
     assert in_flight(RecognitionOptions(batch_size=8, beam_size=1), audio_bytes(60)) == 8  # a smaller beam holds less
+
+
+def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():
+    from speechproc.conversation import Channel
+    from speechproc.stages.asr import recognized_word
+
+    channel = Channel(0, "Agent", np.zeros(45 * 16000, dtype=np.float32), 16000)
+    last = recognized_word(" me...", 44.984, 45.204, 0.8, channel)
+    assert (last.text, last.s, last.e, last.speaker) == ("me...", 44984, 45000, "Agent")
+    beyond = recognized_word("so", 45.1, 45.3, 0.5, channel)
+    assert (beyond.s, beyond.e) == (45000, 45000)
+    assert recognized_word("  ", 1.0, 1.2, 0.5, channel) is None
+    inverted = recognized_word("a", 2.0, 1.9, 0.5, channel)
+    assert (inverted.s, inverted.e) == (2000, 2000)

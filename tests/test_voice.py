@@ -103,6 +103,13 @@ def test_a_word_shorter_than_a_frame_still_gets_features():
     assert word.peaks[0].f == pytest.approx(500.0, abs=25.0) and word.volume > 0
 
 
+@pytest.mark.parametrize("span", [(1800, 2300), (1990, 2600), (2100, 2400)])  # past the end, or wholly after it
+def test_a_word_timed_past_the_end_of_the_channel_gets_the_features_of_its_end(span):
+    x = tone(8000, [(440.0, 0.4)], seconds=1.5, lead=0.25)  # 2.0 s of audio, the tone until 1.75 s
+    [word] = analyse_words(x, 8000, [span])
+    assert word.volume >= 0 and len(word.peaks) == 2
+
+
 def test_features_come_from_the_original_rate_not_the_asr_copy():
     wanted = stage_options({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000000")

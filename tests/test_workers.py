@@ -55,9 +55,13 @@ def without_ids(item: dict) -> dict:
 
 @pytest.mark.slow
 def test_two_workers_give_the_results_of_one(tmp_path):
+    """With the default threads: one worker with every core (several decoders) against two that share them, and
+    every analytic, so that neither the recogniser nor the sentence encoder may depend on the threads."""
     folder = inputs(tmp_path / "in")
-    settings = config.validate({**ONE_THREAD, "speechModel": {"features": ["voiceFeatures"]},
-                                "metrics": [{"metricGroupName": "overtalk"}]})
+    settings = config.validate({"speechModel": {"features": ["voiceFeatures", "advancedPunctuation"]},
+                                "metrics": [{"metricGroupName": "overtalk"}, {"metricGroupName": "sentiment"}],
+                                "speakerSentiments": True, "conversation": {"verbNounPairsEnabled": True},
+                                "knowledge": {"enableDiscovery": True}})
     runs = {}
     for workers in (1, 2):
         with Catalog(tmp_path / f"catalog{workers}.sqlite3") as catalog:

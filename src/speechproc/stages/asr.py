@@ -1,7 +1,8 @@
 """Speech recognition of every channel with faster-whisper, word timestamps for every word.
 
-Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, decoded
-`batch_size` at a time, a chunk whose result looks broken decoded again sequentially (`batching`).
+Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, `batch_size`
+of them in flight at once (fewer on a long recording), shared out among single-threaded decoders, one per
+thread; a chunk whose result looks broken is decoded again sequentially (`batching`).
 Sequential: faster-whisper's classic path, channel by channel, window after window, each conditioned on the
 text before it.
 """
@@ -67,11 +68,9 @@ def transcribe_channel(channel: Channel, options: RecognitionOptions,
     words: list[RecognizedWord] = []
     for segment in segments:
         for w in segment.words or []:
-            text = w.word.strip()
-            if text:
-                start = round(w.start * 1000)
-                words.append(RecognizedWord(text, start, max(start, round(w.end * 1000)),
-                                            float(w.probability), channel.speaker_name))
+            word = recognized_word(w.word, w.start, w.end, w.probability, channel)
+            if word is not None:
+                words.append(word)
         if on_seconds is not None:
             on_seconds(segment.end)
     words.sort(key=lambda w: w.s)
@@ -91,19 +90,30 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,
                      chunk.pieces[0][0] / ASR_RATE, redecoded)
-        speaker = channels[chunk.channel].speaker_name
         for w in chunk_words:
-            text = w.text.strip()
-            if text:
-                start, end = (round(t * 1000) for t in chunk.original_times(w.start, w.end))
-                found[chunk.channel].append(RecognizedWord(text, start, max(start, end), float(w.probability),
-                                                           speaker))
+            word = recognized_word(w.text, *chunk.original_times(w.start, w.end), w.probability,
+                                   channels[chunk.channel])
+            if word is not None:
+                found[chunk.channel].append(word)
         reached = max(reached, chunk.pieces[-1][1] / ASR_RATE)
         if on_seconds is not None:
             on_seconds(reached)
     for words in found:
         words.sort(key=lambda w: w.s)
     return [word for words in found for word in words]
+
+
+def recognized_word(text: str, start: float, end: float, probability: float, channel: Channel
+                    ) -> RecognizedWord | None:
+    """A word the recogniser timed at (start, end) seconds of the channel, in milliseconds, within the channel:
+    the last word's end can be placed a little past the end of the audio. None for a word of no text."""
+    text = text.strip()
+    if not text:
+        return None
+    length = round(channel.samples.shape[0] * 1000 / channel.sample_rate)
+    start_ms = min(length, round(start * 1000))
+    return RecognizedWord(text, start_ms, min(length, max(start_ms, round(end * 1000))), float(probability),
+                          channel.speaker_name)
 
 
 def _decoding(options: RecognitionOptions) -> dict:

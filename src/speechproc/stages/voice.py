@@ -23,6 +23,8 @@ batches of short frames (40 ms Hann windows every 20 ms) transformed together wi
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,9 +77,10 @@ class _Analyser:
         self.lags = (lo, hi)
 
     def frame_starts(self, s_ms: int, e_ms: int, n_samples: int) -> np.ndarray:
-        """Frame start samples covering [s, e]; at least one frame, centred on a short word."""
-        start = round(s_ms * self.rate / 1000)
-        end = round(e_ms * self.rate / 1000)
+        """Frame start samples covering [s, e] (the part of it within the channel); at least one frame, centred
+        on a short word."""
+        start = min(max(0, round(s_ms * self.rate / 1000)), n_samples)
+        end = min(max(start, round(e_ms * self.rate / 1000)), n_samples)
         if end - start <= self.frame:
             centre = (start + end) // 2
             first = min(max(0, centre - self.frame // 2), max(0, n_samples - self.frame))
@@ -181,13 +184,18 @@ def _channel_audio(channel: Channel) -> tuple[np.ndarray, int]:
 
 
 def run(conv: Conversation) -> None:
-    """Fill `frq`, `v` and `pitch` of every word token (not punctuation or turn markers)."""
+    """Fill `frq`, `v` and `pitch` of every word token (not punctuation or turn markers). Each speaker's words
+    are analysed in a thread of their own, up to one per core (numpy's FFTs let go of the GIL)."""
     words_by_speaker: dict[str, list[Word]] = {}
     for w in conv.words:
         if w.is_word:
             words_by_speaker.setdefault(w.speaker, []).append(w)
-    for speaker, words in words_by_speaker.items():
-        channel = conv.channel_of(speaker)
-        samples, rate = _channel_audio(channel)
+
+    def analyse(words: list[Word]) -> None:
+        samples, rate = _channel_audio(conv.channel_of(words[0].speaker))
         for w, feats in zip(words, analyse_words(samples, rate, [(w.s, w.e) for w in words])):
             w.frq, w.v, w.pitch = feats.peaks, feats.volume, feats.pitch
+
+    groups = list(words_by_speaker.values())
+    with ThreadPoolExecutor(max_workers=max(1, min(len(groups), os.cpu_count() or 1))) as pool:
+        list(pool.map(analyse, groups))
