@@ -70,7 +70,7 @@ def words_every(step: float, until: float) -> list[ChunkWord]:
 @pytest.mark.parametrize("words, text, length, reason", [
     (words_every(0.6, 20), "a normal sentence about a bill and a payment that was made", 20, None),
     ([], "", 2.0, None),  # a short noise without words
-    ([], "", 12.0, "has speech without words"),
+    ([], "", 12.0, None),  # no word at all: music or noise the VAD let through, not a decoder that stopped
     (words_every(0.6, 8), "the first part and nothing after it", 20, "has speech without words"),  # stopped early
     (words_every(0.6, 20)[5:], "began late", 20, "has speech without words"),
     (words_every(0.6, 6) + [ChunkWord(" x", 10.5, 11, 0.9)], "a gap in the middle", 11.2, "has speech without words"),
@@ -78,6 +78,13 @@ def words_every(step: float, until: float) -> list[ChunkWord]:
 ])
 def test_a_chunk_is_broken_when_it_loops_or_leaves_speech_without_words(words, text, length, reason):
     assert batching.broken(words, text, length) == reason
+
+
+def test_without_vad_a_chunk_holds_silences_and_only_a_loop_breaks_it():
+    """Without VAD a chunk is the channel cut every 30 s, silences included: a gap without words is normal."""
+    stopped_early = words_every(0.6, 8)
+    assert batching.broken(stopped_early, "the first part", 30, all_speech=False) is None
+    assert batching.broken(stopped_early, "4.5.3.9." + "5." * 80, 30, all_speech=False) == "repeats itself"
 
 
 def test_compression_ratio_is_high_only_for_repeated_text():
@@ -182,3 +189,22 @@ def test_the_words_do_not_depend_on_the_batches_or_the_decoders():
                     for k, name in enumerate(("Agent", "Caller"))]
         found.append(transcribe_batched(channels, RecognitionOptions(threads=threads, batch_size=batch_size)))
     assert found[0] and found[0] == found[1] == found[2]
+
+
+def test_on_a_gpu_the_words_are_placed_by_faster_whisper_itself():
+    """The encoder output of a GPU cannot be cut per chunk here: the whole batch goes to faster-whisper."""
+    calls = []
+
+    class Model:
+        frames_per_second = 100
+
+        def add_word_timestamps(self, *args):
+            calls.append(args)
+            return 12.5
+
+    class OnGpu:
+        device = "cuda"
+
+    segments = [[{"seek": 0}], [{"seek": 3000}]]
+    found = batching.ChunkWordTimes(Model()).add_word_timestamps(segments, None, OnGpu(), [3000, 3000], "", "", 0.0)
+    assert found == 12.5 and len(calls) == 1 and calls[0][0] is segments and calls[0][-1] == 0.0

@@ -140,3 +140,18 @@ def test_one_file_named_twice_through_a_linked_folder_is_processed_once(tmp_path
     written = json.loads((real / "a.v3.json").read_text())
     assert written["mediaId"] == out["media"][0]["mediaId"]
     assert invoke("media", "get", written["mediaId"])[1]["status"] == "finished"
+
+
+@pytest.mark.parametrize("workers", ["0", "-1", "257", "2.5", "", "+2", "2_0", "\u0661", "0x2", "9" * 30, "many"])
+def test_a_worker_count_that_is_not_one_is_refused_before_anything_is_processed(tmp_path, workers):
+    before = api.list_media(limit=1000)["media"]
+    code, out, err = _run("run", str(_tone(tmp_path / "t.wav")), "--workers", workers, "--out", str(tmp_path / "o"))
+    assert code == 2 and out["warnings"][0]["code"] == 10009 and "number of workers" in out["warnings"][0]["message"]
+    assert api.list_media(limit=1000)["media"] == before and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("workers, expected", [(" 2 ", 2), ("AUTO", 0), ("auto", 0), ("256", 256)])
+def test_a_worker_count_may_be_spaced_or_any_case(workers, expected):
+    from speechproc.cli import WorkerCount
+
+    assert WorkerCount().convert(workers, None, None) == expected

@@ -217,6 +217,7 @@ def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, 
     (True, "cpu", 4, 2, (2, 2)),  # no more decoders than chunks in flight: the threads shared out
     (True, "cpu", 2, 1, (1, 2)),
     (True, "cuda", 2, 8, (1, 2)),  # a GPU takes the batch in one decoder
+    (True, "auto", 2, 8, (2, 1)),  # auto on a machine without a GPU: the CPU's decoders
     (False, "cpu", 2, 8, (1, 2)),  # the sequential path: one decoder with every thread
 ])
 def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched, device, threads, batch_size,
@@ -226,6 +227,7 @@ def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched,
 
     loaded = []
     monkeypatch.setattr(asr, "load_whisper", lambda *args: loaded.append(args))
+    monkeypatch.setattr("ctranslate2.get_cuda_device_count", lambda: 0)
     options = RecognitionOptions(device=device, threads=threads, batch_size=batch_size, batched=batched)
     asr.load(options)
     (_, _, _, per_decoder, replicas), = loaded
@@ -245,6 +247,10 @@ def test_a_long_recording_decodes_fewer_chunks_at_once():
     assert 1 <= hour < 8 and audio_bytes(60) + hour * CHUNK_MEMORY <= RECOGNITION_MEMORY
     assert in_flight(options, audio_bytes(240)) == 1  # at least one, however long
     assert in_flight(RecognitionOptions(batch_size=8, beam_size=1), audio_bytes(60)) == 8  # a smaller beam holds less
+    # a larger model holds more per chunk: fewer at once; a name not known counts as large
+    counts = [in_flight(RecognitionOptions(model=model, batch_size=8), audio_bytes(12))
+              for model in ("tiny.en", "small.en", "large-v3", "someone/unknown-model")]
+    assert counts[0] == 8 and counts[0] > counts[1] > counts[2] >= 1 and counts[3] == counts[2]
 
 
 def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():

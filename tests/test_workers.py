@@ -35,10 +35,38 @@ CHUNK_BY_CHUNK = {"speechproc": {"threads": 1, "batchSize": 1}}
     (1, 10, 0, 2, 16 * GIB, (1, 2)),
     (2, 10, 3, 2, 16 * GIB, (2, 3)),  # configured threads are kept
     (4, 10, 0, 2, 16 * GIB, (4, 1)),
+    (8, 2, 0, 2, 16 * GIB, (2, 1)),  # a number asked for: no more workers than recordings either
+    (256, 1, 0, 2, 16 * GIB, (1, 2)),  # ... one recording: this process, with every core
+    (2, 0, 0, 2, 16 * GIB, (1, 2)),
 ])
 def test_workers_and_threads_share_out_the_cores(requested, jobs, threads, cores, memory, expected):
     assert plan_workers(requested, jobs, threads, cores, memory) == expected
     assert MEMORY_PER_WORKER == 2 * GIB  # what the README and --help say
+
+
+def _worker_limits(queue) -> None:
+    from threadpoolctl import threadpool_info
+    from tqdm import tqdm
+
+    from speechproc.workers import prepare_worker
+
+    prepare_worker(1)
+    queue.put(([info["num_threads"] for info in threadpool_info()], type(tqdm.get_lock()).__module__))
+
+
+def test_a_worker_keeps_to_its_threads_and_holds_no_named_semaphore():
+    """numpy's BLAS, loaded before the worker's first line, is told its thread count; tqdm's bars (which
+    faster-whisper makes) lock with a thread lock, not a semaphore a killed worker would leave behind."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=_worker_limits, args=(queue,))
+    process.start()
+    blas_threads, lock_module = queue.get(timeout=60)
+    process.join(timeout=60)
+    assert blas_threads and set(blas_threads) == {1}
+    assert lock_module != "tqdm.std"  # tqdm's own TqdmDefaultWriteLock holds a multiprocessing RLock
 
 
 def inputs(folder: Path) -> Path:
@@ -132,6 +160,26 @@ def test_a_worker_killed_fails_its_own_job_and_a_new_worker_takes_the_next(tmp_p
         pool.close()
 
 
+@pytest.mark.slow
+def test_a_worker_that_died_while_idle_is_replaced_before_it_gets_a_job(tmp_path):
+    from test_jobs import sample_job
+
+    pool = LocalPool(1, 1)
+    try:
+        idle = pool._slots[0].process
+        idle.kill()
+        idle.join()
+        (tmp_path / "a").mkdir()
+        pool.submit(0, sample_job(tmp_path / "a"))  # known words: no recognition
+        ended: list[Finished] = []
+        while not ended:
+            ended = pool.wait(JobEvents())
+        [done] = ended
+        assert done.result.status == "finished" and pool._slots[0].process.pid != idle.pid
+    finally:
+        pool.close()
+
+
 def long_call(path: Path, copies: int = 4) -> Path:
     """The sample call `copies` times over, as a 16-bit stereo WAV (long enough to interrupt)."""
     import wave
@@ -151,33 +199,41 @@ def long_call(path: Path, copies: int = 4) -> Path:
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_the_workers_cleanly(tmp_path):
+@pytest.mark.parametrize("workers, presses", [(2, 1), (1, 2)])
+def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
+    """Two workers of one thread each, or this process with its two decoders and Ctrl-C pressed twice: exit 130,
+    the summary of what was handled, no item left running, no partial output, no temporary file."""
     folder = tmp_path / "in"
     folder.mkdir()
     for name in ("first.wav", "second.wav", "third.wav"):
         long_call(folder / name)
     home = tmp_path / "home"
-    (tmp_path / "one-thread.yaml").write_text("speechproc:\n  threads: 1\n")
+    (tmp_path / "threads.yaml").write_text(f"speechproc:\n  threads: {3 - workers}\n")
     env = {**os.environ, "SPEECHPROC_HOME": str(home)}
-    cli = subprocess.Popen([sys.executable, "-m", "speechproc.cli", "run", str(folder), "--workers", "2", "--quiet",
-                            "--config", str(tmp_path / "one-thread.yaml")], env=env, stdout=subprocess.PIPE,
+    cli = subprocess.Popen([sys.executable, "-m", "speechproc.cli", "run", str(folder), "--workers", str(workers),
+                            "--quiet", "--config", str(tmp_path / "threads.yaml")], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until both workers are recognising
+    while time.monotonic() < deadline:  # wait until every worker is recognising
         time.sleep(0.5)
         if (home / "catalog.sqlite3").exists():
             with Catalog(home / "catalog.sqlite3") as catalog:
                 rows = catalog.list(10)
-            if sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == 2:
+            if sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == workers:
                 break
-    cli.send_signal(signal.SIGINT)
+    for _ in range(presses):
+        cli.send_signal(signal.SIGINT)
+        time.sleep(0.3)
     out, err = cli.communicate(timeout=120)
     assert cli.returncode == 130 and "interrupted" in err
+    summary = json.loads(out)
     with Catalog(home / "catalog.sqlite3") as catalog:
         rows = catalog.list(10)
     assert rows and {r["status"] for r in rows} <= {"finished", "failed"}
     assert any(r["item"].get("errors") == [{"code": 90000, "error": "interrupted"}] for r in rows)
     assert all(t["status"] not in ("pending", "started") for r in rows for t in r["tasks"])
+    assert {(m["mediaId"], m["status"]) for m in summary["media"]} == {(r["media_id"], r["status"]) for r in rows}
+    assert summary["errors"][-1]["errors"][0]["code"] == 90000
     left = sorted(p.name for p in folder.iterdir())
     for r in rows:  # an interrupted item leaves no outputs; a finished one its whole set
         stem = Path(r["input_path"]).stem

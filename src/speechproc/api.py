@@ -24,9 +24,9 @@ from .planning import JSON_SUFFIX, Input, discover, is_redacted_copy, output_pat
 from .publishing import enqueue_callbacks, redact_audio, redacted_audio_path, write_outputs
 from .reading import get_media, get_metadata, get_progress, list_media, media_row
 from .registry import delete_definition, get_definition, list_definitions, put_classifier, put_definition, query
-from .runner import BatchResult, ItemResult, Recorder, Reporter, plan, process, record, resolve
+from .runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, plan, process, record, resolve
 
-__all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "ItemResult", "Job", "JobResult", "Reporter",
+__all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
            "TranscriptNotReady", "absolute", "align_media", "config_module", "delete_definition", "deliver_callbacks",
            "discover", "enqueue_callbacks", "get_definition", "get_media", "get_metadata", "get_progress",
            "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",

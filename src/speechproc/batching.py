@@ -14,11 +14,11 @@ from __future__ import annotations
 import bisect
 import zlib
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
 
+from .concurrency import ordered
 from .media import give_back_memory
 
 RATE = 16000  # the recogniser's sample rate
@@ -26,7 +26,6 @@ CHUNK_S = 30  # Whisper's input window: the most speech one chunk holds
 LOOP_COMPRESSION = 2.4  # faster-whisper's compression_ratio_threshold: above it, the text repeats itself
 UNHEARD_S = 3.0  # this much speech with no word in it means the decoder stopped or skipped
 VAD_MIN_SILENCE_MS = 160  # the silence that splits speech, as BatchedInferencePipeline uses it
-WAIT_STEP_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -106,11 +105,15 @@ def compression_ratio(text: str) -> float:
     return len(data) / len(zlib.compress(data)) if data else 0.0
 
 
-def broken(words: list[ChunkWord], text: str, seconds: float) -> str | None:
-    """Why a chunk's batched result cannot be kept, or None: a looping text, or UNHEARD_S of the chunk's
-    speech (it is all speech) with no word, at its start, between two words or at its end."""
+def broken(words: list[ChunkWord], text: str, seconds: float, all_speech: bool = True) -> str | None:
+    """Why a chunk's batched result cannot be kept, or None: a looping text, or, when the chunk is all speech
+    (VAD's), UNHEARD_S of it with no word at its start, between two words or at its end. A chunk with no word
+    at all is kept: music on hold or noise the VAD took for speech, not a decoder that stopped (decoding it
+    again, with the sequential path's fallbacks, would only cost time)."""
     if compression_ratio(text) > LOOP_COMPRESSION:
         return "repeats itself"
+    if not all_speech or not words:
+        return None
     edges = [0.0, *(t for w in words for t in (w.start, w.end)), seconds]
     gaps = [edges[k + 1] - edges[k] for k in range(0, len(edges), 2)]
     if max(gaps) > UNHEARD_S:
@@ -143,8 +146,8 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     that many workers), and the VAD of as many channels runs at once (Silero runs on one core)."""
     from faster_whisper import BatchedInferencePipeline
 
-    with ThreadPoolExecutor(max_workers=max(1, min(decoders, len(channels)))) as pool:
-        speech = list(pool.map(lambda samples: speech_pieces(samples, vad), channels))
+    speech = list(ordered(lambda samples: speech_pieces(samples, vad), channels, min(decoders, len(channels)),
+                          "speechproc-vad"))
     give_back_memory()  # the VAD's working memory, before decoding takes its own
     chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces)]
     chunks.sort(key=lambda c: (c.pieces[0][0], c.channel))
@@ -154,27 +157,14 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
         pipeline = BatchedInferencePipeline(ChunkWordTimes(model))
         decoded = []
         for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options)):
-            reason = broken(words, text, audio.shape[0] / RATE)
+            reason = broken(words, text, audio.shape[0] / RATE, all_speech=vad)
             if reason is not None:
                 words = _decode_sequentially(model, audio, options)
             decoded.append((chunk, words, reason))
         return decoded
 
-    pool = ThreadPoolExecutor(max_workers=max(1, decoders), thread_name_prefix="speechproc-decoder")
-    try:
-        pending = [pool.submit(decode, batch) for batch in batches(chunks, batch_size, decoders)]
-        for future in pending:
-            yield from _result(future)
-    finally:  # stopped early (Ctrl-C, an error): batches not started are dropped, running ones end on their own
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _result(future: Future):
-    """The future's result, waited for in short steps: a KeyboardInterrupt raised into this thread (the Ray
-    engine's way to stop a job) is heard within a second, not after the batch."""
-    while not wait([future], timeout=WAIT_STEP_S).done:
-        pass
-    return future.result()
+    for decoded in ordered(decode, batches(chunks, batch_size, decoders), decoders, "speechproc-decoder"):
+        yield from decoded
 
 
 def _decode_batch(pipeline, audios: list[np.ndarray], options: dict) -> list[tuple[list[ChunkWord], str]]:
@@ -205,7 +195,8 @@ class ChunkWordTimes:
     faster-whisper shortens the first word after a pause, a pause it measures from the end of the speech
     before, which in a batch is the previous chunk's last word, whichever chunk that is. A chunk's words
     would then depend on its place in its batch, and so on the batch size and the number of decoders.
-    Here each chunk's speech before is its own start: the same words whatever the batches."""
+    Here each chunk's speech before is its own start: the same words whatever the batches. (On a GPU the
+    batch's encoder output stays on the device and faster-whisper places the words as it does.)"""
 
     def __init__(self, model) -> None:  # model: faster_whisper.WhisperModel
         self._model = model
@@ -217,6 +208,9 @@ class ChunkWordTimes:
                             prepend_punctuations: str, append_punctuations: str, last_speech_timestamp: float):
         import ctranslate2
 
+        if encoder_output.device != "cpu":  # on a GPU the output cannot be cut here: faster-whisper's own way
+            return self._model.add_word_timestamps(segments, tokenizer, encoder_output, num_frames,
+                                                   prepend_punctuations, append_punctuations, last_speech_timestamp)
         encoded = np.asarray(encoder_output)
         for k, segment in enumerate(segments):
             if segment:

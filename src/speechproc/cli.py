@@ -122,10 +122,8 @@ class WorkerCount(click.ParamType):
             return value
         if str(value).strip().lower() == "auto":
             return AUTO
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            number = 0
+        text = str(value).strip()
+        number = int(text) if text.isascii() and text.isdigit() else 0  # not "+2", "2_0" or other scripts' digits
         if not 1 <= number <= MAX_WORKERS:
             self.fail(f"{value!r} is not a number of workers from 1 to {MAX_WORKERS}, or 'auto'", param, ctx)
         return number
@@ -142,7 +140,7 @@ class WorkerCount(click.ParamType):
 @click.option("--workers", "-w", type=WorkerCount(),
               help="Recordings processed at once, each in a worker that loads the models once: a number, or "
                    "'auto'. Local engine: default 1; auto is one per core, as many as the available memory holds "
-                   "at 2 GiB each, no more than there are recordings; recognition threads per worker are "
+                   "at 2 GiB each; never more than there are recordings; recognition threads per worker are "
                    "speechproc.threads, else the cores shared out. Ray engine: default auto, one actor per "
                    "speechproc.threads CPUs of the cluster (1 thread unless set).")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -181,10 +179,9 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
                             workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address)
     except SpeechprocError:
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         reporter.close()
-        click.echo("interrupted: the recordings being processed are marked failed and their partial outputs "
-                   "removed; run the same command again to process what is left", err=True)
+        emit_interrupted(exc if isinstance(exc, api.Interrupted) else api.Interrupted([], 0))
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # not one item's fault (the catalog cannot be opened...): still a JSON answer
         error = E.error_body(500, [(E.INTERNAL, api.printable(f"{type(exc).__name__}: {exc}"))])
@@ -200,6 +197,20 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
             click.echo(api.printable(f"error: {problem['warnings'][0]['message']}"), err=True)
     emit(summary)
     sys.exit(EXIT_OK if batch.ok else EXIT_FAILED)
+
+
+def emit_interrupted(stopped: api.Interrupted) -> None:
+    """The summary of a batch Ctrl-C stopped: the items handled by then, and an error saying what is left."""
+    message = ("interrupted: the recordings being processed are marked failed and their partial outputs removed"
+               + (f"; {stopped.not_started} not started" if stopped.not_started else "")
+               + "; run the same command again to process what is left")
+    summary: dict[str, Any] = {"media": [r.as_json() for r in stopped.items],
+                               "errors": [*stopped.problems, E.error_body(500, [(E.INTERNAL, message)])]}
+    try:
+        emit(summary)
+    except KeyboardInterrupt:  # a second Ctrl-C while it is written: the message below still says why
+        pass
+    click.echo(message, err=True)
 
 
 @main.group()

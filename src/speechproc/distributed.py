@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import os
 import queue
 import socket
 import threading
@@ -24,7 +23,7 @@ from typing import Any
 
 from . import errors as E
 from .jobs import INTERRUPTED, Job, JobEvents, JobResult, run_job
-from .workers import Finished, MessageEvents
+from .workers import Finished, MessageEvents, prepare_worker
 
 LOCAL_OBJECT_STORE = 256 * 2**20  # jobs and results are small: a local cluster needs little shared memory
 
@@ -68,8 +67,7 @@ class Worker:
     """The actor: runs the jobs it is given, one at a time, in a thread that Ctrl-C can interrupt."""
 
     def __init__(self, threads: int) -> None:
-        for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-            os.environ[name] = str(threads)
+        prepare_worker(threads)
         self._job_thread: threading.Thread | None = None
 
     def run(self, job: Job) -> Iterator[tuple]:

@@ -137,8 +137,10 @@ def _speech(probabilities: np.ndarray, options: fw_vad.VadOptions, rate: int, le
     below the lower one, and a chunk that would run past the longest allowed is split at its last silence
     of 98 ms or more (or cut where it is); one still open ends with the audio, unless it is too short."""
     window = VAD_WINDOW
-    threshold = options.threshold
-    low = options.neg_threshold if options.neg_threshold is not None else max(threshold - 0.15, 0.01)
+    # faster-whisper compares the model's float32 probabilities with the thresholds in float32
+    threshold = float(np.float32(options.threshold))
+    low = float(np.float32(options.neg_threshold if options.neg_threshold is not None
+                           else max(options.threshold - 0.15, 0.01)))
     min_speech = rate * options.min_speech_duration_ms / 1000
     pad = rate * options.speech_pad_ms / 1000
     max_speech = rate * options.max_speech_duration_s - window - 2 * pad

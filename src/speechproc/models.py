@@ -87,6 +87,15 @@ def whisper_location(name: str) -> str:
     return name  # a faster-whisper model name such as "small.en"; loaded from the local cache or the hub
 
 
+def on_cpu(device: str) -> bool:
+    """Whether the recogniser runs on the CPU: `cpu`, or `auto` on a machine without a CUDA device."""
+    if device == "auto":
+        import ctranslate2
+
+        return ctranslate2.get_cuda_device_count() == 0
+    return device == "cpu"
+
+
 def default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 

@@ -67,6 +67,16 @@ class BatchResult:
         return not self.problems and all(i.status != "failed" for i in self.items)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the batch: the items it had handled by then (those it stopped recorded as failed,
+    `interrupted`), how many inputs it never started, and the batch's problems."""
+
+    def __init__(self, items: list[ItemResult], not_started: int,
+                 problems: list[dict[str, Any]] | None = None) -> None:
+        super().__init__()
+        self.items, self.not_started, self.problems = items, not_started, problems or []
+
+
 def resolve(settings: Settings, catalog: Catalog) -> Settings:
     """The settings with the category and keyword-group definitions they name, from the catalog.
 
@@ -141,6 +151,9 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         reporter.batch_started(inputs)
         try:
             results = batch.run(inputs, pool)
+        except Interrupted as stopped:
+            stopped.problems = problems
+            raise
         finally:
             pool.close()
         if deliver:
@@ -190,8 +203,9 @@ class _Batch:
                     raise KeyboardInterrupt
         except KeyboardInterrupt:
             for finished in engine.interrupt(recorder):
-                self.finish(finished, inputs[finished.index])
-            raise
+                results[finished.index] = self.finish(finished, inputs[finished.index])
+            handled = [r for r in results if r is not None]
+            raise Interrupted(handled, len(inputs) - len(handled)) from None
         return [r for r in results if r is not None]
 
     def prepare(self, inp: Input) -> Job | ItemResult:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
@@ -56,12 +57,13 @@ def available_memory() -> int:
 def plan_workers(requested: int | None, jobs: int, threads: int, cores: int | None = None,
                  memory: int | None = None) -> tuple[int, int]:
     """(workers, recognition threads per worker). `requested` None is `auto`: one worker per core, as many as
-    the available memory holds (MEMORY_PER_WORKER each) and no more than there are jobs. Threads: the
+    the available memory holds (MEMORY_PER_WORKER each). Never more workers than there are jobs. Threads: the
     configured `threads`, else the cores shared out, so that workers x threads does not exceed the cores."""
     cores = cores or os.cpu_count() or 1
     if requested is None:
         memory = available_memory() if memory is None else memory
-        requested = max(1, min(cores, memory // MEMORY_PER_WORKER, jobs))
+        requested = min(cores, memory // MEMORY_PER_WORKER)
+    requested = max(1, min(requested, jobs))
     return requested, threads or max(1, cores // requested)
 
 
@@ -126,9 +128,25 @@ class LocalPool:
         return sum(1 for w in self._slots if w.current is not None)
 
     def submit(self, index: int, job: Job) -> None:
-        worker = next(w for w in self._slots if w.current is None)
-        worker.current = (index, job)
-        worker.conn.send(job)
+        slot = next(k for k, w in enumerate(self._slots) if w.current is None)
+        if not self._slots[slot].process.is_alive():  # it died while idle (killed, out of memory)
+            self._replace(slot)
+        try:
+            self._slots[slot].conn.send(job)
+        except OSError:  # it died just now
+            self._replace(slot)
+            self._slots[slot].conn.send(job)
+        self._slots[slot].current = (index, job)
+
+    def _replace(self, slot: int) -> None:
+        """A new worker in the place of one that is gone."""
+        old = self._slots[slot]
+        old.process.join(timeout=1)
+        if old.process.is_alive():
+            old.process.kill()
+            old.process.join()
+        old.conn.close()
+        self._slots[slot] = self._start()
 
     def wait(self, events: JobEvents) -> list[Finished]:
         busy = [w for w in self._slots if w.current is not None]
@@ -156,7 +174,7 @@ class LocalPool:
         worker.process.join()
         worker.current = None
         why = _stopped(worker.process.exitcode)
-        self._slots[self._slots.index(worker)] = self._start()
+        self._replace(self._slots.index(worker))
         return [Finished(index, job, None, died=why)]
 
     def interrupt(self, events: JobEvents) -> list[Finished]:
@@ -224,10 +242,28 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def prepare_worker(threads: int) -> None:
+    """What a worker process (local or a Ray actor) sets before its first job: the native libraries' thread
+    counts (so that workers x threads stays within the cores), and a thread lock for tqdm's progress bars
+    (faster-whisper makes one, never shown, per call). tqdm's default lock is a named semaphore of the
+    process; a worker killed outright would leave it behind, and the parent's resource tracker would warn
+    of a leaked semaphore."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):  # for libraries loaded from now on
+        os.environ[name] = str(threads)
+    try:  # numpy's BLAS, loaded already, read them at its start: tell it now
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(threads)
+    except ImportError:  # scikit-learn's dependency; without it BLAS keeps one thread per core
+        pass
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
+
+
 def _serve(conn: Connection, threads: int) -> None:
     """A worker: run the jobs the parent sends, one at a time, until it sends None or goes away."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[name] = str(threads)
+    prepare_worker(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _interrupt)
     events = MessageEvents(conn.send)

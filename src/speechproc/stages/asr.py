@@ -10,19 +10,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from .. import batching
 from ..conversation import Channel, Conversation, RecognizedWord
 from ..errors import UNSUPPORTED_LANGUAGE, SpeechprocError
 from ..media import ASR_RATE
-from ..models import default_threads, load_whisper
+from ..models import default_threads, load_whisper, on_cpu, whisper_location
 from ..options import RecognitionOptions
 from ..settings import DEFAULTS
 
 ProgressFn = Callable[[float], None]
 # What one 30 s chunk holds while it is decoded with beam 5 (tiny.en, measured): mostly the decoder's
-# cross-attention cache, one copy of the encoder output per beam. It grows with the beam.
+# cross-attention cache, one copy of the encoder output per beam and layer. It grows with the beam, and with
+# the model's layers and width: about as its weights' size to the power 0.65 (base: 1.5x, measured 1.44x).
 CHUNK_MEMORY = 115 * 2**20
+TINY_WEIGHTS = 75_537_502  # bytes of tiny.en's model.bin (float16), the size CHUNK_MEMORY was measured with
+# model.bin sizes (float16) of faster-whisper's model names, for a model given by name
+NAMED_WEIGHTS = {"tiny": TINY_WEIGHTS, "base": 145_217_532, "small": 483_546_902, "medium": 1_527_906_378,
+                 "large": 3_087_284_237}
 RECOGNITION_MEMORY = 1200 * 2**20  # what the audio held and the chunks in flight may take together
 log = logging.getLogger(__name__)
 
@@ -32,16 +38,26 @@ def decoders(options: RecognitionOptions) -> int:
     decoder of its own, up to `batch_size` of them: the matrix products of a small model split over threads
     wait for each other at every layer of every step, while independent decoders never wait (see the
     README's measurements)."""
-    if not options.batched or options.device != "cpu":
+    if not options.batched or not on_cpu(options.device):
         return 1
     return max(1, min(options.threads or default_threads(), options.batch_size))
 
 
 def in_flight(options: RecognitionOptions, audio_bytes: int) -> int:
     """Chunks decoded at once for a recording whose 16 kHz audio takes `audio_bytes`: `batch_size`, fewer where
-    the audio and the chunks in flight would take more than RECOGNITION_MEMORY together (a long recording)."""
-    per_chunk = CHUNK_MEMORY * options.beam_size / DEFAULTS["speechproc.beamSize"]
+    the audio and the chunks in flight would take more than RECOGNITION_MEMORY together (a long recording, a
+    larger model)."""
+    per_chunk = (CHUNK_MEMORY * options.beam_size / DEFAULTS["speechproc.beamSize"]
+                 * (weights_bytes(options.model) / TINY_WEIGHTS) ** 0.65)
     return max(1, min(options.batch_size, int((RECOGNITION_MEMORY - audio_bytes) // per_chunk)))
+
+
+def weights_bytes(model: str) -> int:
+    """The size of a model's weights: its model.bin, or by its name; a name not known counts as large."""
+    location = Path(whisper_location(model))
+    if (location / "model.bin").is_file():
+        return max(TINY_WEIGHTS, (location / "model.bin").stat().st_size)
+    return next((size for name, size in NAMED_WEIGHTS.items() if name in model.lower()), NAMED_WEIGHTS["large"])
 
 
 def load(options: RecognitionOptions):  # -> faster_whisper.WhisperModel

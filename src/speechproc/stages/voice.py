@@ -24,11 +24,11 @@ batches of short frames (40 ms Hann windows every 20 ms) transformed together wi
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..concurrency import ordered
 from ..conversation import Channel, Conversation, Frequency, Word
 
 FRAME_S = 0.040
@@ -197,5 +197,5 @@ def run(conv: Conversation) -> None:
             w.frq, w.v, w.pitch = feats.peaks, feats.volume, feats.pitch
 
     groups = list(words_by_speaker.values())
-    with ThreadPoolExecutor(max_workers=max(1, min(len(groups), os.cpu_count() or 1))) as pool:
-        list(pool.map(analyse, groups))
+    for _ in ordered(analyse, groups, os.cpu_count() or 1, "speechproc-voice"):
+        pass
