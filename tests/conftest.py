@@ -1,7 +1,7 @@
 """Shared fixtures: an isolated state home, the sample media and its truth, one processed call per session,
 the call's known words through every analysis stage; and the `slow` marker, given and checked here.
 
-`slow` marks every test that runs a heavy model (Whisper, the speaker encoder, spaCy, MiniLM) or takes
+`slow` marks every test that runs a heavy model (Whisper, a speaker encoder, spaCy, MiniLM) or takes
 seconds for another reason; `pytest -m "not slow"` (make test-fast) runs the rest. Tests are marked in their
 module, or here: those using a fixture in SLOW_FIXTURES, and those named in SLOW_TESTS. A test that is not
 marked and still loads one of those models (in its body or in a fixture it sets up) fails and says so in a
@@ -181,7 +181,8 @@ SLOW_TESTS = {
                           "test_identical_channels_are_processed_as_one_speaker",
                           "test_a_language_the_model_cannot_speak_fails_with_a_clear_error",
                           "test_a_user_model_folder_is_accepted",
-                          "test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages"},
+                          "test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages",
+                          "test_loading_single_threaded_decoders_leaves_torch_threads_as_they_were"},
     "test_diarize.py": {"test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on"},  # librosa's JIT: ~20 s
     "test_knowledge.py": {"test_a_call_about_something_else_does_not_get_billing",
                           "test_a_users_taxonomy_replaces_the_bundled_one"},
@@ -191,8 +192,8 @@ SLOW_TESTS = {
     "test_cli_conformance.py": {"test_a_silent_recording_gets_captions_that_parsers_accept"},
 }
 # Where the heavy models are loaded (speechproc.models); watched while a test that is not slow runs.
-HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_spacy": "spaCy",
-                 "load_sentence_encoder": "MiniLM"}
+HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_campplus": "CAM++",
+                 "load_spacy": "spaCy", "load_sentence_encoder": "MiniLM"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

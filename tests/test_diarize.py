@@ -11,7 +11,7 @@ import pytest
 
 from conftest import SAMPLES, truth_for
 from speechproc import config
-from speechproc.conversation import Conversation, RecognizedWord
+from speechproc.conversation import Conversation, RecognizedWord, Word
 from speechproc.stages import asr, diarize, ingest
 from speechproc.stages.diarize import Segment
 from text_helpers import run_stage, stage_options
@@ -44,12 +44,50 @@ def test_windows_label_every_moment_of_every_region_once():
 
 def test_a_word_goes_to_the_speaker_who_covers_most_of_it():
     segments = [Segment(0, 1000, 0), Segment(1000, 1300, 1), Segment(1300, 3000, 0), Segment(4000, 5000, 1)]
-    starts = [s.s for s in segments]
-    assert diarize.speaker_of(900, 1250, segments, starts) == 1  # 250 ms of speaker 1 against 100 ms
-    assert diarize.speaker_of(800, 1500, segments, starts) == 0  # 200 + 200 ms of speaker 0 against 300 ms
-    assert diarize.speaker_of(3200, 3400, segments, starts) == 0  # in a gap: the nearest segment
-    assert diarize.speaker_of(3800, 3900, segments, starts) == 1
-    assert diarize.speaker_of(6000, 6100, segments, starts) == 1  # after the last segment
+    spans = [(100, 600), (900, 1250), (1400, 1500), (4100, 4400), (4500, 4700)]
+    # 250 ms of speaker 1 against 100 ms: speaker 1 although both neighbours are speaker 0
+    assert diarize.attribute(spans, segments) == [0, 1, 0, 1, 1]
+    assert diarize.attribute([(800, 1500)], segments) == [0]  # 200 + 200 ms of speaker 0 against 300 ms
+
+
+def test_a_word_nobody_covers_takes_the_speech_around_it():
+    segments = [Segment(0, 3000, 0), Segment(4000, 5000, 1)]
+    # in the gap: the previous word's speaker, never a turn of its own
+    assert diarize.attribute([(2500, 2900), (3200, 3400), (4100, 4300)], segments) == [0, 0, 1]
+    # after the last segment, and a first word before every segment
+    assert diarize.attribute([(4500, 4800), (6000, 6100)], segments) == [1, 1]
+    assert diarize.attribute([(-50, 0), (100, 400)], [Segment(50, 3000, 1)]) == [1, 1]
+
+
+def test_a_zero_length_word_never_becomes_a_turn_of_its_own():
+    segments = [Segment(0, 12060, 0), Segment(12060, 14000, 1), Segment(14000, 20000, 0)]
+    spans = [(11000, 11500), (12060, 12060), (12100, 12500), (14500, 14500), (15000, 15400)]
+    labels = diarize.attribute(spans, segments)
+    assert labels == [0, 1, 1, 0, 0]  # each takes the neighbour the segment at its moment agrees with
+    # a zero-length word inside the other speaker's segment, between two words of one speaker
+    assert diarize.attribute([(1000, 1400), (13000, 13000), (15000, 15400)], segments) == [0, 0, 0]
+    # only zero-length words: the segment around each
+    assert diarize.attribute([(500, 500), (13000, 13000)], segments) == [0, 1]
+
+
+def test_a_lone_weakly_covered_word_joins_its_neighbours():
+    segments = [Segment(0, 1000, 0), Segment(1000, 1600, 1), Segment(1600, 4000, 0)]
+    # 1300-1700: speaker 1 covers 300 of its 400 ms: a real interjection, it stays
+    assert diarize.attribute([(500, 900), (1300, 1700), (2000, 2400)], segments) == [0, 1, 0]
+    # 900-2300: speaker 1 covers most of what is covered, but only 600 of its 1400 ms: it joins them
+    segments = [Segment(0, 1000, 0), Segment(1000, 1600, 1), Segment(2200, 4000, 0)]
+    assert diarize.attribute([(500, 900), (900, 2300), (2500, 2900)], segments) == [0, 0, 0]
+
+
+def test_a_brief_change_of_speaker_inside_continuous_speech_is_taken_back():
+    spans = np.array([(0, 400), (400, 800), (800, 1200), (1200, 1600), (1600, 2000), (3000, 3400), (3400, 3800)])
+    labels = np.array([0, 0, 1, 0, 0, 1, 1])
+    assert diarize.smooth(spans, labels).tolist() == [0, 0, 0, 0, 0, 1, 1]
+    # a run as long as ISLAND_MS, or one after a pause, is a turn
+    long_run = np.array([0, 1, 1, 0, 0, 1, 1])
+    assert diarize.smooth(spans, long_run).tolist() == long_run.tolist()
+    paused = np.array([(0, 400), (400, 800), (1500, 1900), (1900, 2300), (2300, 2700)])
+    assert diarize.smooth(paused, np.array([0, 0, 1, 0, 0])).tolist() == [0, 0, 1, 0, 0]
 
 
 def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
@@ -69,11 +107,23 @@ def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
         assert diarize.estimate_speakers(emb, spans) == k
     emb, spans = voices(3)
     assert diarize.estimate_speakers(emb, spans, max_speakers=2) <= 2
-    # a long recording: more windows than the dendrogram takes; the rest join their nearest centroid
-    emb, spans = voices(2, per=1100)
-    assert len(emb) > diarize.MAX_LINKAGE_WINDOWS
+    # a long recording: more windows than k-means is fitted on; the rest join their nearest centroid
+    emb, spans = voices(2, per=1600)
+    assert len(emb) > diarize.MAX_FIT_WINDOWS
     labels = diarize.cluster(emb, spans)
-    assert sorted(np.bincount(labels).tolist()) == [1100, 1100]
+    assert sorted(np.bincount(labels).tolist()) == [1600, 1600]
+    assert np.array_equal(labels, diarize.cluster(emb, spans))  # the same labels every time
+
+
+def test_a_voice_split_in_two_is_one_speaker_however_many_windows_it_has():
+    rng = np.random.default_rng(2)
+    centre = rng.standard_normal(192)
+    for windows in (6, 12, 40, 400):
+        emb = centre + 0.5 * rng.standard_normal((windows, 192))
+        emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+        spans = np.array([(i * 400, i * 400 + 400) for i in range(windows)])
+        assert diarize.estimate_speakers(emb, spans) == 1
+        assert diarize.explained(emb, diarize.kmeans(emb, 2)) > 0  # a split always explains something
 
 
 def test_speaker_names_follow_the_configuration_then_number():
@@ -91,6 +141,9 @@ def test_speaker_names_follow_the_configuration_then_number():
     {"speechproc": {"speakerNames": []}},
     {"speechproc": {"speakerNames": ["A", "A"]}},
     {"speechproc": {"diarization": "yes"}},
+    {"speechproc": {"speakerEmbedding": "ecapa"}},
+    {"speechproc": {"speakerEmbedding": ""}},
+    {"speechproc": {"speakerEncoder": ""}},
 ])
 def test_bad_diarization_settings_are_refused(raw):
     from speechproc import errors
@@ -142,6 +195,29 @@ def test_the_downmixed_call_is_split_into_its_two_speakers(recognized_downmix):
     assert conv.diarized_speakers == ["Speaker 1", "Speaker 2"]
     assert agreement(conv.recognized) >= 0.90
     assert conv.recognized[0].speaker == "Speaker 1"  # numbered by first appearance: the agent opens the call
+
+
+def test_the_resemblyzer_backend_still_splits_the_call(recognized_downmix):
+    conv = diarized(recognized_downmix, {"speechproc": {"speakerEmbedding": "resemblyzer"}})
+    assert conv.diarized_speakers == ["Speaker 1", "Speaker 2"]
+    assert agreement(conv.recognized) >= 0.90
+
+
+def test_words_without_duration_never_make_a_turn_of_their_own(recognized_downmix):
+    from speechproc.stages import turns
+
+    conv = diarized(recognized_downmix, {})
+    before = [w.speaker for w in conv.recognized]
+    # the recogniser gives some words no duration; make every third word one
+    squeezed = copy.copy(recognized_downmix)
+    squeezed.recognized = [RecognizedWord(w.text, w.s, w.s if i % 3 == 0 else w.e, w.probability, w.speaker)
+                           for i, w in enumerate(recognized_downmix.recognized)]
+    squeezed = diarized(squeezed, {})
+    after = [w.speaker for w in squeezed.recognized]
+    assert sum(a == b for a, b in zip(before, after)) >= 0.9 * len(before)
+    tokens = [Word(0, w.probability, w.s, w.e, w.text, speaker=w.speaker) for w in squeezed.recognized]
+    for turn in turns.build_turns(tokens, squeezed.diarized_speakers):
+        assert any(w.e > w.s for w in turn.words), f"a turn of zero-length words only: {turn.words}"
 
 
 def test_configured_names_and_count_are_used(recognized_downmix):

@@ -135,3 +135,39 @@ def test_ffmpeg_reads_our_captions_with_the_same_cue_times(tmp_path, fmt, suffix
     path = tmp_path / f"captions{suffix}"
     path.write_text(get_writer(fmt).render(words), encoding="utf-8")
     assert _ffmpeg_cue_times(path) == [(c.start, c.end) for c in build_cues(words)]
+
+
+def overlapping_words() -> list[Word]:
+    """Two parties talking over each other (the second turn starts inside the first's second cue), and
+    words the recogniser gave no duration, one of them a turn of its own."""
+    words = (turn("Agent", "Thank you for calling. Let me look that up for you right now while you wait on the "
+                           "line with me.", 10_000)
+             + turn("Caller", "Okay, sure.", 15_500)
+             + [Word(0, 1.0, 12_060, 12_060, "Caller", m="turn", speaker="Caller"),
+                Word(0, 0.9, 12_060, 12_060, "I", speaker="Caller")]
+             + turn("Agent", "Found it.", 19_000))
+    zero = next(w for w in words if w.w == "Okay")
+    zero.e = zero.s  # a zero-length first word of a cue
+    for p, w in enumerate(words):
+        w.p = p
+    return words
+
+
+def _cue_times(fmt: str, text: str) -> list[tuple[int, int]]:
+    if fmt == "dfxp":
+        ns = {"tt": "http://www.w3.org/2006/04/ttaf1"}
+        return [(_ms(p.get("begin")), _ms(p.get("end"))) for p in ET.fromstring(text).iterfind(".//tt:p", ns)]
+    stamp = r"(\d\d:\d\d:\d\d[.,]\d{3})"
+    return [(_ms(a.replace(",", ".")), _ms(b.replace(",", "."))) for a, b in re.findall(stamp + " --> " + stamp, text)]
+
+
+@pytest.mark.parametrize("fmt", ["srt", "webvtt", "dfxp"])
+def test_every_cue_ends_after_it_starts_and_none_starts_before_the_previous_one(fmt):
+    for words in (overlapping_words(), sample_words()):
+        times = _cue_times(fmt, get_writer(fmt).render(words))
+        assert len(times) == len(build_cues(words)) >= 4
+        assert all(end > start for start, end in times), times
+        assert [start for start, _ in times] == sorted(start for start, _ in times), times
+    # the overlapping turns interleave by start, and every word is still there once
+    text = get_writer(fmt).render(overlapping_words())
+    assert text.count("Found it.") == 1 and text.count("Okay, sure.") == 1 and text.count("Caller: I") == 1

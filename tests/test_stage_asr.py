@@ -265,3 +265,18 @@ def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():
     assert recognized_word("  ", 1.0, 1.2, 0.5, channel) is None
     inverted = recognized_word("a", 2.0, 1.9, 0.5, channel)
     assert (inverted.s, inverted.e) == (2000, 2000)
+
+
+def test_loading_single_threaded_decoders_leaves_torch_threads_as_they_were():
+    """CTranslate2 sets OpenMP's thread count where it loads a model; torch shares it, and the speaker,
+    sentence and sentiment models that run after recognition must keep every thread."""
+    torch = pytest.importorskip("torch")
+    from speechproc.models import load_whisper
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        load_whisper("tiny.en", threads=1, replicas=3)  # a combination no other test loads
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)

