@@ -580,3 +580,21 @@ def test_the_installed_command_prints_the_summary_and_exits_with_its_code(tmp_pa
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert json.loads(done.stdout)["media"][0]["status"] == "failed"
+
+
+def test_the_export_of_a_processed_call_equals_its_json(categorised, tmp_path):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "calls.parquet"
+    query = f"SELECT * FROM media WHERE mediaId = '{categorised['mediaId']}'"
+    code, summary = invoke("export", "--format", "parquet", "--query", query, "-o", str(out))
+    assert code == 0 and summary["rows"] == 1, summary
+    row = pq.read_table(out).to_pylist()[0]
+    assert row["mediaId"] == categorised["mediaId"] and row["status"] == "finished"
+    assert row["length"] == categorised["length"] and row["dateCreated"] == categorised["dateCreated"]
+    metrics = {m["metricName"]: m["metricValue"] for g in categorised["metrics"] for m in g["metricValues"]}
+    assert metrics and {k: row[f"metric.{k}"] for k in metrics} == metrics
+    assert {c["categoryName"]: row[f"category.{c['categoryName']}"] for c in categorised["categories"]} == \
+        {c["categoryName"]: c["categoryValue"] for c in categorised["categories"]}
+    assert {g["groupName"]: row[f"spotted.{g['groupName']}"] for g in categorised["spotting"]["groups"]} == \
+        {g["groupName"]: int(g["spotted"]) for g in categorised["spotting"]["groups"]}

@@ -14,6 +14,7 @@ from . import errors as E
 from .catalog import Catalog, using
 from .config import Settings
 from .conversation import MediaItem
+from .export import export
 from .formats import v3json
 from .formats.stored import stored_transcript
 from .jobs import Job, JobResult, execute, run_job
@@ -28,7 +29,7 @@ from .runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, pl
 
 __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
            "TranscriptNotReady", "absolute", "align_media", "config_module", "delete_definition", "deliver_callbacks",
-           "discover", "enqueue_callbacks", "get_definition", "get_media", "get_metadata", "get_progress",
+           "discover", "enqueue_callbacks", "export", "get_definition", "get_media", "get_metadata", "get_progress",
            "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
            "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
            "resolve", "run_job", "shown", "write_outputs"]

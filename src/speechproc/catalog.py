@@ -273,6 +273,11 @@ class Catalog:
         rows = self.db.execute("SELECT * FROM media ORDER BY date_created DESC, rowid DESC LIMIT ?", (limit,))
         return [_decode(r) for r in rows]
 
+    def all_media(self) -> list[dict[str, Any]]:
+        """Every media item, oldest first, each with its exact `input_path`."""
+        rows = self.db.execute("SELECT * FROM media ORDER BY date_created, rowid")
+        return [{**_decode(r), "input_path": os.fsdecode(r["input_raw"] or r["input_path"].encode())} for r in rows]
+
     def find_media(self, selection: MediaFilter) -> list[dict[str, Any]] | None:
         """Media items that pass a listing filter, in its order; None when a cursor item does not exist."""
         where, args = [], []
@@ -438,6 +443,12 @@ class Catalog:
     def output_hashes(self, path: str) -> set[str]:
         """The SHA-256 of every content speechproc wrote to `path` that it still remembers."""
         return {r[0] for r in self.db.execute("SELECT sha256 FROM written WHERE path = ?", (_path_key(path),))}
+
+    def output_media(self, path: str) -> str | None:
+        """The media item whose output speechproc wrote to `path`, if it wrote one there."""
+        row = self.db.execute("SELECT media_id FROM written WHERE path = ? AND media_id IS NOT NULL LIMIT 1",
+                              (_path_key(path),)).fetchone()
+        return row[0] if row else None
 
     def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:
         """(media id, outputs) of the media items listing an output whose file name is `name`."""

@@ -17,6 +17,7 @@ import click
 from . import __version__, api, distributed, listing
 from . import config as configuration
 from . import errors as E
+from . import export as export_module
 from .errors import SpeechprocError
 from .formats import TEXT_FORMATS
 from .progress import BarReporter
@@ -487,6 +488,35 @@ def query_command(statement: str) -> None:
       speechproc query 'SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" LIMIT 20'
     """
     emit(api.query(statement))
+
+
+@main.command("export")
+@click.option("--format", "fmt", type=click.Choice(export_module.FORMATS), default="csv", show_default=True,
+              help="csv (spreadsheets, pandas.read_csv), jsonl (one JSON object per line) or parquet (needs -o).")
+@click.option("--query", type=TEXT, metavar="STATEMENT",
+              help="Only the items a `speechproc query` statement selects, in its order (items processed "
+                   "with publish.enableAnalyticIndexing); default: every item of the catalog, oldest first.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write FILE (atomically; a file speechproc did not write is never replaced) and print a "
+                   "summary; default: the table on stdout.")
+@v3_errors
+def export_command(fmt: str, query: str | None, output: str | None) -> None:
+    """Export one row per media item: mediaId, input, status, dates, length, the metadata flattened
+    (title, description, externalId, extended.*), every metric (metric.*), each category (category.*,
+    1 or 0), spotted keyword groups (spotted.*, 1 or 0), detection counts (detections.*) and
+    classifier labels (classifier.*).
+
+    \b
+    Examples:
+      speechproc export -o calls.csv
+      speechproc export --format parquet -o calls.parquet
+      speechproc export --format jsonl --query 'SELECT * FROM media WHERE "Caller" SAYS "refund"'
+    """
+    text, summary = api.export(fmt, query, Path(output) if output else None)
+    if text is None:
+        emit(summary)
+    else:
+        sys.stdout.write(text)
 
 
 def entry() -> None:

@@ -50,9 +50,8 @@ def _hit(hit, length_ms: int) -> dict[str, Any]:
             "line": hit.turn, "speaker": hit.speaker, "text": hit.exact}
 
 
-def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
-    """The v3 statement result: {totalResults, queryTimeMillis, limit, offset, rows, hits}."""
-    started = time.perf_counter()
+def _page(statement: Statement, catalog: Catalog) -> tuple[int, list[tuple[dict[str, Any], Document, list]]]:
+    """How many media items match, and the page of them the statement asks for, in its order."""
     matches: list[tuple[dict[str, Any], Document, list]] = []
     for summary in catalog.indexed_summaries(text_filter(statement.condition)):
         doc = documents.from_index(summary, lambda media_id=summary["mediaId"]: catalog.indexed_turns(media_id))
@@ -63,9 +62,15 @@ def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
     valued = [m for m in matches if field_value(field_name, m[1]) is not None]
     unvalued = [m for m in matches if field_value(field_name, m[1]) is None]
     valued.sort(key=lambda m: (_sort_key(field_value(field_name, m[1])), m[0]["mediaId"]), reverse=descending)
-    page = (valued + unvalued)[statement.offset: statement.offset + statement.limit]  # items without the field last
+    return len(matches), (valued + unvalued)[statement.offset: statement.offset + statement.limit]  # unvalued last
+
+
+def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
+    """The v3 statement result: {totalResults, queryTimeMillis, limit, offset, rows, hits}."""
+    started = time.perf_counter()
+    total, page = _page(statement, catalog)
     return {
-        "totalResults": len(matches),
+        "totalResults": total,
         "queryTimeMillis": round((time.perf_counter() - started) * 1000),
         "limit": statement.limit,
         "offset": statement.offset,
@@ -73,3 +78,8 @@ def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
         "hits": [[_hit(h, summary["length"]) for h in hits] if statement.wants_hits else []
                  for summary, _, hits in page],
     }
+
+
+def selected(statement: Statement, catalog: Catalog) -> list[str]:
+    """The media ids a statement selects (its WHERE, ORDER BY, LIMIT and OFFSET), in its order."""
+    return [summary["mediaId"] for summary, _, _ in _page(statement, catalog)[1]]

@@ -1,0 +1,189 @@
+"""One row per media item of the catalog, for pandas, DuckDB and spreadsheets: CSV, JSON Lines or Parquet.
+
+Columns, in this order (a column appears when at least one exported item has it):
+  mediaId, input, status, dateCreated, dateFinished, length (ms), mediaContentType, error
+  title, description, externalId, extended.<path>   the item's metadata, nested keys joined by dots
+  metric.<name>                                     every metric of every group, a number
+  category.<name>                                   1 when the category matched, else 0
+  spotted.<group>                                   1 when the keyword group was spotted, else 0
+  detections.<detector>                             how many stretches the detector found
+  classifier.<name>                                 the predicted class label
+A value an item does not have is empty (CSV), null (JSON Lines, Parquet).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from . import errors as E
+from . import ownership
+from .catalog import Catalog, using
+from .paths import printable
+
+FORMATS = ("csv", "jsonl", "parquet")
+ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
+METADATA_COLUMNS = ("title", "description", "externalId")
+GROUP_ORDER = ("extended.", "metric.", "category.", "spotted.", "detections.", "classifier.")
+# a spreadsheet program runs a cell that starts with one of these as a formula
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _flatten(f"{prefix}.{key}", inner, into)
+    elif isinstance(value, list):
+        into[prefix] = json.dumps(value, ensure_ascii=False)
+    else:
+        into[prefix] = value
+
+
+def _detections(detector: dict[str, Any]) -> int:
+    return sum(len(segment.get("occurrences", [])) for detection in detector.get("detections", [])
+               for segment in detection.get("detectedSegments", []))
+
+
+def row(record: dict[str, Any]) -> dict[str, Any]:
+    """A catalog record's row: its columns and values (see the module's docstring)."""
+    item = record["item"]
+    out: dict[str, Any] = {"mediaId": item.get("mediaId", record["media_id"]), "input": printable(record["input_path"]),
+                           "status": item.get("status", record["status"]), "dateCreated": item.get("dateCreated"),
+                           "dateFinished": item.get("dateFinished"), "length": item.get("length"),
+                           "mediaContentType": item.get("mediaContentType")}
+    if item.get("errors"):
+        out["error"] = "; ".join(str(e.get("error", "")) for e in item["errors"])
+    metadata = item.get("metadata") or {}
+    for name in METADATA_COLUMNS:
+        if name in metadata:
+            out[name] = metadata[name]
+    if isinstance(metadata.get("extended"), dict):
+        _flatten("extended", metadata["extended"], out)
+    for group in item.get("metrics") or []:
+        for metric in group.get("metricValues", []):
+            out[f"metric.{metric['metricName']}"] = metric["metricValue"]
+    for category in item.get("categories") or []:
+        out[f"category.{category['categoryName']}"] = int(category["categoryValue"])
+    for group in (item.get("spotting") or {}).get("groups", []):
+        out[f"spotted.{group['groupName']}"] = 1 if group.get("spotted") else 0
+    prediction = item.get("prediction") or {}
+    for detector in prediction.get("detectors", []):
+        out[f"detections.{detector['detectorName']}"] = _detections(detector)
+    for classifier in prediction.get("classifiers", []):
+        out[f"classifier.{classifier['classifierName']}"] = classifier.get("predictedClassLabel")
+    return out
+
+
+def columns(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """Every column of the rows: the item's and metadata's in a fixed order, then each group sorted."""
+    seen: dict[str, None] = {}
+    for r in rows:
+        seen.update(dict.fromkeys(r))
+    fixed = [c for c in (*ITEM_COLUMNS, *METADATA_COLUMNS) if c in seen]
+    grouped = [sorted(c for c in seen if c.startswith(prefix)) for prefix in GROUP_ORDER]
+    return fixed + [c for group in grouped for c in group]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: numbers as they are; text that a spreadsheet would run as a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _is_number(value):
+        return "'" + value
+    if isinstance(value, float) and not math.isfinite(value):
+        return ""
+    return value
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns(rows), lineterminator="\n", extrasaction="raise")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: _cell(v) for k, v in r.items()})
+    return out.getvalue()
+
+
+def to_jsonl(rows: list[dict[str, Any]]) -> str:
+    names = columns(rows)
+    return "".join(json.dumps({c: r.get(c) for c in names}, ensure_ascii=False) + "\n" for r in rows)
+
+
+def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+    """Parquet with pyarrow: one typed column each (numbers as float64, 0/1 columns as int64, text)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise E.SpeechprocError(E.INVALID_VALUE, "--format parquet needs pyarrow: pip install pyarrow "
+                                "(or 'speechproc[export]')", 400) from None
+    names = columns(rows)
+    arrays = {}
+    for name in names:
+        values = [r.get(name) for r in rows]
+        kinds = {type(v) for v in values if v is not None}
+        if kinds <= {int, float} and float in kinds:
+            values = [float(v) if v is not None else None for v in values]
+        elif kinds - {int, float}:
+            values = [v if v is None or isinstance(v, str) else json.dumps(v) for v in values]
+        arrays[name] = pa.array(values)
+    pq.write_table(pa.table(arrays) if names else pa.table({}), path)
+
+
+def render(rows: list[dict[str, Any]], fmt: str) -> str:
+    """The rows as CSV or JSON Lines text."""
+    if fmt == "csv":
+        return to_csv(rows)
+    if fmt == "jsonl":
+        return to_jsonl(rows)
+    raise ValueError(f"unknown text format {fmt!r}")
+
+
+def records(catalog: Catalog, query: str | None = None) -> list[dict[str, Any]]:
+    """The catalog records to export: every media item, oldest first, or those a `speechproc query`
+    statement selects, in its order (only items processed with analytic indexing can match)."""
+    if query is None:
+        return catalog.all_media()
+    from . import corpus
+    from .query import QuerySyntaxError, parse
+
+    try:
+        statement = parse(query)
+    except QuerySyntaxError as exc:
+        raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
+    found = [catalog.get(media_id) for media_id in corpus.selected(statement, catalog)]
+    return [r for r in found if r is not None]
+
+
+def export(fmt: str = "csv", query: str | None = None, output: Path | None = None,
+           catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+    """Export the media items: (the text when there is no `output`, a summary {format, rows, columns,
+    file}). A file is written atomically and never replaces a file speechproc did not write."""
+    if fmt not in FORMATS:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "parquet" and output is None:
+        raise E.ConfigurationError(E.INVALID_VALUE, "--format parquet writes a file: give it with -o FILE")
+    with using(catalog) as cat:
+        rows = [row(r) for r in records(cat, query)]
+        summary = {"format": fmt, "rows": len(rows), "columns": len(columns(rows)),
+                   "file": str(output) if output is not None else None}
+        if output is None:
+            return render(rows, fmt), summary
+        content = (lambda tmp: write_parquet(rows, tmp)) if fmt == "parquet" else render(rows, fmt)
+        owner = cat.output_media(str(ownership.canonical(Path(output))))
+        if owner is not None:
+            raise E.ConfigurationError(E.INVALID_VALUE, f"{output} is an output of media item {owner}; "
+                                       "export to another file")
+        ownership.check([Path(output)], cat)
+        ownership.write(Path(output), content, cat, None)
+    return None, summary
