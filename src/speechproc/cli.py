@@ -134,7 +134,12 @@ class WorkerCount(click.ParamType):
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="v3 configuration, JSON or YAML.")
 @click.option("--metadata", "metadata_file", type=click.Path(dir_okay=False),
-              help="Metadata for every item (title, description, externalId, extended), JSON or YAML.")
+              help="Metadata for every item (title, description, externalId, extended), JSON or YAML: the "
+                   "default that a manifest row and a sidecar file (call.meta.json or .yaml beside call.wav) "
+                   "override key by key.")
+@click.option("--metadata-csv", "metadata_csv", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Metadata per recording from a CSV manifest: a 'file' column (relative to FILE's folder, or "
+                   "absolute) and title, description, externalId, externalVersion and extended.NAME columns.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write outputs under DIR, mirroring the input tree.")
 @click.option("--force", is_flag=True, help="Reprocess files even when content and configuration are unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
@@ -152,15 +157,16 @@ class WorkerCount(click.ParamType):
               help="With --engine ray: the cluster to join (HOST:PORT of `ray start --head`, or 'auto' for the "
                    "one running on this machine). Without it a local Ray is started for this run.")
 @v3_errors
-def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, out_dir: str | None,
-        force: bool, quiet: bool, workers: int | None, engine: str, ray_address: str | None) -> None:
+def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, metadata_csv: str | None,
+        out_dir: str | None, force: bool, quiet: bool, workers: int | None, engine: str,
+        ray_address: str | None) -> None:
     """Transcribe and analyse recordings: files, or folders walked recursively.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
     call.v3.json, call.txt, call.srt, call.vtt, call.dfxp) or under --out. Files
     whose content and configuration are unchanged since a finished run are skipped.
     Prints a JSON summary; exits 0 when every item finished, 1 when any failed,
-    2 for a bad configuration (then nothing is processed).
+    2 for a bad configuration or metadata (then nothing is processed).
 
     \b
     Example:
@@ -177,7 +183,8 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     reporter = BarReporter(quiet)
     try:
         batch = api.process(list(paths), settings, metadata, out_dir, force, reporter,
-                            workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address)
+                            workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address,
+                            metadata_csv=metadata_csv)
     except SpeechprocError:
         raise
     except KeyboardInterrupt as exc:

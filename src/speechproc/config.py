@@ -484,9 +484,9 @@ def _refuse_lone_surrogates(data: Any) -> None:
                                "that is not a character)") from None
 
 
-def _read_bounded(path: str | Path, code: int) -> bytes:
-    """At most MAX_DOCUMENT_BYTES + 1 bytes of a file; a folder, a socket or a pipe nobody writes to is
-    refused at once (opening a named pipe would otherwise wait for a writer for ever)."""
+def read_bounded(path: str | Path, code: int, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """At most `limit` + 1 bytes of a file; a folder, a socket or a pipe nobody writes to is refused at
+    once (opening a named pipe would otherwise wait for a writer for ever)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     mode = os.fstat(fd).st_mode
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
@@ -495,7 +495,7 @@ def _read_bounded(path: str | Path, code: int) -> bytes:
         raise E.ConfigurationError(code, f"{path}: cannot be read ({kind})")
     os.set_blocking(fd, True)
     with os.fdopen(fd, "rb") as file:
-        data = file.read(MAX_DOCUMENT_BYTES + 1)  # bounded: st_size says nothing of /dev/zero or a pipe
+        data = file.read(limit + 1)  # bounded: st_size says nothing of /dev/zero or a pipe
     if stat.S_ISFIFO(mode) and not data:
         raise E.ConfigurationError(code, f"{path}: a pipe with nothing written to it")
     return data
@@ -503,7 +503,7 @@ def _read_bounded(path: str | Path, code: int) -> bytes:
 
 def _read(path: str | Path, code: int) -> Any:
     try:
-        data = _read_bounded(path, code)
+        data = read_bounded(path, code)
         if len(data) > MAX_DOCUMENT_BYTES:
             raise E.ConfigurationError(code, f"{path}: larger than {MAX_DOCUMENT_BYTES} bytes (1 MiB), the limit "
                                        "for configuration, metadata and definition files")
@@ -529,6 +529,11 @@ def load(path: str | Path | None) -> Settings:
         raise E.ConfigurationError(E.UNKNOWN_PROPERTY, "configuration: v3 configurations are not wrapped in a "
                                    "'configuration' key (that is the v2-beta form); move its content to the top")
     return validate(raw)
+
+
+def read_metadata_document(path: str | Path) -> Any:
+    """A metadata file (JSON or YAML) as plain data, not validated yet; ConfigurationError if unreadable."""
+    return _read(path, E.METADATA_NOT_PARSEABLE)
 
 
 def load_metadata(path: str | Path | None) -> dict[str, Any]:

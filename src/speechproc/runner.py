@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, distributed, jobs, ownership, reuse
+from . import callbacks, distributed, item_metadata, jobs, ownership, reuse
 from . import config as config_module
 from . import errors as E
 from .catalog import Catalog, using
@@ -117,7 +117,8 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None,
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
             catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1,
-            engine: str = "local", ray_address: str | None = None) -> BatchResult:
+            engine: str = "local", ray_address: str | None = None,
+            metadata_csv: str | Path | None = None) -> BatchResult:
     """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
     callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
 
@@ -128,13 +129,16 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     that item only. `workers`: how many jobs run at once, each in a worker process of its own when more
     than one (None: as `workers.plan_workers` decides from the cores and memory); results are the same.
     `engine` "ray" runs the jobs on the Ray cluster at `ray_address` (None: a local one), `workers` actors
-    (None: one per `speechproc.threads` CPUs of the cluster, default 1 thread each)."""
+    (None: one per `speechproc.threads` CPUs of the cluster, default 1 thread each). Each recording's
+    metadata is `metadata`, then its row of the `metadata_csv` manifest, then its sidecar file
+    (`item_metadata`), all read and validated before any audio is (ConfigurationError)."""
     reporter = reporter or Reporter()
     out = out_folder(out_dir)
     with using(catalog) as cat:
         settings = resolve(settings, cat)
         _fail_abandoned(cat, reporter)
         inputs, problems = discover([absolute(p) for p in paths], reporter.note)
+        metadata_of = _metadata_of(inputs, metadata or {}, metadata_csv, reporter)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
         names = output_paths([i for i in inputs if unreadable(i.path) is None], out)
         options = build_options(settings)
@@ -146,8 +150,7 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
             pool = InProcess() if count == 1 else LocalPool(count, threads)
         if not isinstance(pool, InProcess):
             options = replace(options, recognition=replace(options.recognition, threads=threads))
-        batch = _Batch(settings, options, metadata or {}, reuse.settings_key(settings, metadata or {}, out), force,
-                       cat, reporter, names)
+        batch = _Batch(settings, options, metadata_of, out, force, cat, reporter, names)
         reporter.batch_started(inputs)
         try:
             results = batch.run(inputs, pool)
@@ -161,14 +164,24 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     return BatchResult(results, problems)
 
 
+def _metadata_of(inputs: list[Input], default: dict[str, Any], manifest_path: str | Path | None,
+                 reporter: Reporter) -> dict[Path, dict[str, Any]]:
+    """Every input's metadata, read and validated before any audio is; manifest rows naming no input noted."""
+    manifest = item_metadata.read_manifest(Path(manifest_path)) if manifest_path is not None else {}
+    recordings = [i.path for i in inputs]
+    for path in item_metadata.unmatched(recordings, manifest):
+        reporter.note(f"{shown(Path(manifest_path))}: a row names {shown(path)}, which is not among the recordings")
+    return item_metadata.for_inputs(recordings, default, manifest)
+
+
 @dataclass
 class _Batch:
     """One run over its inputs: what every item shares, and the loop that keeps the engine busy."""
 
     settings: Settings
     options: Options
-    metadata: dict[str, Any]
-    config_hash: str
+    metadata_of: dict[Path, dict[str, Any]]  # input -> its metadata
+    out: Path | None
     force: bool
     catalog: Catalog
     reporter: Reporter
@@ -217,18 +230,20 @@ class _Batch:
             return ItemResult(os.fspath(inp.path), None, "skipped")
         path = os.fspath(inp.path)
         media_id, created = str(uuid.uuid4()), v3json.utc_now()
-        item = MediaItem(media_id, "running", created, metadata=self.metadata)
+        metadata = self.metadata_of[inp.path]
+        config_hash = reuse.settings_key(self.settings, metadata, self.out)
+        item = MediaItem(media_id, "running", created, metadata=metadata)
         job = None
         try:
             problem = unreadable(inp.path)
             content_hash = None if problem else reuse.content_key(inp.path)
             reusable = None if self.force else reuse.still_there
-            state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, self.config_hash,
+            state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, config_hash,
                                             new_tasks(media_id), self.settings.raw, reusable)
             if state != "claimed":
                 return _skipped(inp, state, row, self.reporter)
-            job = Job(media_id, inp.path, self.names.get(inp.path, {}), None, self.options, self.metadata, created,
-                      content_hash, self.config_hash, {}, self.settings.analytic_indexing)
+            job = Job(media_id, inp.path, self.names.get(inp.path, {}), None, self.options, metadata, created,
+                      content_hash, config_hash, {}, self.settings.analytic_indexing)
             if problem:
                 raise problem
             return plan(job, self.settings, self.catalog)
