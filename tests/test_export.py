@@ -149,3 +149,40 @@ def test_the_cli_writes_csv_to_stdout_and_a_summary_for_a_file(tmp_path, monkeyp
     code, out = invoke("export", "--format", "parquet", "-o", str(tmp_path / "x.parquet"))
     assert code == 0 and out["rows"] == 3
     assert pq.read_table(tmp_path / "x.parquet").num_rows == 3
+
+
+def test_values_json_cannot_hold_and_numbers_parquet_cannot_hold_are_still_exported(tmp_path):
+    odd = item("00000000-0000-0000-0000-0000000000b1", "2026-02-01T00:00:00.000Z",
+               metadata={"externalVersion": "v2", "extended": {"phone": 10**30, "a.b": 1, "a": {"b": 2}, "none": {}},
+                         "callDetails": {"queue": "q1"}},
+               metrics=[{"metricGroupName": "g", "metricValues": [{"metricName": "odd", "metricValue": float("nan")}]}])
+    with Catalog(tmp_path / "catalog.sqlite3") as cat:
+        cat.add(odd, str(tmp_path / "odd.wav"), None, "cfg", [])
+        lines, _ = export.export("jsonl", catalog=cat)
+        got = json.loads(lines)  # strict JSON: no NaN
+        assert got["metric.odd"] is None and got["externalVersion"] == "v2" and got["callDetails.queue"] == "q1"
+        assert {got["extended.a.b"], got["extended.a.b#2"]} == {1, 2}  # both values kept
+        assert got["extended.none"] == "{}"
+        export.export("parquet", output=tmp_path / "odd.parquet", catalog=cat)
+        assert pq.read_table(tmp_path / "odd.parquet").to_pylist()[0]["extended.phone"] == str(10**30)
+    with Catalog(tmp_path / "empty.sqlite3") as empty:
+        text, summary = export.export("csv", catalog=empty)
+        assert summary["rows"] == 0 and pd.read_csv(__import__("io").StringIO(text)).empty  # a header, no rows
+
+
+def test_a_run_never_replaces_an_export_and_an_export_never_replaces_a_users_file(tmp_path, monkeypatch, catalog):
+    from speechproc import ownership
+
+    exported = tmp_path / "b.txt"
+    export.export("csv", output=exported, catalog=catalog)
+    with pytest.raises(ownership.OutputConflict):  # what `speechproc run` checks before writing b.txt
+        ownership.check([exported], catalog)
+    monkeypatch.setenv("SPEECHPROC_HOME", str(tmp_path))
+    (tmp_path / "mine.csv").write_text("mine\n")
+    for target, why in (("mine.csv", "was not written by speechproc export"), ("mine.csv/x.csv", "cannot be written"),
+                        ("newdir/", "names a folder")):
+        code, out = invoke("export", "-o", str(tmp_path) + "/" + target)
+        assert code == 2 and why in out["warnings"][0]["message"], out
+    assert (tmp_path / "mine.csv").read_text() == "mine\n"
+    code, out = invoke("export", "--format", "jsonl", "-o", "-")
+    assert code == 0 and len(out.splitlines()) == 3  # "-" is stdout

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -62,6 +63,27 @@ def test_a_bad_manifest_names_its_file_and_line(tmp_path, text, where, why):
     assert str(path) in caught.value.message and where in caught.value.message and why in caught.value.message
 
 
+def test_a_csv_error_names_the_line_where_the_bad_row_starts(tmp_path):
+    good = "".join(f"f{i}.wav,ok\n" for i in range(48))
+    path = manifest(tmp_path, "file,title\n" + good + 'bad.wav,"a"b\n')
+    with pytest.raises(errors.ConfigurationError, match="line 50: not valid CSV"):
+        item_metadata.read_manifest(path)
+    path = manifest(tmp_path, 'file,title\na.wav,"two\nlines"\na.wav,x\n')
+    with pytest.raises(errors.ConfigurationError, match="line 4: a.wav is named again \\(first on line 2\\)"):
+        item_metadata.read_manifest(path)
+
+
+def test_a_manifest_row_finds_its_recording_through_a_linked_folder(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    rows = item_metadata.read_manifest(manifest(tmp_path, "file,title\nreal/a.wav,Found\n"))
+    recording = tmp_path / "link" / "a.wav"
+    assert item_metadata.for_inputs([recording], {}, rows)[recording] == {"title": "Found"}
+    assert item_metadata.unmatched([recording], rows) == []
+    with pytest.raises(errors.ConfigurationError, match="named again"):
+        item_metadata.read_manifest(manifest(tmp_path, "file,title\nreal/a.wav,x\nlink/a.wav,y\n"))
+
+
 def test_a_sidecar_is_found_beside_its_recording_and_validated(tmp_path):
     recording = tmp_path / "call.wav"
     assert item_metadata.sidecar(recording) is None
@@ -81,12 +103,15 @@ def test_a_sidecar_is_found_beside_its_recording_and_validated(tmp_path):
     ("externalId: ''\n", "must not be empty"),
     ("a: &x [1]\nb: *x\n", "alias"),
     ("{not json", ""),
-    (None, "folder"),
+    (None, "not a regular file"),
+    ("fifo", "not a regular file"),  # a pipe nobody writes to: refused at once, never waited on
 ])
 def test_a_bad_sidecar_names_its_file(tmp_path, content, why):
     side = tmp_path / "call.meta.yaml"
     if content is None:
         side.mkdir()
+    elif content == "fifo":
+        os.mkfifo(side)
     else:
         side.write_text(content)
     with pytest.raises(errors.ConfigurationError) as caught:

@@ -95,6 +95,9 @@ def using(catalog: Catalog | None) -> Iterator[Catalog]:
         yield own
 
 
+EXPORT_OWNER = "(export)"  # the `written` record's owner of a file `speechproc export` wrote
+
+
 class Catalog:
     """Media items in `$SPEECHPROC_HOME/catalog.sqlite3` (WAL mode, safe for overlapping runs)."""
 
@@ -441,13 +444,20 @@ class Catalog:
         self.db.execute("DELETE FROM written WHERE path = ? AND sha256 != ?", (_path_key(path), sha256))
 
     def output_hashes(self, path: str) -> set[str]:
-        """The SHA-256 of every content speechproc wrote to `path` that it still remembers."""
-        return {r[0] for r in self.db.execute("SELECT sha256 FROM written WHERE path = ?", (_path_key(path),))}
+        """The SHA-256 of every content speechproc wrote to `path` that it still remembers (an export's
+        file is not among them: only another export replaces it, see `export_hashes`)."""
+        return {r[0] for r in self.db.execute("SELECT sha256 FROM written WHERE path = ? AND media_id IS NOT ?",
+                                              (_path_key(path), EXPORT_OWNER))}
+
+    def export_hashes(self, path: str) -> set[str]:
+        """The SHA-256 of what `speechproc export` wrote to `path`."""
+        return {r[0] for r in self.db.execute("SELECT sha256 FROM written WHERE path = ? AND media_id IS ?",
+                                              (_path_key(path), EXPORT_OWNER))}
 
     def output_media(self, path: str) -> str | None:
         """The media item whose output speechproc wrote to `path`, if it wrote one there."""
-        row = self.db.execute("SELECT media_id FROM written WHERE path = ? AND media_id IS NOT NULL LIMIT 1",
-                              (_path_key(path),)).fetchone()
+        row = self.db.execute("SELECT media_id FROM written WHERE path = ? AND media_id IS NOT NULL "
+                              "AND media_id IS NOT ? LIMIT 1", (_path_key(path), EXPORT_OWNER)).fetchone()
         return row[0] if row else None
 
     def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:

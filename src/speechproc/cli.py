@@ -519,7 +519,7 @@ def export_command(fmt: str, query: str | None, output: str | None) -> None:
       speechproc export --format parquet -o calls.parquet
       speechproc export --format jsonl --query 'SELECT * FROM media WHERE "Caller" SAYS "refund"'
     """
-    text, summary = api.export(fmt, query, Path(output) if output else None)
+    text, summary = api.export(fmt, query, output)
     if text is None:
         emit(summary)
     else:

@@ -16,31 +16,41 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable
+import os
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from . import errors as E
 from . import ownership
-from .catalog import Catalog, using
-from .paths import printable
+from .catalog import EXPORT_OWNER, Catalog, using
+from .paths import printable, publish, temporary, write_bytes
 
 FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
-METADATA_COLUMNS = ("title", "description", "externalId")
-GROUP_ORDER = ("extended.", "metric.", "category.", "spotted.", "detections.", "classifier.")
+METADATA_COLUMNS = ("title", "description", "externalId", "externalVersion")
+GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "classifier.")
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+INT64 = (-(2**63), 2**63 - 1)
 # a spreadsheet program runs a cell that starts with one of these as a formula
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
-    if isinstance(value, dict):
+    """Nested keys joined by dots; a list as JSON text. Two keys that join to one name ({"a.b": 1} and
+    {"a": {"b": 2}}) keep both values: the later one's column gets a "#2" (then "#3"...)."""
+    if isinstance(value, dict) and value:
         for key, inner in value.items():
             _flatten(f"{prefix}.{key}", inner, into)
-    elif isinstance(value, list):
-        into[prefix] = json.dumps(value, ensure_ascii=False)
-    else:
-        into[prefix] = value
+        return
+    if isinstance(value, (list, dict)):
+        value = json.dumps(value, ensure_ascii=False)
+    name, n = prefix, 1
+    while name in into:
+        n += 1
+        name = f"{prefix}#{n}"
+    into[name] = value
 
 
 def _detections(detector: dict[str, Any]) -> int:
@@ -61,8 +71,9 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
     for name in METADATA_COLUMNS:
         if name in metadata:
             out[name] = metadata[name]
-    if isinstance(metadata.get("extended"), dict):
-        _flatten("extended", metadata["extended"], out)
+    for group in ("extended", "callDetails"):
+        if isinstance(metadata.get(group), dict):
+            _flatten(group, metadata[group], out)
     for group in item.get("metrics") or []:
         for metric in group.get("metricValues", []):
             out[f"metric.{metric['metricName']}"] = metric["metricValue"]
@@ -88,17 +99,9 @@ def columns(rows: Iterable[dict[str, Any]]) -> list[str]:
     return fixed + [c for group in grouped for c in group]
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _cell(value: Any) -> Any:
     """A CSV cell: numbers as they are; text that a spreadsheet would run as a formula gets a leading '."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _is_number(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     if isinstance(value, float) and not math.isfinite(value):
         return ""
@@ -107,16 +110,22 @@ def _cell(value: Any) -> Any:
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns(rows), lineterminator="\n", extrasaction="raise")
+    writer = csv.DictWriter(out, fieldnames=columns(rows) or list(ITEM_COLUMNS[:3]), lineterminator="\n",
+                            extrasaction="raise")
     writer.writeheader()
     for r in rows:
         writer.writerow({k: _cell(v) for k, v in r.items()})
     return out.getvalue()
 
 
+def _json_value(value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value  # JSON has no NaN
+
+
 def to_jsonl(rows: list[dict[str, Any]]) -> str:
     names = columns(rows)
-    return "".join(json.dumps({c: r.get(c) for c in names}, ensure_ascii=False) + "\n" for r in rows)
+    return "".join(json.dumps({c: _json_value(r.get(c)) for c in names}, ensure_ascii=False, allow_nan=False) + "\n"
+                   for r in rows)
 
 
 def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
@@ -132,9 +141,10 @@ def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     for name in names:
         values = [r.get(name) for r in rows]
         kinds = {type(v) for v in values if v is not None}
-        if kinds <= {int, float} and float in kinds:
+        too_big = any(isinstance(v, int) and not INT64[0] <= v <= INT64[1] for v in values)
+        if kinds <= {int, float} and float in kinds and not too_big:
             values = [float(v) if v is not None else None for v in values]
-        elif kinds - {int, float}:
+        elif kinds - {int, float} or too_big:  # text (an integer beyond 64 bits as its digits)
             values = [v if v is None or isinstance(v, str) else json.dumps(v) for v in values]
         arrays[name] = pa.array(values)
     pq.write_table(pa.table(arrays) if names else pa.table({}), path)
@@ -165,25 +175,58 @@ def records(catalog: Catalog, query: str | None = None) -> list[dict[str, Any]]:
     return [r for r in found if r is not None]
 
 
-def export(fmt: str = "csv", query: str | None = None, output: Path | None = None,
+def export(fmt: str = "csv", query: str | None = None, output: str | Path | None = None,
            catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
     """Export the media items: (the text when there is no `output`, a summary {format, rows, columns,
-    file}). A file is written atomically and never replaces a file speechproc did not write."""
+    file}). A file is written atomically; an existing file is replaced only when an earlier export
+    wrote it (never a file of the user's, nor a media item's output), and `speechproc run` never
+    replaces an export's file."""
     if fmt not in FORMATS:
         raise E.ConfigurationError(E.INVALID_VALUE, f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if output is not None and os.fspath(output) == "-":
+        output = None
+    if output is not None and os.fspath(output).endswith(("/", os.sep)):
+        raise _refuse(Path(output), "names a folder; give a file name")
     if fmt == "parquet" and output is None:
         raise E.ConfigurationError(E.INVALID_VALUE, "--format parquet writes a file: give it with -o FILE")
     with using(catalog) as cat:
         rows = [row(r) for r in records(cat, query)]
         summary = {"format": fmt, "rows": len(rows), "columns": len(columns(rows)),
-                   "file": str(output) if output is not None else None}
+                   "file": printable(str(output)) if output is not None else None}
         if output is None:
             return render(rows, fmt), summary
         content = (lambda tmp: write_parquet(rows, tmp)) if fmt == "parquet" else render(rows, fmt)
-        owner = cat.output_media(str(ownership.canonical(Path(output))))
-        if owner is not None:
-            raise E.ConfigurationError(E.INVALID_VALUE, f"{output} is an output of media item {owner}; "
-                                       "export to another file")
-        ownership.check([Path(output)], cat)
-        ownership.write(Path(output), content, cat, None)
+        _write(Path(output), content, cat)
     return None, summary
+
+
+def _refuse(path: Path, why: str) -> E.ConfigurationError:
+    return E.ConfigurationError(E.INVALID_VALUE, printable(f"-o {path}: {why}; nothing was written"))
+
+
+def _write(path: Path, content: str | Callable[[Path], None], catalog: Catalog) -> None:
+    """Write the export atomically where only an earlier export's file may be replaced."""
+    if path.name in ("", ".", ".."):
+        raise _refuse(path, "names a folder; give a file name")
+    key = str(ownership.canonical(path)) if path.parent.exists() else str(path.absolute())
+    owner = catalog.output_media(key)
+    if owner is not None:
+        raise _refuse(path, f"is an output of media item {owner}; export to another file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with temporary(path) as tmp:
+            if callable(content):
+                content(tmp)
+            else:
+                write_bytes(tmp, content)
+            digest = ownership.sha256_file(tmp)
+            existed = os.path.lexists(path)
+            if existed and (path.is_symlink() or not path.is_file()
+                            or ownership.sha256_file(path) not in catalog.export_hashes(key)):
+                raise _refuse(path, "already exists and was not written by speechproc export (or was changed "
+                                    "since); move it away or export to another file")
+            catalog.record_output(key, digest, EXPORT_OWNER)
+            publish(tmp, path, replace=existed)
+            catalog.forget_other_outputs(key, digest)
+    except OSError as exc:
+        raise _refuse(path, f"cannot be written ({exc.strerror or exc})") from None

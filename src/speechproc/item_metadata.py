@@ -59,8 +59,11 @@ def sidecar(recording: Path) -> Path | None:
 
 
 def read_sidecar(path: Path) -> dict[str, Any]:
-    """A validated sidecar metadata object; ConfigurationError naming the file."""
+    """A validated sidecar metadata object; ConfigurationError naming the file. A sidecar is a regular
+    file (a pipe or a device is refused at once: nothing should wait on a writer)."""
     try:
+        if not path.is_file():
+            raise _refused(str(path), "not a regular file")
         raw = config.read_metadata_document(path)
         return config.validate_metadata(raw if raw is not None else {})
     except E.ConfigurationError as exc:
@@ -141,10 +144,12 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
     folder = Path(os.path.abspath(path)).parent
     found: dict[Path, dict[str, Any]] = {}
     first_line: dict[Path, int] = {}
+    line = 1  # where the row being read starts
     try:
         _header(path, reader.fieldnames)
+        line = reader.line_num + 1
         for count, row in enumerate(reader, 1):
-            where = f"{path}, line {reader.line_num}"
+            where = f"{path}, line {line}"
             if count > MAX_MANIFEST_ROWS:
                 raise _refused(where, f"more than {MAX_MANIFEST_ROWS} rows")
             if None in row:
@@ -154,13 +159,20 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
             name = row["file"].strip()
             if not name:
                 raise _refused(where, "the 'file' cell is empty")
-            recording = Path(os.path.normpath(folder / name))
+            recording = _key(folder / name)
             if recording in found:
                 raise _refused(where, f"{name} is named again (first on line {first_line[recording]})")
-            found[recording], first_line[recording] = _row_metadata(row, where), reader.line_num
+            found[recording], first_line[recording] = _row_metadata(row, where), line
+            line = reader.line_num + 1
     except csv.Error as exc:
-        raise _refused(f"{path}, line {reader.line_num}", f"not valid CSV ({exc})") from None
+        raise _refused(f"{path}, line {line}", f"not valid CSV ({exc})") from None
     return found
+
+
+def _key(recording: Path) -> Path:
+    """A recording as manifests are matched: its real path, so that two spellings of one file (`..`, a
+    linked folder) are one."""
+    return Path(os.path.realpath(recording))
 
 
 # ------------------------------------------------------------------------------------------ per item
@@ -171,7 +183,7 @@ def for_inputs(recordings: list[Path], default: dict[str, Any],
     manifest = manifest or {}
     out: dict[Path, dict[str, Any]] = {}
     for recording in recordings:
-        metadata = merged(default, manifest.get(Path(os.path.normpath(recording)), {}))
+        metadata = merged(default, manifest.get(_key(recording), {}))
         side = sidecar(recording)
         if side is not None:
             metadata = merged(metadata, read_sidecar(side))
@@ -181,5 +193,5 @@ def for_inputs(recordings: list[Path], default: dict[str, Any],
 
 def unmatched(recordings: list[Path], manifest: dict[Path, dict[str, Any]]) -> list[Path]:
     """Manifest rows that name no recording of the run (a note, not an error: an export covers more)."""
-    wanted = {Path(os.path.normpath(r)) for r in recordings}
+    wanted = {_key(r) for r in recordings}
     return [p for p in manifest if p not in wanted]

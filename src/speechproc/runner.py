@@ -164,13 +164,20 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     return BatchResult(results, problems)
 
 
+NOTED_UNMATCHED = 10  # manifest rows naming no recording of the run that are named on stderr
+
+
 def _metadata_of(inputs: list[Input], default: dict[str, Any], manifest_path: str | Path | None,
                  reporter: Reporter) -> dict[Path, dict[str, Any]]:
     """Every input's metadata, read and validated before any audio is; manifest rows naming no input noted."""
     manifest = item_metadata.read_manifest(Path(manifest_path)) if manifest_path is not None else {}
     recordings = [i.path for i in inputs]
-    for path in item_metadata.unmatched(recordings, manifest):
+    unmatched = item_metadata.unmatched(recordings, manifest)
+    for path in unmatched[:NOTED_UNMATCHED]:
         reporter.note(f"{shown(Path(manifest_path))}: a row names {shown(path)}, which is not among the recordings")
+    if len(unmatched) > NOTED_UNMATCHED:
+        reporter.note(f"{shown(Path(manifest_path))}: {len(unmatched) - NOTED_UNMATCHED} more rows name files that "
+                      "are not among the recordings")
     return item_metadata.for_inputs(recordings, default, manifest)
 
 
