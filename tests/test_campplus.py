@@ -56,17 +56,25 @@ def test_network_equals_3d_speakers_with_the_bundled_weights(voicemail):
         assert torch.allclose(ours(batch), reference(batch), atol=1e-5)
 
 
-def test_pooled_spans_give_the_embeddings_of_the_windows(voicemail):
+def test_pooled_spans_give_each_window_its_own_embedding(voicemail):
     network = load_campplus(None)
     features = campplus.fbank(voicemail)
-    starts, lengths = np.array([0, 40, 80, 300]), np.array([150, 150, 150, 150])
-    alone = campplus.embed(network, features, starts, lengths)
-    pooled = campplus.embed_spans(network, features, [(0, 240), (300, 450)], starts, lengths)
-    # the same voice either way; the network sees more context when run over the whole region
-    assert np.all(np.sum(alone * pooled, axis=1) > 0.8)
-    assert np.allclose(np.linalg.norm(pooled, axis=1), 1.0, atol=1e-5)
-    chunked = campplus.embed_spans(network, features, [(0, 240), (300, 450)], starts, lengths, chunk=60)
-    assert np.all(np.sum(chunked * pooled, axis=1) > 0.8)  # a long region run in overlapping chunks
+    starts, lengths = np.arange(0, 750, 150), np.full(5, 150)  # five windows one after the other
+    with torch.inference_mode():
+        alone = np.stack([network(torch.from_numpy((features[s: s + 150] - features[s: s + 150].mean(axis=0))[None]))[0]
+                          .numpy() for s in starts])
+    alone /= np.linalg.norm(alone, axis=1, keepdims=True)
+    for chunk in (2000, 200):  # the speech in one chunk, or in overlapping chunks
+        pooled = campplus.embed_spans(network, features, [(0, len(features))], starts, lengths, chunk=chunk)
+        assert np.allclose(np.linalg.norm(pooled, axis=1), 1.0, atol=1e-5)
+        similarity = pooled @ alone.T
+        # each window's pooled embedding is nearest the same window run alone: the windows are placed right
+        assert np.array_equal(np.argmax(similarity, axis=1), np.arange(5)), np.round(similarity, 3)
+        assert np.all(np.diag(similarity) > 0.85)
+    # regions laid end to end: a window of the second region is found where that region's frames went
+    two = campplus.embed_spans(network, features, [(0, 300), (450, 750)], np.array([150, 450]), np.full(2, 150))
+    assert np.argmax(two[1] @ alone.T) == 3
+    assert not campplus.embed_spans(network, features[:2], [(0, 2)], np.array([0]), np.array([2])).any()
 
 
 def test_a_changed_weights_file_is_refused(tmp_path):

@@ -171,3 +171,12 @@ def test_every_cue_ends_after_it_starts_and_none_starts_before_the_previous_one(
     # the overlapping turns interleave by start, and every word is still there once
     text = get_writer(fmt).render(overlapping_words())
     assert text.count("Found it.") == 1 and text.count("Okay, sure.") == 1 and text.count("Caller: I") == 1
+
+
+def test_a_cue_after_another_speakers_cue_names_its_speaker_again():
+    cues = build_cues(overlapping_words())
+    for before, cue in zip(cues, cues[1:]):
+        if cue.speaker != before.speaker:
+            assert cue.text.startswith(f"{cue.speaker}: "), [(c.start, c.text) for c in cues]
+    agent = [c for c in cues if c.speaker == "Agent"]
+    assert len(agent) >= 3 and sum(c.text.startswith("Agent: ") for c in agent) >= 2  # named again after the caller

@@ -71,6 +71,9 @@ def test_a_csv_error_names_the_line_where_the_bad_row_starts(tmp_path):
     path = manifest(tmp_path, 'file,title\na.wav,"two\nlines"\na.wav,x\n')
     with pytest.raises(errors.ConfigurationError, match="line 4: a.wav is named again \\(first on line 2\\)"):
         item_metadata.read_manifest(path)
+    path = manifest(tmp_path, "\nfile,title\n\n\na.wav,x\n\na.wav,y\n")  # blank lines are no rows, but count
+    with pytest.raises(errors.ConfigurationError, match="line 7: a.wav is named again \\(first on line 5\\)"):
+        item_metadata.read_manifest(path)
 
 
 def test_a_manifest_row_finds_its_recording_through_a_linked_folder(tmp_path):
@@ -102,7 +105,7 @@ def test_a_sidecar_is_found_beside_its_recording_and_validated(tmp_path):
     ("title: [not, a, string]\n", "title"),
     ("externalId: ''\n", "must not be empty"),
     ("a: &x [1]\nb: *x\n", "alias"),
-    ("{not json", ""),
+    ("{not json", "not valid JSON or YAML"),
     (None, "not a regular file"),
     ("fifo", "not a regular file"),  # a pipe nobody writes to: refused at once, never waited on
 ])

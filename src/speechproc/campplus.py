@@ -238,26 +238,6 @@ def load(path: Path, expected_sha256: str | None = None):  # -> torch.nn.Module
     return network
 
 
-def embed(network, features: np.ndarray, starts: np.ndarray, lengths: np.ndarray, batch: int = 64) -> np.ndarray:
-    """One L2-normalised embedding per window of `features` (frames `starts[i]` to `starts[i] + lengths[i]`),
-    each window mean-normalised on its own; windows of one length are batched together."""
-    import torch
-
-    out = np.zeros((len(starts), EMBEDDING_SIZE), dtype=np.float32)
-    by_length: dict[int, list[int]] = {}
-    for i, n in enumerate(lengths.tolist()):
-        by_length.setdefault(max(1, min(int(n), len(features) - int(starts[i]))), []).append(i)
-    with torch.inference_mode():
-        for n, members in by_length.items():
-            for lo in range(0, len(members), batch):
-                rows = members[lo: lo + batch]
-                windows = np.stack([features[starts[i]: starts[i] + n] for i in rows])
-                windows -= windows.mean(axis=1, keepdims=True)
-                out[rows] = network(torch.from_numpy(windows)).numpy()
-    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-
-
-
 def embed_spans(network, features: np.ndarray, regions: list[tuple[int, int]], starts: np.ndarray,
                 lengths: np.ndarray, chunk: int = 2000) -> np.ndarray:
     """One L2-normalised embedding per window, the network run over the speech rather than once per window.
@@ -270,7 +250,7 @@ def embed_spans(network, features: np.ndarray, regions: list[tuple[int, int]], s
     import torch
 
     out = np.zeros((len(starts), EMBEDDING_SIZE), dtype=np.float32)
-    if not len(starts):
+    if not len(starts) or len(features) < 4:  # no window, or too little audio for the network (40 ms)
         return out
     firsts = np.array([first for first, _ in regions])
     offsets = np.concatenate([[0], np.cumsum([end - first for first, end in regions])])  # region -> laid-out frame

@@ -33,6 +33,7 @@ METADATA_COLUMNS = ("title", "description", "externalId", "externalVersion")
 GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "classifier.")
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 INT64 = (-(2**63), 2**63 - 1)
+EVERY = 2**62  # the LIMIT of a --query that names none
 # a spreadsheet program runs a cell that starts with one of these as a formula
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -76,7 +77,7 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
             _flatten(group, metadata[group], out)
     for group in item.get("metrics") or []:
         for metric in group.get("metricValues", []):
-            out[f"metric.{metric['metricName']}"] = metric["metricValue"]
+            _flatten(f"metric.{metric['metricName']}", metric["metricValue"], out)
     for category in item.get("categories") or []:
         out[f"category.{category['categoryName']}"] = int(category["categoryValue"])
     for group in (item.get("spotting") or {}).get("groups", []):
@@ -108,10 +109,14 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def header(rows: list[dict[str, Any]]) -> list[str]:
+    """The columns written: those of the rows, or the item's first three when there are none."""
+    return columns(rows) or list(ITEM_COLUMNS[:3])
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns(rows) or list(ITEM_COLUMNS[:3]), lineterminator="\n",
-                            extrasaction="raise")
+    writer = csv.DictWriter(out, fieldnames=header(rows), lineterminator="\n", extrasaction="raise")
     writer.writeheader()
     for r in rows:
         writer.writerow({k: _cell(v) for k, v in r.items()})
@@ -139,7 +144,7 @@ def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     names = columns(rows)
     arrays = {}
     for name in names:
-        values = [r.get(name) for r in rows]
+        values = [_json_value(r.get(name)) for r in rows]  # NaN as null, as in JSON Lines
         kinds = {type(v) for v in values if v is not None}
         too_big = any(isinstance(v, int) and not INT64[0] <= v <= INT64[1] for v in values)
         if kinds <= {int, float} and float in kinds and not too_big:
@@ -164,13 +169,14 @@ def records(catalog: Catalog, query: str | None = None) -> list[dict[str, Any]]:
     statement selects, in its order (only items processed with analytic indexing can match)."""
     if query is None:
         return catalog.all_media()
-    from . import corpus
-    from .query import QuerySyntaxError, parse
+    from dataclasses import replace
 
-    try:
-        statement = parse(query)
-    except QuerySyntaxError as exc:
-        raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
+    from . import corpus
+    from .registry import parse_statement
+
+    statement = parse_statement(query)
+    if not statement.limited:  # every match, not the query command's default page of 10
+        statement = replace(statement, limit=EVERY)
     found = [catalog.get(media_id) for media_id in corpus.selected(statement, catalog)]
     return [r for r in found if r is not None]
 
@@ -191,7 +197,7 @@ def export(fmt: str = "csv", query: str | None = None, output: str | Path | None
         raise E.ConfigurationError(E.INVALID_VALUE, "--format parquet writes a file: give it with -o FILE")
     with using(catalog) as cat:
         rows = [row(r) for r in records(cat, query)]
-        summary = {"format": fmt, "rows": len(rows), "columns": len(columns(rows)),
+        summary = {"format": fmt, "rows": len(rows), "columns": len(header(rows) if fmt == "csv" else columns(rows)),
                    "file": printable(str(output)) if output is not None else None}
         if output is None:
             return render(rows, fmt), summary
@@ -208,12 +214,12 @@ def _write(path: Path, content: str | Callable[[Path], None], catalog: Catalog) 
     """Write the export atomically where only an earlier export's file may be replaced."""
     if path.name in ("", ".", ".."):
         raise _refuse(path, "names a folder; give a file name")
-    key = str(ownership.canonical(path)) if path.parent.exists() else str(path.absolute())
-    owner = catalog.output_media(key)
-    if owner is not None:
-        raise _refuse(path, f"is an output of media item {owner}; export to another file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        key = str(ownership.canonical(path))
+        owner = catalog.output_media(key)
+        if owner is not None:
+            raise _refuse(path, f"is an output of media item {owner}; export to another file")
         with temporary(path) as tmp:
             if callable(content):
                 content(tmp)

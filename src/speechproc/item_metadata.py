@@ -62,7 +62,11 @@ def read_sidecar(path: Path) -> dict[str, Any]:
     """A validated sidecar metadata object; ConfigurationError naming the file. A sidecar is a regular
     file (a pipe or a device is refused at once: nothing should wait on a writer)."""
     try:
-        if not path.is_file():
+        try:
+            regular = path.is_file()
+        except OSError as exc:
+            raise _refused(str(path), f"cannot be read ({exc.strerror or exc})") from None
+        if not regular:
             raise _refused(str(path), "not a regular file")
         raw = config.read_metadata_document(path)
         return config.validate_metadata(raw if raw is not None else {})
@@ -130,32 +134,39 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
     metadata validated. ConfigurationError names the file and line of the first problem."""
     try:
         data = config.read_bounded(path, E.METADATA_NOT_PARSEABLE, MAX_MANIFEST_BYTES)
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise _refused(f"{path}, line {line}", "not UTF-8 text") from None
     except OSError as exc:
         raise _refused(str(path), f"cannot be read ({exc.strerror or exc})") from None
     if len(data) > MAX_MANIFEST_BYTES:
         raise _refused(str(path), f"larger than {MAX_MANIFEST_BYTES // 2**20} MiB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise _refused(f"{path}, line {line}", "not UTF-8 text") from None
     if "\x00" in text:
         raise _refused(f"{path}, line {text[: text.index(chr(0))].count(chr(10)) + 1}", "holds a NUL character")
-    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     folder = Path(os.path.abspath(path)).parent
     found: dict[Path, dict[str, Any]] = {}
     first_line: dict[Path, int] = {}
-    line = 1  # where the row being read starts
+    line, count = 1, 0  # where the row being read starts; rows read
     try:
-        _header(path, reader.fieldnames)
-        line = reader.line_num + 1
-        for count, row in enumerate(reader, 1):
+        names = next((cells for cells in reader if cells), None)  # blank lines are no rows
+        _header(path, names)
+        while True:
+            line = reader.line_num + 1
+            cells = next(reader, None)
+            if cells is None:
+                break
+            if not cells:
+                continue
+            count += 1
             where = f"{path}, line {line}"
             if count > MAX_MANIFEST_ROWS:
                 raise _refused(where, f"more than {MAX_MANIFEST_ROWS} rows")
-            if None in row:
-                raise _refused(where, "more cells than columns")
-            if any(value is None for value in row.values()):
-                raise _refused(where, "fewer cells than columns")
+            if len(cells) != len(names):
+                raise _refused(where, "more cells than columns" if len(cells) > len(names) else "fewer cells than columns")
+            row = dict(zip(names, cells))
             name = row["file"].strip()
             if not name:
                 raise _refused(where, "the 'file' cell is empty")
@@ -163,7 +174,6 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
             if recording in found:
                 raise _refused(where, f"{name} is named again (first on line {first_line[recording]})")
             found[recording], first_line[recording] = _row_metadata(row, where), line
-            line = reader.line_num + 1
     except csv.Error as exc:
         raise _refused(f"{path}, line {line}", f"not valid CSV ({exc})") from None
     return found

@@ -8,7 +8,7 @@ from . import classifiers, corpus, definitions
 from . import errors as E
 from .catalog import Catalog, using
 from .formats import v3json
-from .query import QuerySyntaxError, parse
+from .query import QuerySyntaxError, Statement, parse
 
 _DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group),
                 "classifier": ("classifiers", None)}  # a classifier is put with put_classifier
@@ -69,11 +69,16 @@ def put_classifier(name: str, model_file: str | Path, display_name: str | None =
     return {**stored, **dates}
 
 
-def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`POST /analytics/vbql`: run a query over every media item processed with analytic indexing."""
+def parse_statement(text: str) -> Statement:
+    """A query statement, or ConfigurationError saying where its syntax is wrong."""
     try:
-        statement = parse(text)
+        return parse(text)
     except QuerySyntaxError as exc:
         raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
+
+
+def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`POST /analytics/vbql`: run a query over every media item processed with analytic indexing."""
+    statement = parse_statement(text)
     with using(catalog) as cat:
         return corpus.run(statement, cat)

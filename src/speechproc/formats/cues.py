@@ -16,6 +16,7 @@ class Cue:
     start: int
     end: int
     text: str
+    speaker: str = ""
 
     @property
     def lines(self) -> list[str]:
@@ -67,21 +68,30 @@ def _break_point(pieces: list[tuple[str, int, int]]) -> int:
     return len(pieces)
 
 
-def _cue(pieces: list[tuple[str, int, int]], prefix: str) -> Cue:
-    return Cue(pieces[0][1], max(e for _, _, e in pieces), prefix + " ".join(t for t, _, _ in pieces))
+def _cue(pieces: list[tuple[str, int, int]], prefix: str, speaker: str) -> Cue:
+    return Cue(pieces[0][1], max(e for _, _, e in pieces), prefix + " ".join(t for t, _, _ in pieces), speaker)
 
 
 def build_cues(words: list[Word]) -> list[Cue]:
     """New cue at every turn (first cue prefixed 'Speaker: '), at most ~5 s or 80 characters each.
 
     A full cue ends at its last sentence end when one lies in its second half, so cues follow sentences.
-    Cues are in order of start (overlapping turns interleave), and every cue ends after it starts.
+    Cues are in order of start: when turns overlap their cues interleave, and a cue that follows
+    another speaker's is prefixed with its own speaker again. Every cue ends after it starts: one whose
+    words take no time shows MIN_CUE_MS, or until the next cue starts.
     """
-    return sorted((_timed(cue) for cue in _turn_cues(words)), key=lambda cue: cue.start)
-
-
-def _timed(cue: Cue) -> Cue:
-    return cue if cue.end > cue.start else Cue(cue.start, cue.start + MIN_CUE_MS, cue.text)
+    cues = sorted(_turn_cues(words), key=lambda cue: cue.start)
+    out: list[Cue] = []
+    for i, cue in enumerate(cues):
+        text = cue.text
+        if cue.speaker and i > 0 and cues[i - 1].speaker != cue.speaker and not text.startswith(f"{cue.speaker}: "):
+            text = f"{cue.speaker}: {text}"
+        end = cue.end
+        if end <= cue.start:
+            later = [c.start for c in cues[i + 1:] if c.start > cue.start]
+            end = min([cue.start + MIN_CUE_MS, *later[:1]])
+        out.append(Cue(cue.start, end, text, cue.speaker))
+    return out
 
 
 def _turn_cues(words: list[Word]) -> list[Cue]:
@@ -94,11 +104,11 @@ def _turn_cues(words: list[Word]) -> list[Cue]:
             length = len(prefix) + sum(len(t) + 1 for t, _, _ in current) + len(text)
             if current and (e - current[0][1] > MAX_CUE_MS or length > MAX_CUE_CHARS):
                 keep = _break_point(current)
-                cues.append(_cue(current[:keep], prefix))
+                cues.append(_cue(current[:keep], prefix, turn.speaker))
                 prefix, current = "", current[keep:]
             current.append(piece)
         if current:
-            cues.append(_cue(current, prefix))
+            cues.append(_cue(current, prefix, turn.speaker))
     return cues
 
 

@@ -125,6 +125,7 @@ class Statement:
     limit: int = DEFAULT_LIMIT
     offset: int = 0
     text: str = ""
+    limited: bool = False  # whether the statement said LIMIT (else `limit` is the default)
 
     @property
     def wants_hits(self) -> bool:
@@ -192,14 +193,15 @@ class _Parser:
             text = self.expect("STRING", None, "a quoted text after MATCH")
             condition = self.term(text, ANYONE)
         order = self.order() if self.take("KEYWORD", "ORDER") else None
-        limit, offset = DEFAULT_LIMIT, 0
+        limit, offset, limited = DEFAULT_LIMIT, 0, False
         if self.take("KEYWORD", "LIMIT"):
+            limited = True
             limit = self.count("LIMIT", 1, MAX_LIMIT)
             if self.take("KEYWORD", "OFFSET"):
                 offset = self.count("OFFSET", 0, MAX_OFFSET)
         if not self.at("END"):
             raise self.error(f"unexpected {self.describe(self.tok)}")
-        return Statement(tuple(items), condition, order, limit, offset, self.query)
+        return Statement(tuple(items), condition, order, limit, offset, self.query, limited)
 
     def bare_condition(self) -> Statement:
         condition = self.condition()

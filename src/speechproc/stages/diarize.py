@@ -223,7 +223,7 @@ def kmeans(emb: np.ndarray, k: int, inits: int = KMEANS_INITS, rounds: int = KME
                 break
             centroids = moved
         score = float(np.sum(fit * centroids[np.argmax(fit @ centroids.T, axis=1)]))
-        if score > best_score:
+        if best is None or score > best_score:
             best_score, best = score, centroids
     return np.argmax(emb @ best.T, axis=1)
 
@@ -315,6 +315,8 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
             backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None) -> list[Segment]:
     """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance."""
     tuning = tuning or TUNINGS[backend]
+    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
+        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
     regions = speech_regions(samples)
     if not regions:
         return []
