@@ -25,7 +25,7 @@ from typing import Any
 from . import errors as E
 from . import ownership
 from .catalog import EXPORT_OWNER, Catalog, using
-from .paths import printable, publish, temporary, write_bytes
+from .paths import printable
 
 FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
@@ -210,29 +210,38 @@ def _refuse(path: Path, why: str) -> E.ConfigurationError:
     return E.ConfigurationError(E.INVALID_VALUE, printable(f"-o {path}: {why}; nothing was written"))
 
 
+class _ExportRecord:
+    """The output record as exports see it (an `ownership.OutputRecord`): only what an earlier export
+    wrote may be replaced, and what this one writes is recorded as an export's."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def output_hashes(self, path: str) -> set[str]:
+        return self.catalog.export_hashes(path)
+
+    def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
+        self.catalog.record_output(path, sha256, EXPORT_OWNER)
+
+    def forget_other_outputs(self, path: str, sha256: str) -> None:
+        self.catalog.forget_other_outputs(path, sha256)
+
+    def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:
+        return []  # no file of an older version is an export's
+
+
 def _write(path: Path, content: str | Callable[[Path], None], catalog: Catalog) -> None:
     """Write the export atomically where only an earlier export's file may be replaced."""
     if path.name in ("", ".", ".."):
         raise _refuse(path, "names a folder; give a file name")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        key = str(ownership.canonical(path))
-        owner = catalog.output_media(key)
+        owner = catalog.output_media(str(ownership.canonical(path)))
         if owner is not None:
             raise _refuse(path, f"is an output of media item {owner}; export to another file")
-        with temporary(path) as tmp:
-            if callable(content):
-                content(tmp)
-            else:
-                write_bytes(tmp, content)
-            digest = ownership.sha256_file(tmp)
-            existed = os.path.lexists(path)
-            if existed and (path.is_symlink() or not path.is_file()
-                            or ownership.sha256_file(path) not in catalog.export_hashes(key)):
-                raise _refuse(path, "already exists and was not written by speechproc export (or was changed "
-                                    "since); move it away or export to another file")
-            catalog.record_output(key, digest, EXPORT_OWNER)
-            publish(tmp, path, replace=existed)
-            catalog.forget_other_outputs(key, digest)
+        ownership.write(path, content, _ExportRecord(catalog), None)
+    except ownership.OutputConflict:
+        raise _refuse(path, "already exists and was not written by speechproc export (or was changed since); "
+                            "move it away or export to another file") from None
     except OSError as exc:
         raise _refuse(path, f"cannot be written ({exc.strerror or exc})") from None

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import config
 from . import errors as E
+from .documents_io import read_bounded
 from .paths import printable
 
 SIDECAR_SUFFIXES = (".meta.json", ".meta.yaml", ".meta.yml")
@@ -133,7 +134,7 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
     """Metadata per recording (absolute path, `..` removed by name) from a CSV manifest; each row's
     metadata validated. ConfigurationError names the file and line of the first problem."""
     try:
-        data = config.read_bounded(path, E.METADATA_NOT_PARSEABLE, MAX_MANIFEST_BYTES)
+        data = read_bounded(path, E.METADATA_NOT_PARSEABLE, MAX_MANIFEST_BYTES)
     except OSError as exc:
         raise _refused(str(path), f"cannot be read ({exc.strerror or exc})") from None
     if len(data) > MAX_MANIFEST_BYTES:
