@@ -20,7 +20,8 @@ $(VENV)/.installed: pyproject.toml
 
 demo: setup
 	$(BIN)/speechproc run sample_media/ --config configs/default.yaml --out demo-output
-	$(BIN)/speechproc run sample_media/call.flac --config configs/callcenter.yaml --out demo-output/callcenter
+	$(BIN)/speechproc run sample_media/call.flac --config configs/callcenter.yaml --out demo-output/callcenter --report
+	$(BIN)/speechproc report --corpus -o demo-output/corpus.html
 	$(BIN)/speechproc media list --limit 2
 	cat demo-output/call.srt
 
@@ -43,6 +44,7 @@ bench: setup
 	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/alignment.py --recognition sequential --json benchmarks/alignment.sequential.result.json
 	$(BIN)/python benchmarks/throughput.py --json benchmarks/throughput.result.json  # about 25 minutes
+	$(BIN)/python benchmarks/report_speed.py --json benchmarks/report_speed.result.json  # needs chromium
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py

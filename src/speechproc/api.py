@@ -2,7 +2,7 @@
 run queries, deliver callbacks. The CLI only wraps this; each part lives in a module of its own:
 `planning` (inputs and output names), `runner` (the batch: plan, run, record), `jobs` (one recording's
 job), `publishing` (outputs and callbacks), `reading` (the media endpoints), `registry` (definitions,
-classifiers, queries)."""
+classifiers, queries), `reporting` (the HTML reports)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,10 +25,13 @@ from .planning import JSON_SUFFIX, Input, discover, is_redacted_copy, output_pat
 from .publishing import enqueue_callbacks, redact_audio, redacted_audio_path, write_outputs
 from .reading import get_media, get_metadata, get_progress, list_media, media_row
 from .registry import delete_definition, get_definition, list_definitions, put_classifier, put_definition, query
+from .reporting import call as call_report
+from .reporting import corpus as corpus_report
 from .runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, plan, process, record, resolve
 
 __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
-           "TranscriptNotReady", "absolute", "align_media", "config_module", "delete_definition", "deliver_callbacks",
+           "TranscriptNotReady", "absolute", "align_media",
+           "call_report", "corpus_report", "config_module", "delete_definition", "deliver_callbacks",
            "discover", "enqueue_callbacks", "export", "get_definition", "get_media", "get_metadata", "get_progress",
            "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
            "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",

@@ -60,17 +60,21 @@ def main() -> None:
               help="Where the workers run: processes on this machine, or actors on a Ray cluster (needs "
                    "pip install 'speechproc[ray]'; inputs and outputs on storage every node sees at the same "
                    "paths).")
+@click.option("--report", "with_report", is_flag=True,
+              help="Also write each item's HTML call report, NAME.report.html, beside its other outputs (see "
+                   "`speechproc report`); an unchanged item that is skipped gets one from its stored result.")
 @click.option("--ray-address", metavar="ADDR", type=TEXT,
               help="With --engine ray: the cluster to join (HOST:PORT of `ray start --head`, or 'auto' for the "
                    "one running on this machine). Without it a local Ray is started for this run.")
 @v3_errors
 def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, metadata_csv: str | None,
-        out_dir: str | None, force: bool, quiet: bool, workers: int | None, engine: str,
+        out_dir: str | None, force: bool, quiet: bool, workers: int | None, engine: str, with_report: bool,
         ray_address: str | None) -> None:
     """Transcribe and analyse recordings: files, or folders walked recursively.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
-    call.v3.json, call.txt, call.srt, call.vtt, call.dfxp) or under --out. Files
+    call.v3.json, call.txt, call.srt, call.vtt, call.dfxp, and with --report
+    call.report.html) or under --out. Files
     whose content and configuration are unchanged since a finished run are skipped.
     Prints a JSON summary; exits 0 when every item finished, 1 when any failed,
     2 for a bad configuration or metadata (then nothing is processed).
@@ -91,7 +95,7 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     try:
         batch = api.process(list(paths), settings, metadata, out_dir, force, reporter,
                             workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address,
-                            metadata_csv=metadata_csv)
+                            metadata_csv=metadata_csv, report=with_report)
     except SpeechprocError:
         raise
     except KeyboardInterrupt as exc:
@@ -427,6 +431,53 @@ def export_command(fmt: str, query: str | None, output: str | None) -> None:
       speechproc export --format jsonl --query 'SELECT * FROM media WHERE "Caller" SAYS "refund"'
     """
     text, summary = api.export(fmt, query, output)
+    if text is None:
+        emit(summary)
+    else:
+        sys.stdout.write(text)
+
+
+@main.command("report")
+@click.argument("target", required=False, type=TEXT, metavar="[MEDIA_ID|FILE.v3.json]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write FILE (atomically; a file speechproc did not write is never replaced); '-' prints the "
+                   "page. Default: NAME.report.html beside the item's .v3.json (else MEDIA_ID.report.html "
+                   "here); corpus.html for --corpus.")
+@click.option("--corpus", is_flag=True, help="Report on many items instead of one: the whole catalog, or --query's.")
+@click.option("--query", type=TEXT, metavar="STATEMENT",
+              help="With --corpus: only the items a `speechproc query` statement selects (items processed with "
+                   "publish.enableAnalyticIndexing).")
+@click.option("--date-field", type=TEXT, metavar="FIELD",
+              help="With --corpus: the date the trend is drawn over: dateCreated (default), dateFinished or a "
+                   "metadata field holding an ISO 8601 date, such as extended.callDate.")
+@v3_errors
+def report_command(target: str | None, output: str | None, corpus: bool, query: str | None,
+                   date_field: str | None) -> None:
+    """Write an HTML report that opens offline: one call's, or a whole corpus's.
+
+    A call report shows the speakers' turns on a timeline (overtalk, silences over 4 s, detections),
+    sentence sentiment over time, the metrics by group, keywords and topics, categories and keyword
+    groups with links to each match in the transcript, detections, and the transcript; with the
+    recording reachable from the report's folder, a player that a click on a word starts from there.
+    A corpus report shows counts and durations, the distribution of the main metrics, category and
+    keyword-group hit rates, and their trend over time. Prints a JSON summary.
+
+    \b
+    Examples:
+      speechproc report calls/call.v3.json
+      speechproc report MEDIA_ID -o call.html
+      speechproc report --corpus -o corpus.html
+      speechproc report --corpus --date-field extended.callDate \\
+          --query 'SELECT * FROM media WHERE "Caller" SAYS "cancel*"' -o cancellations.html
+    """
+    if corpus == (target is not None):
+        raise click.UsageError("give a MEDIA_ID or FILE.v3.json, or --corpus (one of them)")
+    if not corpus and (query is not None or date_field is not None):
+        raise click.UsageError("--query and --date-field go with --corpus")
+    if corpus:
+        text, summary = api.corpus_report(query, output, date_field)
+    else:
+        text, summary = api.call_report(target, output)
     if text is None:
         emit(summary)
     else:

@@ -38,12 +38,12 @@ EVERY = 2**62  # the LIMIT of a --query that names none
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
+def flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
     """Nested keys joined by dots; a list as JSON text. Two keys that join to one name ({"a.b": 1} and
     {"a": {"b": 2}}) keep both values: the later one's column gets a "#2" (then "#3"...)."""
     if isinstance(value, dict) and value:
         for key, inner in value.items():
-            _flatten(f"{prefix}.{key}", inner, into)
+            flatten(f"{prefix}.{key}", inner, into)
         return
     if isinstance(value, (list, dict)):
         value = json.dumps(value, ensure_ascii=False)
@@ -74,10 +74,10 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
             out[name] = metadata[name]
     for group in ("extended", "callDetails"):
         if isinstance(metadata.get(group), dict):
-            _flatten(group, metadata[group], out)
+            flatten(group, metadata[group], out)
     for group in item.get("metrics") or []:
         for metric in group.get("metricValues", []):
-            _flatten(f"metric.{metric['metricName']}", metric["metricValue"], out)
+            flatten(f"metric.{metric['metricName']}", metric["metricValue"], out)
     for category in item.get("categories") or []:
         out[f"category.{category['categoryName']}"] = int(category["categoryValue"])
     for group in (item.get("spotting") or {}).get("groups", []):
@@ -192,7 +192,7 @@ def export(fmt: str = "csv", query: str | None = None, output: str | Path | None
     if output is not None and os.fspath(output) == "-":
         output = None
     if output is not None and os.fspath(output).endswith(("/", os.sep)):
-        raise _refuse(Path(output), "names a folder; give a file name")
+        raise refuse(Path(output), "names a folder; give a file name")
     if fmt == "parquet" and output is None:
         raise E.ConfigurationError(E.INVALID_VALUE, "--format parquet writes a file: give it with -o FILE")
     with using(catalog) as cat:
@@ -202,11 +202,12 @@ def export(fmt: str = "csv", query: str | None = None, output: str | Path | None
         if output is None:
             return render(rows, fmt), summary
         content = (lambda tmp: write_parquet(rows, tmp)) if fmt == "parquet" else render(rows, fmt)
-        _write(Path(output), content, cat)
+        write_requested(Path(output), content, cat)
     return None, summary
 
 
-def _refuse(path: Path, why: str) -> E.ConfigurationError:
+def refuse(path: Path, why: str) -> E.ConfigurationError:
+    """The usage error for an output file that may not be written (exit 2, nothing written)."""
     return E.ConfigurationError(E.INVALID_VALUE, printable(f"-o {path}: {why}; nothing was written"))
 
 
@@ -230,18 +231,25 @@ class _ExportRecord:
         return []  # no file of an older version is an export's
 
 
-def _write(path: Path, content: str | Callable[[Path], None], catalog: Catalog) -> None:
-    """Write the export atomically where only an earlier export's file may be replaced."""
+def write_requested(path: Path, content: str | Callable[[Path], None], catalog: Catalog,
+                    own_media: str | None = None) -> None:
+    """Write a file a command was asked for (an export, a report) atomically, where only such a file
+    written before may be replaced; with `own_media`, the file is that media item's own output (its
+    report beside its .v3.json): what speechproc wrote there for it may be replaced, never another
+    item's output."""
     if path.name in ("", ".", ".."):
-        raise _refuse(path, "names a folder; give a file name")
+        raise refuse(path, "names a folder; give a file name")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         owner = catalog.output_media(str(ownership.canonical(path)))
-        if owner is not None:
-            raise _refuse(path, f"is an output of media item {owner}; export to another file")
-        ownership.write(path, content, _ExportRecord(catalog), None)
+        if owner is not None and owner != own_media:
+            raise refuse(path, f"is an output of media item {owner}; write to another file")
+        if own_media is not None:
+            ownership.write(path, content, catalog, own_media)
+        else:
+            ownership.write(path, content, _ExportRecord(catalog), None)
     except ownership.OutputConflict:
-        raise _refuse(path, "already exists and was not written by speechproc export (or was changed since); "
-                            "move it away or export to another file") from None
+        raise refuse(path, "already exists and was not written by speechproc export or report (or was changed "
+                            "since); move it away or write to another file") from None
     except OSError as exc:
-        raise _refuse(path, f"cannot be written ({exc.strerror or exc})") from None
+        raise refuse(path, f"cannot be written ({exc.strerror or exc})") from None

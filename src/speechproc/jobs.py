@@ -167,7 +167,7 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
         conv.streams = [("original", job.input.resolve().as_uri(), "finished"),
                         ("redacted-audio", redacted.resolve().as_uri(), "finished")]
     body = v3json.media_item(item, conv)
-    written = write_outputs(body, conv, outputs, state.ledger)
+    written = write_outputs(body, conv, outputs, state.ledger, job.input)
     on_stage("publish", "finished")
     return JobResult(job.media_id, "finished", body, tasks, written, state.ledger.changes,
                      corpus.entry(conv) if job.analytic_index else None,

@@ -14,6 +14,7 @@ from .media import MEDIA_EXTENSIONS
 from .paths import absolute, shown
 
 JSON_SUFFIX = ".v3.json"
+REPORT_SUFFIX = ".report.html"  # the HTML call report (`report.py`)
 
 
 @dataclass
@@ -61,8 +62,9 @@ def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
             yield p
 
 
-def output_paths(inputs: list[Input], out_dir: Path | None) -> dict[Path, dict[str, Path]]:
-    """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ...
+def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False) -> dict[Path, dict[str, Path]]:
+    """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ... (and with
+    `report`, the HTML call report `call.report.html`).
 
     Beside the input, or under `out_dir` mirroring the tree below each folder argument. No two inputs
     ever share an output file (the same file given twice counts once):
@@ -83,8 +85,11 @@ def output_paths(inputs: list[Input], out_dir: Path | None) -> dict[Path, dict[s
 
     def names(inp: Input, place: Path, base: str) -> dict[str, Path]:
         plain = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
+        if report:
+            plain["report"] = base + REPORT_SUFFIX
         if any(place / n == inp.path for n in plain.values()):  # never overwrite the input itself
-            plain = {k: inp.path.name + (JSON_SUFFIX if k == "json" else Path(n).suffix) for k, n in plain.items()}
+            plain = {k: inp.path.name + {"json": JSON_SUFFIX, "report": REPORT_SUFFIX}.get(k, Path(n).suffix)
+                     for k, n in plain.items()}
         return {k: place / n for k, n in plain.items()}
 
     def plan(own_root: bool) -> tuple[dict[Path, dict[str, Path]], bool]:

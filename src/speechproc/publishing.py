@@ -9,7 +9,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, ownership
+from . import callbacks, ownership, report
 from .catalog import Catalog
 from .config import Settings
 from .conversation import Conversation, DetectorResult
@@ -51,9 +51,11 @@ def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorResult]
 
 
 def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, Path],
-                  record: OutputRecord) -> dict[str, str]:
-    """Write every text format, then the v3 JSON last (so a `.v3.json` means its set is complete), each
-    atomically; absolute paths of the outputs (the redacted audio included when `outputs` names it).
+                  record: OutputRecord, source: Path | None = None) -> dict[str, str]:
+    """Write every text format (and the HTML call report of the recording `source` when `outputs` names
+    one), then the v3 JSON last (so a `.v3.json` means its set
+    is complete), each atomically; absolute paths of the outputs (the redacted audio included when
+    `outputs` names it).
 
     Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written."""
     media_id = body.get("mediaId")
@@ -62,6 +64,8 @@ def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, P
     try:
         for name in TEXT_FORMATS:
             ownership.write(outputs[name], get_writer(name, lang).render(conv.words), record, media_id)
+        if "report" in outputs:
+            ownership.write(outputs["report"], report.page_at(body, outputs["report"], source), record, media_id)
         ownership.write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n", record, media_id)
     except BaseException:
         _remove_written(outputs, record)

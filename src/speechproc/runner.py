@@ -118,7 +118,7 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
             out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
             catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1,
             engine: str = "local", ray_address: str | None = None,
-            metadata_csv: str | Path | None = None) -> BatchResult:
+            metadata_csv: str | Path | None = None, report: bool = False) -> BatchResult:
     """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
     callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
 
@@ -131,7 +131,8 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     `engine` "ray" runs the jobs on the Ray cluster at `ray_address` (None: a local one), `workers` actors
     (None: one per `speechproc.threads` CPUs of the cluster, default 1 thread each). Each recording's
     metadata is `metadata`, then its row of the `metadata_csv` manifest, then its sidecar file
-    (`item_metadata`), all read and validated before any audio is (ConfigurationError)."""
+    (`item_metadata`), all read and validated before any audio is (ConfigurationError). `report`: write
+    each item's HTML call report too; an unchanged item that is skipped gets it from its stored result."""
     reporter = reporter or Reporter()
     out = out_folder(out_dir)
     with using(catalog) as cat:
@@ -140,7 +141,7 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
         inputs, problems = discover([absolute(p) for p in paths], reporter.note)
         metadata_of = _metadata_of(inputs, metadata or {}, metadata_csv, reporter)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
-        names = output_paths([i for i in inputs if unreadable(i.path) is None], out)
+        names = output_paths([i for i in inputs if unreadable(i.path) is None], out, report)
         options = build_options(settings)
         if engine == "ray":
             threads = settings.threads or 1
@@ -248,6 +249,8 @@ class _Batch:
             state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, config_hash,
                                             new_tasks(media_id), self.settings.raw, reusable)
             if state != "claimed":
+                if state == "finished" and "report" in self.names.get(inp.path, {}):
+                    row = _report_of_skipped(row, self.names[inp.path]["report"], self.catalog, self.reporter)
                 return _skipped(inp, state, row, self.reporter)
             job = Job(media_id, inp.path, self.names.get(inp.path, {}), None, self.options, metadata, created,
                       content_hash, config_hash, {}, self.settings.analytic_indexing)
@@ -367,6 +370,24 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
         except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
             pass
         return replace(result, status="failed", item=body, error=first)
+
+
+def _report_of_skipped(row: dict[str, Any], place: Path, catalog: Catalog, reporter: Reporter) -> dict[str, Any]:
+    """Write the call report of an unchanged item from its stored result, as its own output (a failure
+    to do so is a note: the item stays as it was); the row with the report among its outputs."""
+    media_id = row["media_id"]
+    try:
+        from . import report
+
+        ownership.write(place, report.page_at(row["item"], place, Path(row["input_path"])), catalog, media_id)
+        outputs = {**row["outputs"], "report": str(place.absolute())}
+        catalog.update(media_id, outputs=outputs)
+        return {**row, "outputs": outputs}
+    except ownership.OutputConflict as exc:
+        reporter.note(f"media {media_id}: report not written ({exc})")
+    except Exception as exc:
+        reporter.note(f"media {media_id}: report not written ({type(exc).__name__}: {exc})")
+    return row
 
 
 def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:

@@ -1,0 +1,444 @@
+"""The call report: one media item as a self-contained HTML page (see `report_page`).
+
+Sections, each only when the item has what it shows: a summary (and a player when the recording is
+reachable), the speakers' turns on a timeline with overtalk, silences over 4 s and detected stretches,
+sentence sentiment over time, the metrics by group, keywords and topics, categories, spotted keyword
+groups, detections and classifiers, verb-noun pairs, and the transcript. Every match, mention and
+detection links to its moment in the transcript; with a player, a click on it or on a word plays the
+recording from there.
+"""
+from __future__ import annotations
+
+import bisect
+import os
+import urllib.parse
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import report_charts as charts
+from .export import flatten
+from .paths import printable
+from .report_page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
+from .stages.metrics import SILENCE_INCIDENT_MS, intersect, merge
+
+METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
+MAX_LINKS = 12  # occurrences linked per keyword, match or detection; the rest are counted
+PARAGRAPH_PAUSE_MS = 3000  # a pause this long starts a new paragraph of one speaker's words
+PARAGRAPH_WORDS = 120
+
+
+@dataclass(frozen=True)
+class _Word:
+    p: int
+    s: int
+    e: int
+    speaker: str | None
+
+
+class _Anchors:
+    """The transcript's words by time, to link a moment (a match, a mention) to the word said then."""
+
+    def __init__(self, words: Sequence[_Word]) -> None:
+        self.words = sorted(words, key=lambda w: (w.s, w.p))
+        self.starts = [w.s for w in self.words]
+
+    def word_at(self, ms: int, speaker: str | None = None) -> _Word | None:
+        """The first word starting at `ms` or later (of `speaker` when one of theirs is that close)."""
+        if not self.words:
+            return None
+        i = bisect.bisect_left(self.starts, ms - 50)
+        for w in self.words[i:i + 40]:
+            if w.e >= ms and (speaker is None or w.speaker == speaker):
+                return w
+        return self.words[min(i, len(self.words) - 1)]
+
+    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str:
+        """A link to the word said at `s` ms (labelled `text`, then the time; or the time alone)."""
+        if not is_number(s):
+            return esc(text or "")
+        label = esc(text) + f' <span class="note">{clock(s)}</span>' if text else clock(s)
+        word = self.word_at(int(s), speaker)
+        target = f' href="#w{word.p}"' if word is not None else ""
+        return f"<a{target} data-s={int(s)}>{label}</a>"
+
+    def links(self, occurrences: Sequence[dict[str, Any]], speaker: str | None = None, exact: bool = True) -> str:
+        shown = [self.link(o.get("s"), o.get("exact") if exact else None, speaker)
+                 for o in occurrences[:MAX_LINKS] if isinstance(o, dict)]
+        more = len(occurrences) - MAX_LINKS
+        return '<span class="chips">' + "".join(f"<span>{x}</span>" for x in shown) + (
+            f'<span class="note">and {more} more</span>' if more > 0 else "") + "</span>"
+
+
+def _words(item: dict[str, Any]) -> list[dict[str, Any]]:
+    words = (item.get("transcript") or {}).get("words") or []
+    return [w for w in words if isinstance(w, dict)]
+
+
+def _spoken(words: Sequence[dict[str, Any]]) -> list[_Word]:
+    """The words proper (not turns or punctuation), each with the speaker of the turn it is in."""
+    out, speaker = [], None
+    for w in words:
+        flags = str(w.get("m", ""))
+        if "turn" in flags.split("|"):
+            speaker = str(w.get("w", ""))
+            continue
+        if flags or not all(is_number(w.get(k)) for k in ("p", "s", "e")):
+            continue
+        out.append(_Word(int(w["p"]), int(w["s"]), int(w["e"]), speaker))
+    return out
+
+
+def _spans(occurrences: Iterable[Any]) -> list[tuple[int, int]]:
+    return [(int(o["s"]), int(o["e"])) for o in occurrences
+            if isinstance(o, dict) and is_number(o.get("s")) and is_number(o.get("e")) and o["e"] >= o["s"]]
+
+
+def voice_activity(item: dict[str, Any], words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Each speaker's speech spans (ms): the transcript's voiceActivity, else the spans of their words."""
+    activity = (item.get("transcript") or {}).get("voiceActivity") or []
+    lanes = [(str(a.get("speakerName", "")), merge(_spans(a.get("occurrences") or [])))
+             for a in activity if isinstance(a, dict)]
+    if lanes:
+        return lanes
+    by_speaker: dict[str, list[tuple[int, int]]] = {}
+    for w in words:
+        by_speaker.setdefault(w.speaker or "speech", []).append((w.s, w.e))
+    return [(name, merge(spans)) for name, spans in by_speaker.items()]
+
+
+def overtalk_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
+    """Where two or more speakers talk at once."""
+    both: list[tuple[int, int]] = []
+    for i, (_, a) in enumerate(lanes):
+        for _, b in lanes[i + 1:]:
+            both.extend(intersect(list(a), list(b)))
+    return merge(both)
+
+
+def silence_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
+    """Silences longer than 4 s between the first and the last speech (as the silence-incidents metric)."""
+    speech = merge(s for _, spans in lanes for s in spans)
+    return [(e, s) for (_, e), (s, _) in zip(speech, speech[1:]) if s - e > SILENCE_INCIDENT_MS]
+
+
+def detected_spans(item: dict[str, Any]) -> list[tuple[str, str, str, int, int]]:
+    """(detector, class label, speaker, start, end) of every detection."""
+    out = []
+    for detector in ((item.get("prediction") or {}).get("detectors") or []):
+        for detection in detector.get("detections") or []:
+            for segment in detection.get("detectedSegments") or []:
+                for s, e in _spans(segment.get("occurrences") or []):
+                    out.append((str(detector.get("detectorName", "")), str(detection.get("detectorClassLabel", "")),
+                                str(segment.get("speakerName", "")), s, e))
+    return out
+
+
+def _seconds(spans: Iterable[tuple[int, int]]) -> list[tuple[float, float]]:
+    return [(s / 1000, e / 1000) for s, e in spans]
+
+
+# ------------------------------------------------------------------------------------------ sections
+
+
+def _summary(item: dict[str, Any], lanes, words: Sequence[_Word], audio: str | None, source: str | None,
+             redacted: bool) -> Section:
+    length = item.get("length")
+    pairs = [("Media id", esc(item.get("mediaId", ""))), ("Status", esc(item.get("status", "")))]
+    if source:
+        pairs.append(("Recording", esc(source)))
+    pairs += [("Length", clock(length) if is_number(length) else "unknown"),
+              ("Created", esc(item.get("dateCreated", ""))), ("Finished", esc(item.get("dateFinished", "") or ""))]
+    talk = {name: sum(e - s for s, e in spans) for name, spans in lanes}
+    said = {}
+    for w in words:
+        said[w.speaker] = said.get(w.speaker, 0) + 1
+    for name, ms in talk.items():
+        pairs.append((f"{name}", f"{clock(ms)} talking, {said.get(name, 0)} words"))
+    body = facts(pairs)
+    metadata = item.get("metadata") or {}
+    flat: dict[str, Any] = {}
+    for key, value in metadata.items():
+        flatten(str(key), value, flat)
+    if flat:
+        body += "<h3>Metadata</h3>" + table(["Field", "Value"], [(esc(k), esc(v)) for k, v in flat.items()])
+    for error in item.get("errors") or []:
+        body += f'<p class="yes">Error {esc(error.get("code", ""))}: {esc(error.get("error", ""))}</p>'
+    if audio:
+        kind = "the redacted copy of the recording" if redacted else "the recording"
+        body += (f'<audio id="player" controls preload="metadata" src="{esc(audio)}"></audio>'
+                 f'<p class="note">Playing {kind}; click a word, match or detection to play from there.</p>')
+    return Section("summary", "Summary", body)
+
+
+def _timeline(item: dict[str, Any], lanes, length_ms: int) -> Section | None:
+    if not any(spans for _, spans in lanes):
+        return None
+    overtalk, silences = overtalk_spans(lanes), silence_spans(lanes)
+    detections = merge((s, e) for *_, s, e in detected_spans(item))
+    drawn = charts.timeline([(name, _seconds(spans)) for name, spans in lanes], _seconds(overtalk),
+                            _seconds(silences), _seconds(detections), length_ms / 1000, "timeline",
+                            "Speaker turns, overtalk, silences over 4 s and detections over the call")
+    note = (f'<p class="note">Overtalk: {plural(len(overtalk), "stretch", "stretches")}, '
+            f"{sum(e - s for s, e in overtalk) / 1000:.1f} s in all; {plural(len(silences), 'silence')} over 4 s"
+            + (f"; {plural(len(detections), 'detected stretch', 'detected stretches')}" if detections else "")
+            + ".</p>")
+    return Section("timeline", "Timeline", chart(drawn) + note)
+
+
+def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
+    series = []
+    for entry in item.get("speakerSentiments") or []:
+        values = [v for v in entry.get("sentimentValues") or [] if isinstance(v, dict)
+                  and is_number(v.get("s")) and is_number(v.get("e")) and is_number(v.get("v"))]
+        series.append((str(entry.get("speakerName", "")), [((v["s"] + v["e"]) / 2000, float(v["v"])) for v in values]))
+    if not any(points for _, points in series):
+        return None
+    drawn = charts.sentiment(series, length_ms / 1000, "sentiment", "Sentence sentiment per speaker over time")
+    return Section("sentiment", "Sentiment", chart(drawn) + '<p class="note">One point per sentence, from -1 (very negative) '
+                   "to 1 (very positive), at the sentence's middle.</p>")
+
+
+def _metrics(item: dict[str, Any]) -> Section | None:
+    groups = [g for g in item.get("metrics") or [] if isinstance(g, dict)]
+    if not groups:
+        return None
+    rank = {name: i for i, name in enumerate(METRIC_GROUPS)}
+    groups.sort(key=lambda g: rank.get(g.get("metricGroupName"), len(rank)))
+    body = ""
+    for group in groups:
+        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in group.get("metricValues") or []]
+        heading = f"<h3>{esc(group.get('metricGroupName', ''))}</h3>"
+        body += f"<div>{heading}{table(['Metric', 'Value'], rows, numeric=(1,))}</div>"
+    return Section("metrics", "Metrics", f'<div class="groups">{body}</div>')
+
+
+def _mentions(keyword: dict[str, Any], anchors: _Anchors) -> str:
+    return "".join(f"<div>{esc(m.get('speakerName', ''))}: "
+                   f"{anchors.links(m.get('occurrences') or [], m.get('speakerName'), exact=False)}</div>"
+                   for m in keyword.get("mentions") or [] if isinstance(m, dict))
+
+
+def _knowledge(item: dict[str, Any], anchors: _Anchors) -> Section | None:
+    knowledge = item.get("knowledge") or {}
+    keywords = [k for k in knowledge.get("keywords") or [] if isinstance(k, dict)]
+    topics = [t for t in knowledge.get("topics") or [] if isinstance(t, dict)]
+    if not keywords and not topics:
+        return None
+    body = ""
+    if keywords:
+        rows = [(esc(k.get("keyword", "")), number(k.get("relevance")), _mentions(k, anchors)) for k in keywords]
+        body += "<h3>Keywords</h3>" + table(["Keyword", "Relevance", "Mentions"], rows, numeric=(1,))
+    if topics:
+        rows = [(esc(t.get("topicName", "")), number(t.get("relevance")),
+                 esc(", ".join(str(k.get("keyword", "")) for k in t.get("keywords") or [] if isinstance(k, dict))))
+                for t in topics]
+        body += "<h3>Topics</h3>" + table(["Topic", "Relevance", "Keywords"], rows, numeric=(1,))
+    return Section("knowledge", "Keywords and topics", body)
+
+
+def _categories(item: dict[str, Any], anchors: _Anchors) -> Section | None:
+    categories = [c for c in item.get("categories") or [] if isinstance(c, dict)]
+    if not categories:
+        return None
+    rows = []
+    for c in categories:
+        matched = bool(c.get("categoryValue"))
+        matches = "".join(f"<div>{esc(m.get('speakerName', ''))}: "
+                          f"{anchors.links(m.get('occurrences') or [], m.get('speakerName'))}</div>"
+                          for m in c.get("categoryMatches") or [] if isinstance(m, dict))
+        rows.append((esc(c.get("categoryName", "")), '<span class="yes">yes</span>' if matched else "no", matches))
+    hits = sum(1 for c in categories if c.get("categoryValue"))
+    return Section("categories", "Categories", f'<p class="note">{hits} of {len(categories)} matched.</p>'
+                   + table(["Category", "Matched", "Matches"], rows))
+
+
+def _spotting(item: dict[str, Any], anchors: _Anchors) -> Section | None:
+    groups = [g for g in (item.get("spotting") or {}).get("groups") or [] if isinstance(g, dict)]
+    if not groups:
+        return None
+    rows = []
+    for g in groups:
+        said = "".join(f"<div><b>{esc(k.get('keyword', ''))}</b> {_mentions(k, anchors)}</div>"
+                       for k in g.get("spottedKeywords") or [] if isinstance(k, dict))
+        rows.append((esc(g.get("groupName", "")), '<span class="yes">yes</span>' if g.get("spotted") else "no",
+                     esc(g.get("score", "")), said))
+    return Section("spotting", "Keyword groups", table(["Group", "Spotted", "Score", "Keywords said"], rows,
+                                                       numeric=(2,)))
+
+
+def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
+    prediction = item.get("prediction") or {}
+    detectors = [d for d in prediction.get("detectors") or [] if isinstance(d, dict)]
+    classifiers = [c for c in prediction.get("classifiers") or [] if isinstance(c, dict)]
+    if not detectors and not classifiers:
+        return None
+    body = ""
+    if detectors:
+        found = detected_spans(item)
+        rows = []
+        for d in detectors:
+            name = str(d.get("detectorName", ""))
+            mine = [x for x in found if x[0] == name]
+            by_speaker: dict[str, list[dict[str, int]]] = {}
+            for _, label, speaker, s, e in mine:
+                by_speaker.setdefault(f"{label} · {speaker}" if label else speaker, []).append({"s": s, "e": e})
+            where = "".join(f"<div>{esc(k)}: {anchors.links(v, k.rsplit(' · ', 1)[-1], exact=False)}</div>"
+                            for k, v in by_speaker.items())
+            rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
+        redacted = [s for s in item.get("streams") or [] if isinstance(s, dict) and s.get("streamName") == "redacted-audio"]
+        body += "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
+        body += ('<p class="note">Detected stretches are underlined in the transcript'
+                 + ("; the redacted audio has them replaced by a tone." if redacted else ".") + "</p>")
+    if classifiers:
+        rows = [(esc(c.get("classifierDisplayName") or c.get("classifierName", "")), esc(c.get("predictedClassLabel", "")),
+                 number(c.get("predictionScore"))) for c in classifiers]
+        body += "<h3>Classifiers</h3>" + table(["Classifier", "Prediction", "Score"], rows, numeric=(2,))
+    return Section("predictions", "Detections and classifiers", body)
+
+
+def _verb_nouns(item: dict[str, Any], anchors: _Anchors) -> Section | None:
+    rows = []
+    for entry in (item.get("conversation") or {}).get("speakerVerbNounPairs") or []:
+        speaker = str(entry.get("speakerName", ""))
+        for pair in entry.get("verbNounPairs") or []:
+            text = " ".join(str(x) for x in ("not" if pair.get("verbNeg") else "", pair.get("verb", ""),
+                                             "no" if pair.get("nounNeg") else "", pair.get("noun", "")) if x)
+            label = text + ("?" if pair.get("question") else "")
+            rows.append((pair.get("s", 0), esc(speaker), anchors.link(pair.get("s"), label, speaker)))
+    if not rows:
+        return None
+    rows.sort(key=lambda r: r[0] if is_number(r[0]) else 0)
+    return Section("verbnouns", "Verb-noun pairs", table(["Speaker", "Pair"], [r[1:] for r in rows]))
+
+
+def _transcript(item: dict[str, Any], detected: Sequence[tuple[str, str, str, int, int]]) -> Section | None:
+    words = _words(item)
+    if not any(not w.get("m") for w in words):
+        return None
+    regions = merge((s, e) for *_, s, e in detected)
+    starts = [s for s, _ in regions]
+
+    def is_detected(s: int, e: int) -> bool:
+        i = bisect.bisect_right(starts, e) - 1
+        return i >= 0 and regions[i][1] > s
+
+    parts: list[str] = []
+    speaker, open_paragraph, count, last_end = None, False, 0, None
+
+    def start(at: int) -> None:
+        nonlocal open_paragraph, count
+        if open_paragraph:
+            parts.append("</p>")
+        who = f'<span class="who">{esc(speaker)}</span>' if speaker else ""
+        parts.append(f"<p>{who}<time>{clock(at)}</time>")
+        open_paragraph, count = True, 0
+
+    for w in words:
+        flags = str(w.get("m", "")).split("|")
+        text = esc(w.get("w", ""))
+        if "turn" in flags:
+            speaker = str(w.get("w", ""))
+            if open_paragraph:
+                parts.append("</p>")
+            open_paragraph = False
+            continue
+        if "punc" in flags:
+            if open_paragraph:
+                parts.append(text)
+            continue
+        if not all(is_number(w.get(k)) for k in ("p", "s", "e")):
+            continue
+        s, e = int(w["s"]), int(w["e"])
+        if (not open_paragraph or (last_end is not None and s - last_end >= PARAGRAPH_PAUSE_MS)
+                or count >= PARAGRAPH_WORDS):
+            start(s)
+        mark = " class=det" if regions and is_detected(s, e) else ""
+        parts.append(f" <span id=w{int(w['p'])} data-s={s}{mark}>{text}</span>")
+        count, last_end = count + 1, e
+    if open_paragraph:
+        parts.append("</p>")
+    return Section("transcript", "Transcript", f'<div class="words">{"".join(parts)}</div>')
+
+
+def sections(item: dict[str, Any], audio: str | None = None, source: str | None = None,
+             redacted_audio: bool = False) -> list[Section]:
+    """The report's sections for a v3 media item, in order, each only when the item has what it shows.
+
+    `audio`: the recording's address relative to the report (None: no player); `source`: the
+    recording's name as shown."""
+    raw_words = _words(item)
+    words = _spoken(raw_words)
+    anchors = _Anchors(words)
+    lanes = voice_activity(item, words)
+    ends = [e for _, spans in lanes for _, e in spans] + [w.e for w in words]
+    length = item.get("length")
+    length_ms = int(length) if is_number(length) and length > 0 else max(ends, default=0)
+    detected = detected_spans(item)
+    built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(item, lanes, length_ms),
+             _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors), _categories(item, anchors),
+             _spotting(item, anchors), _predictions(item, anchors), _verb_nouns(item, anchors),
+             _transcript(item, detected)]
+    return [s for s in built if s is not None]
+
+
+def build(item: dict[str, Any], audio: str | None = None, source: str | None = None,
+          redacted_audio: bool = False) -> tuple[str, list[str]]:
+    """The call report of a v3 media item as one HTML document (see `sections`), and its sections' ids."""
+    metadata = item.get("metadata") or {}
+    title = str(metadata.get("title") or source or item.get("mediaId") or "call")
+    subtitle = esc(f"Call report · media {item.get('mediaId', '')}")
+    parts = sections(item, audio, source, redacted_audio)
+    return page(title, subtitle, parts, script=audio is not None), [s.id for s in parts]
+
+
+def render(item: dict[str, Any], audio: str | None = None, source: str | None = None,
+           redacted_audio: bool = False) -> str:
+    """The call report of a v3 media item as one HTML document (see `sections`)."""
+    return build(item, audio, source, redacted_audio)[0]
+
+
+# ------------------------------------------------------------------------------------------ the recording
+
+
+def recording_streams(item: dict[str, Any]) -> dict[str, Path]:
+    """The item's recordings that are local files: stream name -> path (original, redacted-audio)."""
+    out = {}
+    for stream in item.get("streams") or []:
+        location = stream.get("streamLocation") if isinstance(stream, dict) else None
+        if isinstance(location, str) and location.startswith("file://"):
+            out[str(stream.get("streamName"))] = Path(urllib.parse.unquote(urllib.parse.urlparse(location).path,
+                                                                            errors="surrogateescape"))
+    return out
+
+
+def audio_address(recording: Path | None, report: Path) -> str | None:
+    """The recording's address relative to the report's folder, when it is a file there and that folder
+    can reach it by a relative path (None otherwise: no player)."""
+    if recording is None or not recording.is_file():
+        return None
+    try:
+        relative = os.path.relpath(os.path.abspath(recording), os.path.abspath(report.parent))
+    except ValueError:  # another drive
+        return None
+    return urllib.parse.quote(os.fsencode(relative.replace(os.sep, "/")), safe="/")
+
+
+def page_at(item: dict[str, Any], place: Path, source: Path | None) -> str:
+    """The call report to be written at `place` for an item processed from the recording `source`: its
+    player plays the redacted copy when there is one, else `source`, by a path relative to `place`."""
+    recording, redacted = choose_recording(item, os.fspath(source) if source is not None else None)
+    return render(item, audio_address(recording, place), printable(source.name) if source is not None else None,
+                  redacted)
+
+
+def choose_recording(item: dict[str, Any], input_path: str | None) -> tuple[Path | None, bool]:
+    """The recording to play and whether it is the redacted copy: a redacted copy when there is one (the
+    report should not play what redaction removed), else the original."""
+    streams = recording_streams(item)
+    redacted = streams.get("redacted-audio")
+    if redacted is not None and redacted.is_file():
+        return redacted, True
+    original = Path(input_path) if input_path else streams.get("original")
+    return original, False

@@ -1,0 +1,163 @@
+"""`speechproc report`: find the media item (or items), pick the file, render, write it safely.
+
+A call report of a media id or a `.v3.json` file goes, by default, beside the item's `.v3.json` as
+`NAME.report.html` (where `speechproc run --report` puts it, and as that item's own output); with
+`-o FILE` anywhere else, under the same rules as an export: never over a file speechproc did not
+write, nor over another media item's output. `-o -` prints the page.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from . import corpus_report, ownership
+from . import errors as E
+from . import report as call_report
+from .catalog import Catalog, using
+from .documents_io import parse_document, read_bounded
+from .export import records, refuse, write_requested
+from .paths import absolute, printable
+from .planning import JSON_SUFFIX, REPORT_SUFFIX
+
+MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's is about 60 MB)
+CORPUS_DEFAULT = "corpus.html"
+
+
+def report_path(json_path: Path) -> Path:
+    """`call.v3.json` -> `call.report.html` (another `.json` name: its stem, then `.report.html`)."""
+    name = json_path.name
+    stem = name[: -len(JSON_SUFFIX)] if name.endswith(JSON_SUFFIX) else Path(name).stem if name.endswith(".json") else name
+    return json_path.with_name(stem + REPORT_SUFFIX)
+
+
+def _read_item(path: Path) -> dict[str, Any]:
+    """A v3 media item from a JSON file; ConfigurationError naming the file when it is not one."""
+    shown = printable(str(path))
+    try:
+        raw = read_bounded(path, E.INVALID_VALUE, MAX_ITEM_BYTES)
+    except OSError as exc:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_ITEM_BYTES:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: larger than {MAX_ITEM_BYTES >> 20} MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: not UTF-8 text") from None
+    item = parse_document(text, shown, E.INVALID_VALUE)
+    if not isinstance(item, dict) or not ("mediaId" in item or "transcript" in item):
+        raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: not a v3 media item (no mediaId or transcript)")
+    return item
+
+
+def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, Any] | None, Path | None]:
+    """(the item, its catalog record or None, its .v3.json file or None) for a media id or a file."""
+    if not target.strip():
+        raise E.ConfigurationError(E.INVALID_VALUE, "the report's target is empty: give a media id or a .v3.json file")
+    looks_like_file = os.path.sep in target or target.endswith(".json") or os.path.lexists(target)
+    if not looks_like_file:
+        record = catalog.get(target)
+        if record is None:
+            shown = target if len(target) <= 80 else target[:80] + "..."
+            raise E.NotFoundError(E.RESOURCE_NOT_FOUND, printable(
+                f"media {shown} was not found in the catalog (give a media id or a .v3.json file)"))
+        json_output = (record.get("outputs") or {}).get("json")
+        return record["item"], record, Path(json_output) if json_output else None
+    path = absolute(target)
+    if not path.is_file():
+        why = "is a folder" if path.is_dir() else "is not a regular file" if os.path.exists(path) else "no such file"
+        raise E.ConfigurationError(E.INVALID_VALUE, printable(f"{target}: {why} (give a media id or a .v3.json file)"))
+    item = _read_item(path)
+    record = catalog.get(str(item["mediaId"])) if isinstance(item.get("mediaId"), str) else None
+    return item, record, path
+
+
+def _recording(item: dict[str, Any], record: dict[str, Any] | None, json_file: Path | None) -> tuple[Path | None, bool]:
+    """The recording to play, and whether it is the redacted copy: the item's streams, its catalog input,
+    or a recording of the same name beside its .v3.json."""
+    found, redacted = call_report.choose_recording(item, record["input_path"] if record else None)
+    if (found is None or not found.is_file()) and json_file is not None and json_file.name.endswith(JSON_SUFFIX):
+        stem = json_file.name[: -len(JSON_SUFFIX)]
+        for candidate in sorted(json_file.parent.glob(glob_escape(stem) + ".*")):
+            if candidate.suffix.lower() in AUDIO_SUFFIXES and candidate.is_file():
+                return candidate, False
+    return found, redacted
+
+
+AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".opus", ".m4a", ".aac", ".webm", ".mp4")
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def call(target: str, output: str | Path | None = None, catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+    """The call report of a media id or a `.v3.json` file: (the page when `output` is "-", a summary
+    {report, mediaId, bytes, sections, audio})."""
+    with using(catalog) as cat:
+        item, record, json_file = _target(target, cat)
+        media_id = str(item.get("mediaId", ""))
+        if output is not None and os.fspath(output) == "-":
+            html, parts = call_report.build(item, None, _source_name(record, json_file))
+            return html, _summary(None, media_id, html, None, parts)
+        if output is None:
+            if json_file is not None:
+                place = report_path(json_file)
+            else:
+                place = absolute(f"{media_id or 'call'}{REPORT_SUFFIX}")
+            own = record is not None
+        else:
+            place = absolute(output)
+            own = record is not None and ownership.canonical(place) in _report_places(record, json_file)
+        if os.fspath(output or "").endswith(("/", os.sep)) or place.is_dir():
+            raise refuse(place, "names a folder; give a file name")
+        recording, redacted = _recording(item, record, json_file)
+        audio = call_report.audio_address(recording, place)
+        html, parts = call_report.build(item, audio, _source_name(record, json_file), redacted)
+        write_requested(place, html, cat, media_id if own else None)
+        return None, _summary(place, media_id, html, audio, parts)
+
+
+def _report_places(record: dict[str, Any], json_file: Path | None) -> set[Path]:
+    """Where the item's own call report is (`run --report`'s, or beside its .v3.json): only there is a
+    report written as the item's output; every other output of the item stays out of reach."""
+    places = [(record.get("outputs") or {}).get("report"), report_path(json_file) if json_file else None]
+    return {ownership.canonical(Path(p)) for p in places if p}
+
+
+def _source_name(record: dict[str, Any] | None, json_file: Path | None) -> str | None:
+    if record is not None:
+        return printable(Path(record["input_path"]).name)
+    return printable(json_file.name) if json_file is not None else None
+
+
+def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> dict[str, Any]:
+    return {"report": printable(str(place)) if place is not None else None, "mediaId": media_id,
+            "bytes": len(html.encode("utf-8")), "sections": parts, "audio": audio}
+
+
+def corpus(query: str | None = None, output: str | Path | None = None, date_field: str | None = None,
+           catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+    """The corpus report over the catalog, or the items a `speechproc query` statement selects: (the page
+    when `output` is "-", a summary {report, items, bytes, sections})."""
+    field = corpus_report.check_date_field(date_field or "dateCreated")
+    with using(catalog) as cat:
+        chosen = records(cat, query)
+        if date_field is not None and chosen and not any(
+                corpus_report.parse_date(corpus_report.field_value(r["item"], field)) for r in chosen):
+            raise E.ConfigurationError(E.INVALID_VALUE, printable(
+                f"--date-field {field}: none of the {len(chosen)} selected items has an ISO 8601 date there"))
+        selection = f"selected by: {query}" if query else "every item of the catalog"
+        parts = corpus_report.sections(chosen, field, selection)
+        html = corpus_report.render(chosen, field, selection, parts)
+        summary = {"report": None, "items": len(chosen), "bytes": len(html.encode("utf-8")),
+                   "sections": [s.id for s in parts]}
+        if output is not None and os.fspath(output) == "-":
+            return html, summary
+        place = absolute(output if output is not None else CORPUS_DEFAULT)
+        if os.fspath(output or "").endswith(("/", os.sep)) or place.is_dir():
+            raise refuse(place, "names a folder; give a file name")
+        write_requested(place, html, cat)
+        summary["report"] = printable(str(place))
+    return None, summary
+
