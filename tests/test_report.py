@@ -67,10 +67,9 @@ def test_overtalk_and_long_silences_come_from_the_speakers_voice_activity():
     assert report.silence_spans([("x", [(0, 1000), (5001, 6000)])]) == [(1000, 5001)]
 
 
-def test_sections_appear_only_when_the_item_has_them():
-    page = html_of(call_item())
-    assert section_ids(page) == ["summary", "timeline", "transcript"]
-    full = call_item(
+def full_item() -> dict:
+    """`call_item` with every section: metrics, sentiment, keywords, a category, a group, a detection."""
+    return call_item(
         metrics=[{"metricGroupName": "sentiment", "metricValues": [{"metricName": "call-sentiment", "metricValue": 0.25}]},
                  {"metricGroupName": "overtalk", "metricValues": [{"metricName": "overtalk-incidents", "metricValue": 1}]}],
         speakerSentiments=[{"speakerName": AGENT, "sentimentValues": [{"s": 0, "e": 3000, "v": 0.4}]}],
@@ -83,10 +82,21 @@ def test_sections_appear_only_when_the_item_has_them():
             {"keyword": "card", "mentions": [{"speakerName": CALLER, "occurrences": [{"s": 4300, "e": 4580}]}]}]}]},
         prediction={"classifiers": [], "detectors": [{"detectorName": "PCI", "detections": [
             {"detectorClass": 1, "detectorClassLabel": "PCI", "detectedSegments": [
-                {"speakerName": CALLER, "occurrences": [{"s": 4300, "e": 5200}]}]}]}]})
+                {"speakerName": CALLER, "occurrences": [{"s": 4300, "e": 5200}]}]}]}]},
+        conversation={"speakerVerbNounPairs": [{"speakerName": CALLER, "verbNounPairs": [
+            {"s": 2800, "e": 3680, "verb": "want", "noun": "refund"}]}]})
+
+
+ALL_SECTIONS = ["summary", "timeline", "sentiment", "metrics", "knowledge", "categories", "spotting", "predictions",
+                "verbnouns", "transcript"]
+
+
+def test_sections_appear_only_when_the_item_has_them():
+    page = html_of(call_item())
+    assert section_ids(page) == ["summary", "timeline", "transcript"]
+    full = full_item()
     page = html_of(full)
-    assert section_ids(page) == ["summary", "timeline", "sentiment", "metrics", "knowledge", "categories", "spotting",
-                                 "predictions", "transcript"]
+    assert section_ids(page) == ALL_SECTIONS
     # the spec's group order, whatever the item's
     assert page.index("<h3>overtalk</h3>") < page.index("<h3>sentiment</h3>")
     # every match links to the word said at its moment, and plays from there
@@ -100,6 +110,10 @@ def test_sections_appear_only_when_the_item_has_them():
     card = next(w for w in full["transcript"]["words"] if w["w"] == "card")
     assert f"<span id=w{card['p']} data-s={card['s']} class=det>card</span>" in page
     assert "class=det>want<" not in page
+    my = next(w for w in full["transcript"]["words"] if w["w"] == "my")
+    assert my["e"] < 4300 and "class=det>my<" not in page  # before the detection: not marked
+    full["prediction"]["detectors"][0]["detections"][0]["detectedSegments"][0]["occurrences"][0]["s"] = my["e"]
+    assert "class=det>my<" not in html_of(full)  # a detection starting as the word ends: still not marked
 
 
 def test_the_player_and_its_script_come_only_with_a_recording():
@@ -124,11 +138,46 @@ def test_nothing_from_the_item_can_inject_markup():
 
 def test_a_malformed_item_still_gives_a_page():
     for item in ({}, {"mediaId": "x", "transcript": {"words": "nonsense", "voiceActivity": [1, "a"]}},
+                 {"mediaId": "x", "errors": ["a"], "metadata": [1], "speakerSentiments": [1],
+                  "prediction": {"detectors": [{"detectorName": "PCI", "detections": [1]}]},
+                  "metrics": [{"metricGroupName": "overtalk", "metricValues": [1]}],
+                  "categories": [{"categoryName": "c", "categoryValue": 1, "categoryMatches": {"a": 1}}],
+                  "knowledge": "none", "spotting": [1], "conversation": {"speakerVerbNounPairs": [None]},
+                  "streams": {"streamName": "redacted-audio"}},
                  {"mediaId": "x", "metrics": [{"metricGroupName": "overtalk", "metricValues": []}],
                   "speakerSentiments": [{"speakerName": "A", "sentimentValues": [{"s": "a", "e": 1, "v": 2}]}],
                   "length": float("nan")}):
         page = report.render(item)
         assert page.startswith("<!DOCTYPE html>") and "summary" in section_ids(page)
+
+
+def test_text_is_never_read_as_chart_math():
+    """matplotlib reads $...$ as math notation: a speaker called that is drawn as written (and an odd
+    number of dollars does not break the chart)."""
+    item = call_item()
+    for name in ("Agent $x^$", "$\\alpha$ $"):
+        item["transcript"]["voiceActivity"][0]["speakerName"] = name
+        timeline = next(s for s in report.sections(item) if s.id == "timeline").body
+        assert f">{name}</text>" in timeline
+
+
+def test_a_redacted_call_plays_only_its_redacted_copy(tmp_path):
+    """The report of an item whose audio was redacted plays the redacted copy or nothing, never the
+    original, wherever the report is and whatever lies beside it."""
+    for name in ("call.flac", "call.redacted.flac", "call.v3.json"):
+        (tmp_path / name).write_bytes(b"x")
+    item = {**full_item(), "streams": [
+        {"streamName": "original", "streamLocation": (tmp_path / "call.flac").as_uri()},
+        {"streamName": "redacted-audio", "streamLocation": "file:///elsewhere/call.redacted.flac"}]}
+    assert report.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (
+        tmp_path / "call.redacted.flac", True)  # its stream is gone: the copy beside its .v3.json
+    (tmp_path / "call.redacted.flac").unlink()
+    assert report.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (None, False)
+    page = report.page_at(item, tmp_path / "call.report.html", tmp_path / "call.flac", tmp_path / "call.v3.json")
+    assert "<audio" not in page and "the original is never played" in page
+    assert "the redacted audio has them replaced by a tone" in page
+    plain = call_item()
+    assert report.choose_recording(plain, None, tmp_path / "call.v3.json") == (tmp_path / "call.flac", False)
 
 
 def long_call(minutes: int = 60) -> dict:
@@ -296,7 +345,8 @@ def test_report_errors_are_clear_and_write_nothing(catalog_with_item, tmp_path):
              (("report", item["mediaId"], "-o", str(tmp_path / "new") + "/"), 2, "names a folder"),
              (("report", "--corpus", "--date-field", "a b"), 2, "--date-field"),
              (("report", "--corpus", "--date-field", "extended.nothing"), 2, "none of the 1 selected items"),
-             (("report", "--corpus", "--query", "SELECT nonsense"), 2, ""),
+             (("report", "--corpus", "--query", "SELECT nonsense"), 2, "query syntax error"),
+             (("report", "--corpus", "--date-field", ""), 2, "--date-field"),
              (("report", "--corpus", "-o", str(tmp_path / "mine.html")), 2, "was not written by speechproc")]
     for args, code, why in cases:
         got, answer = invoke(*args)
@@ -308,6 +358,63 @@ def test_report_errors_are_clear_and_write_nothing(catalog_with_item, tmp_path):
                  ("report", "x", "--date-field", "dateCreated")):
         got, answer = invoke(*args)
         assert got == 2, (args, answer)
+
+
+def test_a_report_of_the_recording_processed_again_replaces_the_earlier_items(catalog_with_item, tmp_path):
+    """The recording processed again is a new media item with the same outputs: its report replaces the
+    earlier item's at the same place; another recording's item's report is never replaced."""
+    item, out = catalog_with_item
+    code, first = invoke("report", item["mediaId"])
+    assert code == 0, first
+    newer = {**item, "mediaId": "22222222-2222-4333-8444-555555555555"}
+    other = {**item, "mediaId": "33333333-2222-4333-8444-555555555555"}
+    with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
+        for one, recording in ((newer, "call.wav"), (other, "other.wav")):
+            catalog.add(one, str(out / recording), None, "cfg", [])
+            catalog.update(one["mediaId"], item=one, outputs={"json": str(out / "call.v3.json")})
+    code, again = invoke("report", newer["mediaId"])
+    assert code == 0, again
+    code, refused = invoke("report", other["mediaId"])
+    assert code == 2 and "is an output of media item 2222" in json.dumps(refused), refused
+    assert refused["warnings"][0]["message"].startswith(str(out / "call.report.html"))  # not "-o ...": none given
+
+
+def test_a_report_is_not_needed_to_reuse_a_result(tmp_path):
+    from speechproc import reuse
+
+    (tmp_path / "call.v3.json").write_text("{}")
+    row = {"outputs": {"json": str(tmp_path / "call.v3.json"), "report": str(tmp_path / "call.report.html")}}
+    assert reuse.still_there(row)
+    assert not reuse.still_there({"outputs": {**row["outputs"], "srt": str(tmp_path / "call.srt")}})
+
+
+def test_run_report_plans_a_report_beside_the_other_outputs(tmp_path):
+    from speechproc.planning import Input, output_paths
+
+    inputs = [Input(tmp_path / "call.wav", tmp_path), Input(tmp_path / "call.mp3", tmp_path)]
+    planned = output_paths(inputs, None, report=True)
+    assert planned[tmp_path / "call.wav"]["report"] == tmp_path / "call.wav.report.html"
+    assert planned[tmp_path / "call.mp3"]["report"] == tmp_path / "call.mp3.report.html"
+    assert "report" not in output_paths(inputs, None)[tmp_path / "call.wav"]
+
+
+def test_a_report_that_cannot_be_drawn_costs_the_item_nothing(tmp_path, monkeypatch):
+    """Should drawing the report fail, every other output is written and the item's JSON says why."""
+    from speechproc import ownership, publishing
+    from speechproc.conversation import Conversation
+
+    def broken(*args):
+        raise ValueError("no chart today")
+
+    monkeypatch.setattr(report, "page_at", broken)
+    outputs = {"json": tmp_path / "call.v3.json", "text": tmp_path / "call.txt", "srt": tmp_path / "call.srt",
+               "webvtt": tmp_path / "call.vtt", "dfxp": tmp_path / "call.dfxp", "report": tmp_path / "call.report.html"}
+    body = {"mediaId": "x", "status": "finished"}
+    written = publishing.write_outputs(body, Conversation("x"), outputs, ownership.Ledger({}), tmp_path / "call.wav")
+    assert set(written) == set(outputs) - {"report"}
+    assert not (tmp_path / "call.report.html").exists()
+    stored = json.loads((tmp_path / "call.v3.json").read_text())
+    assert "no chart today" in stored["warnings"][0]["message"]
 
 
 def test_corpus_report_over_the_catalog(catalog_with_item, tmp_path):

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import ROOT, SAMPLES, invoke, write_wav
 from speechproc import corpus_report, report
-from test_report import call_item, record
+from test_report import ALL_SECTIONS, full_item, record
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"]
@@ -106,15 +106,12 @@ def test_a_call_report_with_a_player_in_chromium(browser, tmp_path):
     t = np.arange(20 * rate) / rate
     (tmp_path / "media").mkdir()
     write_wav(tmp_path / "media" / "call one.wav", 0.2 * np.sin(2 * np.pi * 220 * t), rate)
-    item = call_item(categories=[{"categoryName": "refund-request", "categoryValue": 1, "categoryMatches": [
-        {"speakerName": "Caller", "occurrences": [{"s": 3100, "e": 3680, "exact": "a refund"}]}]}],
-        speakerSentiments=[{"speakerName": "Agent", "sentimentValues": [{"s": 0, "e": 3000, "v": 0.5},
-                                                                        {"s": 10000, "e": 12000, "v": -0.2}]}])
+    item = full_item()  # every section
     place = tmp_path / "reports" / "call.report.html"
     place.parent.mkdir()
     place.write_text(report.render(item, report.audio_address(tmp_path / "media" / "call one.wav", place), "call one.wav"))
     opened = Opened(browser, place)
-    assert opened.sections() == ["summary", "timeline", "sentiment", "categories", "transcript"]
+    assert opened.sections() == ALL_SECTIONS
     for section in opened.sections():
         assert opened.page.locator(f"#{section}").is_visible()
     hop_and_play(opened, 10000)

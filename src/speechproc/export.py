@@ -18,7 +18,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -206,9 +206,11 @@ def export(fmt: str = "csv", query: str | None = None, output: str | Path | None
     return None, summary
 
 
-def refuse(path: Path, why: str) -> E.ConfigurationError:
-    """The usage error for an output file that may not be written (exit 2, nothing written)."""
-    return E.ConfigurationError(E.INVALID_VALUE, printable(f"-o {path}: {why}; nothing was written"))
+def refuse(path: Path, why: str, option: str | None = "-o") -> E.ConfigurationError:
+    """The usage error for an output file that may not be written (exit 2, nothing written); `option`:
+    how the file was given (None: it was not, it is the default place)."""
+    named = f"{option} {path}" if option else str(path)
+    return E.ConfigurationError(E.INVALID_VALUE, printable(f"{named}: {why}; nothing was written"))
 
 
 class _ExportRecord:
@@ -232,24 +234,24 @@ class _ExportRecord:
 
 
 def write_requested(path: Path, content: str | Callable[[Path], None], catalog: Catalog,
-                    own_media: str | None = None) -> None:
+                    own_media: str | None = None, replaces: Collection[str] = (), option: str | None = "-o") -> None:
     """Write a file a command was asked for (an export, a report) atomically, where only such a file
-    written before may be replaced; with `own_media`, the file is that media item's own output (its
-    report beside its .v3.json): what speechproc wrote there for it may be replaced, never another
-    item's output."""
+    written before may be replaced. With `own_media`, the file is that media item's own output (its
+    report beside its .v3.json): what speechproc wrote there for it, or for the items in `replaces`,
+    may be replaced, never another item's output. `option` names how the file was given, in errors."""
     if path.name in ("", ".", ".."):
-        raise refuse(path, "names a folder; give a file name")
+        raise refuse(path, "names a folder; give a file name", option)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         owner = catalog.output_media(str(ownership.canonical(path)))
-        if owner is not None and owner != own_media:
-            raise refuse(path, f"is an output of media item {owner}; write to another file")
+        if owner is not None and owner != own_media and owner not in replaces:
+            raise refuse(path, f"is an output of media item {owner}; write to another file", option)
         if own_media is not None:
             ownership.write(path, content, catalog, own_media)
         else:
             ownership.write(path, content, _ExportRecord(catalog), None)
     except ownership.OutputConflict:
         raise refuse(path, "already exists and was not written by speechproc export or report (or was changed "
-                            "since); move it away or write to another file") from None
+                            "since); move it away or write to another file", option) from None
     except OSError as exc:
-        raise refuse(path, f"cannot be written ({exc.strerror or exc})") from None
+        raise refuse(path, f"cannot be written ({exc.strerror or exc})", option) from None

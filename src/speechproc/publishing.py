@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from . import callbacks, ownership, report
+from . import errors as E
 from .catalog import Catalog
 from .config import Settings
 from .conversation import Conversation, DetectorResult
 from .formats import TEXT_FORMATS, audio, get_writer
 from .formats.stored import writer_language
 from .ownership import OutputRecord
+from .paths import printable
 from .planning import JSON_SUFFIX
 
 
@@ -60,17 +62,33 @@ def write_outputs(body: dict[str, Any], conv: Conversation, outputs: dict[str, P
     Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written."""
     media_id = body.get("mediaId")
     lang = writer_language(conv.language)
+    page = _report(body, outputs, source)
+    if page is None:
+        outputs = {k: v for k, v in outputs.items() if k != "report"}
     ownership.start_set(outputs.values(), outputs["json"], record)
     try:
         for name in TEXT_FORMATS:
             ownership.write(outputs[name], get_writer(name, lang).render(conv.words), record, media_id)
-        if "report" in outputs:
-            ownership.write(outputs["report"], report.page_at(body, outputs["report"], source), record, media_id)
+        if page is not None:
+            ownership.write(outputs["report"], page, record, media_id)
         ownership.write(outputs["json"], json.dumps(body, indent=2, ensure_ascii=False) + "\n", record, media_id)
     except BaseException:
         _remove_written(outputs, record)
         raise
     return {k: str(Path(v).absolute()) for k, v in outputs.items()}
+
+
+def _report(body: dict[str, Any], outputs: dict[str, Path], source: Path | None) -> str | None:
+    """The item's HTML call report when `outputs` names one. Should drawing it fail, the item keeps every
+    other output and a warning in its JSON says why: a report is never worth a recording's results."""
+    if "report" not in outputs:
+        return None
+    try:
+        return report.page_at(body, outputs["report"], source, outputs.get("json"))
+    except Exception as exc:
+        body.setdefault("warnings", []).append(
+            {"code": E.INTERNAL, "message": printable(f"the HTML report was not written ({type(exc).__name__}: {exc})")})
+        return None
 
 
 def _remove_written(outputs: dict[str, Path], record: OutputRecord) -> None:

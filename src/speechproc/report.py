@@ -10,6 +10,7 @@ recording from there.
 from __future__ import annotations
 
 import bisect
+import glob
 import os
 import urllib.parse
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 from . import report_charts as charts
 from .export import flatten
 from .paths import printable
+from .planning import JSON_SUFFIX
 from .report_page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
 from .stages.metrics import SILENCE_INCIDENT_MS, intersect, merge
 
@@ -65,15 +67,24 @@ class _Anchors:
 
     def links(self, occurrences: Sequence[dict[str, Any]], speaker: str | None = None, exact: bool = True) -> str:
         shown = [self.link(o.get("s"), o.get("exact") if exact else None, speaker)
-                 for o in occurrences[:MAX_LINKS] if isinstance(o, dict)]
+                 for o in occurrences[:MAX_LINKS]]
         more = len(occurrences) - MAX_LINKS
         return '<span class="chips">' + "".join(f"<span>{x}</span>" for x in shown) + (
             f'<span class="note">and {more} more</span>' if more > 0 else "") + "</span>"
 
 
+def _obj(value: Any) -> dict[str, Any]:
+    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
+    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+
+
 def _words(item: dict[str, Any]) -> list[dict[str, Any]]:
-    words = (item.get("transcript") or {}).get("words") or []
-    return [w for w in words if isinstance(w, dict)]
+    return _items(_obj(item.get("transcript")).get("words"))
 
 
 def _spoken(words: Sequence[dict[str, Any]]) -> list[_Word]:
@@ -97,9 +108,9 @@ def _spans(occurrences: Iterable[Any]) -> list[tuple[int, int]]:
 
 def voice_activity(item: dict[str, Any], words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
     """Each speaker's speech spans (ms): the transcript's voiceActivity, else the spans of their words."""
-    activity = (item.get("transcript") or {}).get("voiceActivity") or []
-    lanes = [(str(a.get("speakerName", "")), merge(_spans(a.get("occurrences") or [])))
-             for a in activity if isinstance(a, dict)]
+    activity = _items(_obj(item.get("transcript")).get("voiceActivity"))
+    lanes = [(str(a.get("speakerName", "")), merge(_spans(_items(a.get("occurrences")))))
+             for a in activity]
     if lanes:
         return lanes
     by_speaker: dict[str, list[tuple[int, int]]] = {}
@@ -126,10 +137,10 @@ def silence_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> lis
 def detected_spans(item: dict[str, Any]) -> list[tuple[str, str, str, int, int]]:
     """(detector, class label, speaker, start, end) of every detection."""
     out = []
-    for detector in ((item.get("prediction") or {}).get("detectors") or []):
-        for detection in detector.get("detections") or []:
-            for segment in detection.get("detectedSegments") or []:
-                for s, e in _spans(segment.get("occurrences") or []):
+    for detector in _items(_obj(item.get("prediction")).get("detectors")):
+        for detection in _items(detector.get("detections")):
+            for segment in _items(detection.get("detectedSegments")):
+                for s, e in _spans(_items(segment.get("occurrences"))):
                     out.append((str(detector.get("detectorName", "")), str(detection.get("detectorClassLabel", "")),
                                 str(segment.get("speakerName", "")), s, e))
     return out
@@ -157,14 +168,17 @@ def _summary(item: dict[str, Any], lanes, words: Sequence[_Word], audio: str | N
     for name, ms in talk.items():
         pairs.append((f"{name}", f"{clock(ms)} talking, {said.get(name, 0)} words"))
     body = facts(pairs)
-    metadata = item.get("metadata") or {}
+    metadata = _obj(item.get("metadata"))
     flat: dict[str, Any] = {}
     for key, value in metadata.items():
         flatten(str(key), value, flat)
     if flat:
         body += "<h3>Metadata</h3>" + table(["Field", "Value"], [(esc(k), esc(v)) for k, v in flat.items()])
-    for error in item.get("errors") or []:
+    for error in _items(item.get("errors")):
         body += f'<p class="yes">Error {esc(error.get("code", ""))}: {esc(error.get("error", ""))}</p>'
+    if not audio and is_redacted(item):
+        body += ('<p class="note">No player: the recording was redacted, and its redacted copy is not '
+                 "reachable from here (the original is never played).</p>")
     if audio:
         kind = "the redacted copy of the recording" if redacted else "the recording"
         body += (f'<audio id="player" controls preload="metadata" src="{esc(audio)}"></audio>'
@@ -189,9 +203,9 @@ def _timeline(item: dict[str, Any], lanes, length_ms: int) -> Section | None:
 
 def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
     series = []
-    for entry in item.get("speakerSentiments") or []:
-        values = [v for v in entry.get("sentimentValues") or [] if isinstance(v, dict)
-                  and is_number(v.get("s")) and is_number(v.get("e")) and is_number(v.get("v"))]
+    for entry in _items(item.get("speakerSentiments")):
+        values = [v for v in _items(entry.get("sentimentValues"))
+                  if is_number(v.get("s")) and is_number(v.get("e")) and is_number(v.get("v"))]
         series.append((str(entry.get("speakerName", "")), [((v["s"] + v["e"]) / 2000, float(v["v"])) for v in values]))
     if not any(points for _, points in series):
         return None
@@ -201,14 +215,14 @@ def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
 
 
 def _metrics(item: dict[str, Any]) -> Section | None:
-    groups = [g for g in item.get("metrics") or [] if isinstance(g, dict)]
+    groups = _items(item.get("metrics"))
     if not groups:
         return None
     rank = {name: i for i, name in enumerate(METRIC_GROUPS)}
     groups.sort(key=lambda g: rank.get(g.get("metricGroupName"), len(rank)))
     body = ""
     for group in groups:
-        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in group.get("metricValues") or []]
+        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in _items(group.get("metricValues"))]
         heading = f"<h3>{esc(group.get('metricGroupName', ''))}</h3>"
         body += f"<div>{heading}{table(['Metric', 'Value'], rows, numeric=(1,))}</div>"
     return Section("metrics", "Metrics", f'<div class="groups">{body}</div>')
@@ -216,14 +230,14 @@ def _metrics(item: dict[str, Any]) -> Section | None:
 
 def _mentions(keyword: dict[str, Any], anchors: _Anchors) -> str:
     return "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                   f"{anchors.links(m.get('occurrences') or [], m.get('speakerName'), exact=False)}</div>"
-                   for m in keyword.get("mentions") or [] if isinstance(m, dict))
+                   f"{anchors.links(_items(m.get('occurrences')), m.get('speakerName'), exact=False)}</div>"
+                   for m in _items(keyword.get("mentions")))
 
 
 def _knowledge(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    knowledge = item.get("knowledge") or {}
-    keywords = [k for k in knowledge.get("keywords") or [] if isinstance(k, dict)]
-    topics = [t for t in knowledge.get("topics") or [] if isinstance(t, dict)]
+    knowledge = _obj(item.get("knowledge"))
+    keywords = _items(knowledge.get("keywords"))
+    topics = _items(knowledge.get("topics"))
     if not keywords and not topics:
         return None
     body = ""
@@ -232,22 +246,22 @@ def _knowledge(item: dict[str, Any], anchors: _Anchors) -> Section | None:
         body += "<h3>Keywords</h3>" + table(["Keyword", "Relevance", "Mentions"], rows, numeric=(1,))
     if topics:
         rows = [(esc(t.get("topicName", "")), number(t.get("relevance")),
-                 esc(", ".join(str(k.get("keyword", "")) for k in t.get("keywords") or [] if isinstance(k, dict))))
+                 esc(", ".join(str(k.get("keyword", "")) for k in _items(t.get("keywords")))))
                 for t in topics]
         body += "<h3>Topics</h3>" + table(["Topic", "Relevance", "Keywords"], rows, numeric=(1,))
     return Section("knowledge", "Keywords and topics", body)
 
 
 def _categories(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    categories = [c for c in item.get("categories") or [] if isinstance(c, dict)]
+    categories = _items(item.get("categories"))
     if not categories:
         return None
     rows = []
     for c in categories:
         matched = bool(c.get("categoryValue"))
         matches = "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                          f"{anchors.links(m.get('occurrences') or [], m.get('speakerName'))}</div>"
-                          for m in c.get("categoryMatches") or [] if isinstance(m, dict))
+                          f"{anchors.links(_items(m.get('occurrences')), m.get('speakerName'))}</div>"
+                          for m in _items(c.get("categoryMatches")))
         rows.append((esc(c.get("categoryName", "")), '<span class="yes">yes</span>' if matched else "no", matches))
     hits = sum(1 for c in categories if c.get("categoryValue"))
     return Section("categories", "Categories", f'<p class="note">{hits} of {len(categories)} matched.</p>'
@@ -255,13 +269,13 @@ def _categories(item: dict[str, Any], anchors: _Anchors) -> Section | None:
 
 
 def _spotting(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    groups = [g for g in (item.get("spotting") or {}).get("groups") or [] if isinstance(g, dict)]
+    groups = _items(_obj(item.get("spotting")).get("groups"))
     if not groups:
         return None
     rows = []
     for g in groups:
         said = "".join(f"<div><b>{esc(k.get('keyword', ''))}</b> {_mentions(k, anchors)}</div>"
-                       for k in g.get("spottedKeywords") or [] if isinstance(k, dict))
+                       for k in _items(g.get("spottedKeywords")))
         rows.append((esc(g.get("groupName", "")), '<span class="yes">yes</span>' if g.get("spotted") else "no",
                      esc(g.get("score", "")), said))
     return Section("spotting", "Keyword groups", table(["Group", "Spotted", "Score", "Keywords said"], rows,
@@ -269,9 +283,9 @@ def _spotting(item: dict[str, Any], anchors: _Anchors) -> Section | None:
 
 
 def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    prediction = item.get("prediction") or {}
-    detectors = [d for d in prediction.get("detectors") or [] if isinstance(d, dict)]
-    classifiers = [c for c in prediction.get("classifiers") or [] if isinstance(c, dict)]
+    prediction = _obj(item.get("prediction"))
+    detectors = _items(prediction.get("detectors"))
+    classifiers = _items(prediction.get("classifiers"))
     if not detectors and not classifiers:
         return None
     body = ""
@@ -287,7 +301,7 @@ def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
             where = "".join(f"<div>{esc(k)}: {anchors.links(v, k.rsplit(' · ', 1)[-1], exact=False)}</div>"
                             for k, v in by_speaker.items())
             rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
-        redacted = [s for s in item.get("streams") or [] if isinstance(s, dict) and s.get("streamName") == "redacted-audio"]
+        redacted = is_redacted(item)
         body += "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
         body += ('<p class="note">Detected stretches are underlined in the transcript'
                  + ("; the redacted audio has them replaced by a tone." if redacted else ".") + "</p>")
@@ -300,9 +314,9 @@ def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
 
 def _verb_nouns(item: dict[str, Any], anchors: _Anchors) -> Section | None:
     rows = []
-    for entry in (item.get("conversation") or {}).get("speakerVerbNounPairs") or []:
+    for entry in _items(_obj(item.get("conversation")).get("speakerVerbNounPairs")):
         speaker = str(entry.get("speakerName", ""))
-        for pair in entry.get("verbNounPairs") or []:
+        for pair in _items(entry.get("verbNounPairs")):
             text = " ".join(str(x) for x in ("not" if pair.get("verbNeg") else "", pair.get("verb", ""),
                                              "no" if pair.get("nounNeg") else "", pair.get("noun", "")) if x)
             label = text + ("?" if pair.get("question") else "")
@@ -321,7 +335,7 @@ def _transcript(item: dict[str, Any], detected: Sequence[tuple[str, str, str, in
     starts = [s for s, _ in regions]
 
     def is_detected(s: int, e: int) -> bool:
-        i = bisect.bisect_right(starts, e) - 1
+        i = bisect.bisect_left(starts, e) - 1  # the last region starting before the word ends
         return i >= 0 and regions[i][1] > s
 
     parts: list[str] = []
@@ -386,7 +400,7 @@ def sections(item: dict[str, Any], audio: str | None = None, source: str | None 
 def build(item: dict[str, Any], audio: str | None = None, source: str | None = None,
           redacted_audio: bool = False) -> tuple[str, list[str]]:
     """The call report of a v3 media item as one HTML document (see `sections`), and its sections' ids."""
-    metadata = item.get("metadata") or {}
+    metadata = _obj(item.get("metadata"))
     title = str(metadata.get("title") or source or item.get("mediaId") or "call")
     subtitle = esc(f"Call report · media {item.get('mediaId', '')}")
     parts = sections(item, audio, source, redacted_audio)
@@ -405,7 +419,7 @@ def render(item: dict[str, Any], audio: str | None = None, source: str | None = 
 def recording_streams(item: dict[str, Any]) -> dict[str, Path]:
     """The item's recordings that are local files: stream name -> path (original, redacted-audio)."""
     out = {}
-    for stream in item.get("streams") or []:
+    for stream in _items(item.get("streams")):
         location = stream.get("streamLocation") if isinstance(stream, dict) else None
         if isinstance(location, str) and location.startswith("file://"):
             out[str(stream.get("streamName"))] = Path(urllib.parse.unquote(urllib.parse.urlparse(location).path,
@@ -425,20 +439,49 @@ def audio_address(recording: Path | None, report: Path) -> str | None:
     return urllib.parse.quote(os.fsencode(relative.replace(os.sep, "/")), safe="/")
 
 
-def page_at(item: dict[str, Any], place: Path, source: Path | None) -> str:
+def page_at(item: dict[str, Any], place: Path, source: Path | None, beside: Path | None = None) -> str:
     """The call report to be written at `place` for an item processed from the recording `source`: its
-    player plays the redacted copy when there is one, else `source`, by a path relative to `place`."""
-    recording, redacted = choose_recording(item, os.fspath(source) if source is not None else None)
+    player plays the recording `choose_recording` picks, by a path relative to `place`."""
+    recording, redacted = choose_recording(item, source, beside)
     return render(item, audio_address(recording, place), printable(source.name) if source is not None else None,
                   redacted)
 
 
-def choose_recording(item: dict[str, Any], input_path: str | None) -> tuple[Path | None, bool]:
-    """The recording to play and whether it is the redacted copy: a redacted copy when there is one (the
-    report should not play what redaction removed), else the original."""
+def is_redacted(item: dict[str, Any]) -> bool:
+    """Whether the item's audio was redacted (it has a redacted-audio stream)."""
+    return any(s.get("streamName") == "redacted-audio" for s in _items(item.get("streams")))
+
+
+def choose_recording(item: dict[str, Any], source: Path | None, beside: Path | None = None) -> tuple[Path | None, bool]:
+    """The recording to play, and whether it is the redacted copy. An item whose audio was redacted plays
+    only a redacted copy (the report must not play what redaction removed): its redacted-audio stream,
+    else a `NAME.redacted.*` file beside its `.v3.json` (`beside`); with neither, nothing. Any other
+    item plays `source`, else its original stream, else a recording named after its `.v3.json` beside it."""
     streams = recording_streams(item)
-    redacted = streams.get("redacted-audio")
-    if redacted is not None and redacted.is_file():
-        return redacted, True
-    original = Path(input_path) if input_path else streams.get("original")
-    return original, False
+    found = _beside(beside)
+    if is_redacted(item):
+        redacted = streams.get("redacted-audio")
+        if redacted is not None and redacted.is_file():
+            return redacted, True
+        return found.get("redacted"), found.get("redacted") is not None
+    for candidate in (source, streams.get("original"), found.get("original")):
+        if candidate is not None and candidate.is_file():
+            return candidate, False
+    return None, False
+
+
+AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".opus", ".m4a", ".aac", ".webm", ".mp4")
+
+
+def _beside(json_file: Path | None) -> dict[str, Path]:
+    """Recordings named after a `.v3.json` in its folder: {"original": NAME.wav, "redacted": NAME.redacted.wav}."""
+    if json_file is None or not json_file.name.endswith(JSON_SUFFIX):
+        return {}
+    stem = json_file.name[: -len(JSON_SUFFIX)]
+    found: dict[str, Path] = {}
+    for candidate in sorted(json_file.parent.glob(glob.escape(stem) + ".*")):
+        rest = candidate.name[len(stem):]
+        kind = "redacted" if rest.startswith(".redacted.") else "original" if rest.count(".") == 1 else None
+        if kind and candidate.suffix.lower() in AUDIO_SUFFIXES and candidate.is_file():
+            found.setdefault(kind, candidate)
+    return found

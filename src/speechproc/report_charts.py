@@ -6,9 +6,12 @@ blindness; marks also differ by hatching or shape, so no meaning rests on colour
 """
 from __future__ import annotations
 
+import functools
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from .report_page import clock
 
 # Okabe & Ito, "Color Universal Design": distinct under protanopia, deuteranopia and tritanopia
 SPEAKER_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -21,7 +24,20 @@ Span = tuple[float, float]  # (start, end), seconds
 
 
 def speaker_colour(index: int) -> str:
+    """The colour of the index-th speaker (or series)."""
     return SPEAKER_COLOURS[index % len(SPEAKER_COLOURS)]
+
+
+def drawn(chart: Callable[..., str]) -> Callable[..., str]:
+    """Draw a chart with text taken as it is: a speaker named "$x$" is not matplotlib's math notation
+    (which would change the label, or fail on an odd number of dollars)."""
+    @functools.wraps(chart)
+    def plain(*args, **kwargs) -> str:
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False, "svg.fonttype": "none", "font.size": 9}):
+            return chart(*args, **kwargs)
+    return plain
 
 
 def _figure(height_in: float):
@@ -31,18 +47,12 @@ def _figure(height_in: float):
     return fig
 
 
-def _clock(seconds: float, _pos: object = None) -> str:
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
-
-
 def _time_axis(ax, length_s: float) -> None:
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     ax.set_xlim(0, max(length_s, 1.0))
     ax.xaxis.set_major_locator(MaxNLocator(nbins=10, steps=[1, 2, 3, 5, 6, 10]))
-    ax.xaxis.set_major_formatter(FuncFormatter(_clock))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda seconds, _pos: clock(round(seconds) * 1000)))
     ax.set_xlabel("time (m:ss)")
 
 
@@ -53,7 +63,7 @@ def svg(fig, name: str, title: str | None = None) -> str:
 
     import matplotlib
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": name, "font.size": 9}):
+    with matplotlib.rc_context({"svg.hashsalt": name}):
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
     text = out.getvalue()
@@ -70,6 +80,7 @@ def svg(fig, name: str, title: str | None = None) -> str:
     return text.replace(">", f'><title id="{name}-title">{escape(title or name)}</title>', 1)
 
 
+@drawn
 def timeline(lanes: Sequence[tuple[str, Sequence[Span]]], overtalk: Sequence[Span], silences: Sequence[Span],
              detections: Sequence[Span], length_s: float, name: str = "timeline", title: str | None = None) -> str:
     """One lane per speaker with their turns, then overtalk, silences and detected (redacted) stretches."""
@@ -102,6 +113,7 @@ def timeline(lanes: Sequence[tuple[str, Sequence[Span]]], overtalk: Sequence[Spa
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
+@drawn
 def sentiment(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], length_s: float,
               name: str = "sentiment", title: str | None = None) -> str:
     """Sentence sentiment (-1 to 1) over time, one line and marker shape per speaker."""
@@ -122,6 +134,7 @@ def sentiment(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], lengt
     return svg(fig, name, title)
 
 
+@drawn
 def histograms(values_by_name: Sequence[tuple[str, Sequence[float]]], name: str = "distributions",
                title: str | None = None) -> str:
     """Small multiples: one histogram per metric, three to a row."""
@@ -143,6 +156,7 @@ def histograms(values_by_name: Sequence[tuple[str, Sequence[float]]], name: str 
     return svg(fig, name, title)
 
 
+@drawn
 def rates(labels: Sequence[str], values: Sequence[float], name: str = "rates", title: str | None = None) -> str:
     """Horizontal bars of shares (0 to 1), one per label, labelled with their percentage."""
     fig = _figure(0.45 + 0.26 * max(len(labels), 1))
@@ -159,6 +173,7 @@ def rates(labels: Sequence[str], values: Sequence[float], name: str = "rates", t
     return svg(fig, name, title)
 
 
+@drawn
 def trends(buckets: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], ylabel: str,
            name: str = "trend", title: str | None = None) -> str:
     """Lines over time buckets (labels in order); None leaves a gap."""

@@ -55,6 +55,7 @@ SCRIPT = """
 (function(){
 var player=document.getElementById('player');if(!player)return;
 var words=Array.prototype.slice.call(document.querySelectorAll('#transcript [data-s]'));
+words.sort(function(a,b){return Number(a.getAttribute('data-s'))-Number(b.getAttribute('data-s'));});
 var starts=words.map(function(w){return Number(w.getAttribute('data-s'));});var shown=null;
 document.addEventListener('click',function(ev){var t=ev.target.closest('[data-s]');if(!t)return;
 player.currentTime=Number(t.getAttribute('data-s'))/1000;var p=player.play();if(p&&p.catch){p.catch(function(){});}});
@@ -104,15 +105,14 @@ def number(value: Any) -> str:
     return f"{value:.4g}"
 
 
-def table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (), caption: str = "") -> str:
+def table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()) -> str:
     """A table whose cells are HTML already; the columns in `numeric` are right-aligned."""
     def cells(tag: str, values: Sequence[str]) -> str:
         return "".join(f'<{tag} class="n">{v}</{tag}>' if i in numeric else f"<{tag}>{v}</{tag}>"
                        for i, v in enumerate(values))
 
     body = "".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
-    cap = f"<caption class=\"note\">{esc(caption)}</caption>" if caption else ""
-    return f'<div class="scroll"><table>{cap}<thead><tr>{cells("th", head)}</tr></thead><tbody>{body}</tbody></table></div>'
+    return f'<div class="scroll"><table><thead><tr>{cells("th", head)}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

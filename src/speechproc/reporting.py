@@ -72,63 +72,61 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
     return item, record, path
 
 
-def _recording(item: dict[str, Any], record: dict[str, Any] | None, json_file: Path | None) -> tuple[Path | None, bool]:
-    """The recording to play, and whether it is the redacted copy: the item's streams, its catalog input,
-    or a recording of the same name beside its .v3.json."""
-    found, redacted = call_report.choose_recording(item, record["input_path"] if record else None)
-    if (found is None or not found.is_file()) and json_file is not None and json_file.name.endswith(JSON_SUFFIX):
-        stem = json_file.name[: -len(JSON_SUFFIX)]
-        for candidate in sorted(json_file.parent.glob(glob_escape(stem) + ".*")):
-            if candidate.suffix.lower() in AUDIO_SUFFIXES and candidate.is_file():
-                return candidate, False
-    return found, redacted
-
-
-AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".opus", ".m4a", ".aac", ".webm", ".mp4")
-
-
-def glob_escape(text: str) -> str:
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
-
-
 def call(target: str, output: str | Path | None = None, catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
     """The call report of a media id or a `.v3.json` file: (the page when `output` is "-", a summary
     {report, mediaId, bytes, sections, audio})."""
     with using(catalog) as cat:
         item, record, json_file = _target(target, cat)
         media_id = str(item.get("mediaId", ""))
+        source = Path(record["input_path"]) if record is not None else None
+        name = printable(source.name) if source is not None else printable(json_file.name) if json_file else None
         if output is not None and os.fspath(output) == "-":
-            html, parts = call_report.build(item, None, _source_name(record, json_file))
+            html, parts = _build(target, item, None, name, False)
             return html, _summary(None, media_id, html, None, parts)
         if output is None:
-            if json_file is not None:
-                place = report_path(json_file)
-            else:
-                place = absolute(f"{media_id or 'call'}{REPORT_SUFFIX}")
-            own = record is not None
+            place = report_path(json_file) if json_file is not None else absolute(f"{media_id or 'call'}{REPORT_SUFFIX}")
         else:
             place = absolute(output)
-            own = record is not None and ownership.canonical(place) in _report_places(record, json_file)
+        option = "-o" if output is not None else None
         if os.fspath(output or "").endswith(("/", os.sep)) or place.is_dir():
-            raise refuse(place, "names a folder; give a file name")
-        recording, redacted = _recording(item, record, json_file)
+            raise refuse(place, "names a folder; give a file name", option)
+        recording, redacted = call_report.choose_recording(item, source, json_file)
         audio = call_report.audio_address(recording, place)
-        html, parts = call_report.build(item, audio, _source_name(record, json_file), redacted)
-        write_requested(place, html, cat, media_id if own else None)
+        html, parts = _build(target, item, audio, name, redacted)
+        if media_id and ownership.canonical(place) in _report_places(record, json_file):
+            earlier = _earlier_items(place, record, cat) if record is not None else set()
+            write_requested(place, html, cat, media_id, earlier, option)
+        else:
+            write_requested(place, html, cat, option=option)
         return None, _summary(place, media_id, html, audio, parts)
 
 
-def _report_places(record: dict[str, Any], json_file: Path | None) -> set[Path]:
+def _build(target: str, item: dict[str, Any], audio: str | None, name: str | None,
+           redacted: bool) -> tuple[str, list[str]]:
+    """The page and its sections; a value of the wrong type where the v3 shape has another is a usage
+    error naming the target (a hand-made or damaged .v3.json), not a crash."""
+    try:
+        return call_report.build(item, audio, name, redacted)
+    except (AttributeError, TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise E.ConfigurationError(E.INVALID_VALUE, printable(
+            f"{target}: not a v3 media item of the expected shape ({type(exc).__name__}: {exc})")) from None
+
+
+def _earlier_items(place: Path, record: dict[str, Any], catalog: Catalog) -> set[str]:
+    """The earlier media item of the same recording whose report is at `place` (the recording was
+    processed again since: a new item, the same report place), which this item's report replaces."""
+    owner = catalog.output_media(str(ownership.canonical(place)))
+    earlier = catalog.get(owner) if owner is not None and owner != record["media_id"] else None
+    return {owner} if earlier is not None and earlier["input_path"] == record["input_path"] else set()
+
+
+def _report_places(record: dict[str, Any] | None, json_file: Path | None) -> set[Path]:
     """Where the item's own call report is (`run --report`'s, or beside its .v3.json): only there is a
-    report written as the item's output; every other output of the item stays out of reach."""
-    places = [(record.get("outputs") or {}).get("report"), report_path(json_file) if json_file else None]
+    report written as the item's output (so that `run --report` may replace it later); every other
+    output of the item stays out of reach."""
+    recorded = (record.get("outputs") or {}).get("report") if record is not None else None
+    places = [recorded, report_path(json_file) if json_file else None]
     return {ownership.canonical(Path(p)) for p in places if p}
-
-
-def _source_name(record: dict[str, Any] | None, json_file: Path | None) -> str | None:
-    if record is not None:
-        return printable(Path(record["input_path"]).name)
-    return printable(json_file.name) if json_file is not None else None
 
 
 def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> dict[str, Any]:
@@ -140,7 +138,7 @@ def corpus(query: str | None = None, output: str | Path | None = None, date_fiel
            catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
     """The corpus report over the catalog, or the items a `speechproc query` statement selects: (the page
     when `output` is "-", a summary {report, items, bytes, sections})."""
-    field = corpus_report.check_date_field(date_field or "dateCreated")
+    field = corpus_report.check_date_field(date_field if date_field is not None else "dateCreated")
     with using(catalog) as cat:
         chosen = records(cat, query)
         if date_field is not None and chosen and not any(

@@ -34,5 +34,6 @@ def content_key(path: Path) -> str | None:
 
 
 def still_there(row: dict[str, Any]) -> bool:
-    """Whether a finished item's outputs all still exist (else the file is processed again)."""
-    return all(Path(p).exists() for p in row["outputs"].values())
+    """Whether a finished item's outputs all still exist (else the file is processed again); its HTML
+    report is not needed: `run --report` writes a missing one from the stored result."""
+    return all(Path(p).exists() for name, p in row["outputs"].items() if name != "report")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, distributed, item_metadata, jobs, ownership, reuse
+from . import callbacks, distributed, item_metadata, jobs, ownership, report, reuse
 from . import config as config_module
 from . import errors as E
 from .catalog import Catalog, using
@@ -23,7 +23,7 @@ from .options import Options
 from .options import build as build_options
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
-from .planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
+from .planning import JSON_SUFFIX, REPORT_SUFFIX, Input, discover, out_folder, output_paths, same_file_as, unreadable
 from .publishing import enqueue_callbacks, redacted_audio_path
 from .workers import Engine, Finished, InProcess, LocalPool, plan_workers
 
@@ -250,7 +250,7 @@ class _Batch:
                                             new_tasks(media_id), self.settings.raw, reusable)
             if state != "claimed":
                 if state == "finished" and "report" in self.names.get(inp.path, {}):
-                    row = _report_of_skipped(row, self.names[inp.path]["report"], self.catalog, self.reporter)
+                    row = _report_of_skipped(row, self.catalog, self.reporter)
                 return _skipped(inp, state, row, self.reporter)
             job = Job(media_id, inp.path, self.names.get(inp.path, {}), None, self.options, metadata, created,
                       content_hash, config_hash, {}, self.settings.analytic_indexing)
@@ -372,14 +372,21 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
         return replace(result, status="failed", item=body, error=first)
 
 
-def _report_of_skipped(row: dict[str, Any], place: Path, catalog: Catalog, reporter: Reporter) -> dict[str, Any]:
-    """Write the call report of an unchanged item from its stored result, as its own output (a failure
-    to do so is a note: the item stays as it was); the row with the report among its outputs."""
+def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter) -> dict[str, Any]:
+    """Write the call report of an unchanged item from its stored result, beside its .v3.json, as its own
+    output (a failure to do so is a note: the item stays as it was); the row with the report among its
+    outputs."""
     media_id = row["media_id"]
+    if "json" not in row["outputs"]:
+        return row
+    json_file = Path(row["outputs"]["json"])
+    place = json_file.with_name(json_file.name.removesuffix(JSON_SUFFIX) + REPORT_SUFFIX)
     try:
-        from . import report
-
-        ownership.write(place, report.page_at(row["item"], place, Path(row["input_path"])), catalog, media_id)
+        owner = catalog.output_media(str(ownership.canonical(place)))
+        if owner is not None and owner != media_id:
+            raise ownership.OutputConflict(f"{shown(place)} is an output of media item {owner}")
+        page = report.page_at(row["item"], place, Path(row["input_path"]), json_file)
+        ownership.write(place, page, catalog, media_id)
         outputs = {**row["outputs"], "report": str(place.absolute())}
         catalog.update(media_id, outputs=outputs)
         return {**row, "outputs": outputs}
