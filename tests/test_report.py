@@ -91,6 +91,32 @@ ALL_SECTIONS = ["summary", "timeline", "sentiment", "metrics", "knowledge", "cat
                 "verbnouns", "transcript"]
 
 
+def test_overtalk_is_found_in_one_sweep_over_any_number_of_speakers():
+    import random
+
+    from speechproc.stages.metrics import intersect, merge
+
+    rng = random.Random(7)
+    for _ in range(200):
+        lanes = []
+        for n in range(rng.randint(1, 5)):
+            starts = sorted(rng.sample(range(0, 10_000, 10), 6))
+            lanes.append((f"s{n}", [(s, s + rng.randint(0, 900)) for s in starts]))
+        pairwise = merge(span for i, (_, a) in enumerate(lanes) for _, b in lanes[i + 1:]
+                         for span in intersect(merge(a), merge(b)))
+        assert report.overtalk_spans(lanes) == pairwise, lanes
+    assert report.overtalk_spans([("a", [(0, 10)]), ("b", [(10, 20)])]) == []  # touching is not overlapping
+
+
+def test_a_crowd_of_speakers_is_drawn_as_twelve_lanes():
+    item = call_item()
+    item["transcript"]["voiceActivity"] = [{"speakerName": f"speaker {n}", "occurrences": [{"s": n, "e": n + 1000 + n}]}
+                                           for n in range(20_000)]
+    timeline = next(s for s in report.sections(item) if s.id == "timeline").body
+    assert ">speaker 19999</text>" in timeline and ">19989 other speakers</text>" in timeline  # the 11 who talk most
+    assert ">speaker 0</text>" not in timeline
+
+
 def test_sections_appear_only_when_the_item_has_them():
     page = html_of(call_item())
     assert section_ids(page) == ["summary", "timeline", "transcript"]
@@ -178,6 +204,10 @@ def test_a_redacted_call_plays_only_its_redacted_copy(tmp_path):
     assert "the redacted audio has them replaced by a tone" in page
     plain = call_item()
     assert report.choose_recording(plain, None, tmp_path / "call.v3.json") == (tmp_path / "call.flac", False)
+    # a stream may only point the player at a media file, never at any file of the machine
+    (tmp_path / "secret.txt").write_text("x")
+    odd = call_item(streams=[{"streamName": "original", "streamLocation": (tmp_path / "secret.txt").as_uri()}])
+    assert report.choose_recording(odd, None) == (None, False)
 
 
 def long_call(minutes: int = 60) -> dict:
@@ -266,6 +296,12 @@ def test_the_trend_is_bucketed_by_day_week_or_month_over_the_chosen_date():
     assert "2025-12-30" in page and "2026-01-02" in page
     one_day = corpus_report.render(records[2:])
     assert "no trend to draw yet" in one_day
+    ages_apart = [record(0, "2026-03-01", extended_day="0001-01-01"), record(1, "2026-03-01", extended_day="9999-12-31"),
+                  record(2, "2026-03-01", extended_day="2026-01-02")]
+    page = corpus_report.render(ages_apart, "extended.callDate")  # no overflow past year 9999, no 10,000 empty years
+    assert "only those holding an item are shown" in page and len(page) < 500_000
+    assert [corpus_report.bucket_of(d, "year") for d in corpus_report.gather(ages_apart, "extended.callDate").dates] == [
+        "0001", "9999", "2026"]
 
 
 @pytest.mark.parametrize("bad", ["", " ", "extended..x", "a b", "$(rm -rf /)", "x" * 300, "extended.é"])
@@ -377,6 +413,64 @@ def test_a_report_of_the_recording_processed_again_replaces_the_earlier_items(ca
     code, refused = invoke("report", other["mediaId"])
     assert code == 2 and "is an output of media item 2222" in json.dumps(refused), refused
     assert refused["warnings"][0]["message"].startswith(str(out / "call.report.html"))  # not "-o ...": none given
+
+
+def test_a_copy_of_a_redacted_item_never_plays_the_original(catalog_with_item, tmp_path):
+    """The catalog knows the item's audio was redacted: a copy of its JSON that lost its streams still
+    plays only a redacted copy, or nothing."""
+    item, out = catalog_with_item
+    with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
+        redacted = {**item, "streams": [{"streamName": "redacted-audio", "streamLocation": "file:///gone.wav"}]}
+        catalog.update(item["mediaId"], item=redacted)
+    copy = tmp_path / "copies" / "call.v3.json"
+    copy.parent.mkdir()
+    copy.write_text(json.dumps(item))  # no streams
+    code, summary = invoke("report", str(copy))
+    assert code == 0 and summary["audio"] is None, summary  # not ../out/call.wav
+    (copy.parent / "call.redacted.wav").write_bytes(b"RIFF")
+    code, summary = invoke("report", str(copy))
+    assert code == 0 and summary["audio"] == "call.redacted.wav", summary
+
+
+def test_a_report_written_as_an_export_can_become_an_items_own(catalog_with_item, tmp_path):
+    item, out = catalog_with_item
+    code, first = invoke("report", item["mediaId"], "-o", str(out / "call.report.html"))  # its own place, by -o
+    assert code == 0, first
+    code, again = invoke("report", "--corpus", "-o", str(tmp_path / "c.html"))
+    code, elsewhere = invoke("report", item["mediaId"], "-o", str(tmp_path / "other.report.html"))
+    assert code == 0, elsewhere
+    (tmp_path / "other.v3.json").write_text(json.dumps({**item, "mediaId": "44444444-2222-4333-8444-555555555555"}))
+    code, own = invoke("report", str(tmp_path / "other.v3.json"))  # replaces the export-written file
+    assert code == 0 and own["report"] == str(tmp_path / "other.report.html"), own
+
+
+def test_a_json_file_with_a_name_that_is_not_utf8(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("SPEECHPROC_HOME", str(tmp_path / "home"))
+    name = os.fsdecode(b"call-\xff.v3.json")
+    (tmp_path / name).write_text(json.dumps(call_item()))
+    code, summary = invoke("report", str(tmp_path / name), "-o", str(tmp_path / "r.html"))
+    assert code == 0, summary
+
+
+def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recording(catalog_with_item, tmp_path):
+    from speechproc.runner import Reporter, _report_of_skipped
+
+    item, out = catalog_with_item
+    code, first = invoke("report", item["mediaId"])  # the earlier item's report
+    assert code == 0, first
+    newer = {**item, "mediaId": "22222222-2222-4333-8444-555555555555", "metadata": {"title": "newer"}}
+    with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
+        catalog.add(newer, str(out / "call.wav"), None, "cfg", [])
+        catalog.update(newer["mediaId"], item=newer, outputs={"json": str(out / "call.v3.json")})
+        notes = []
+        reporter = Reporter()
+        reporter.note = notes.append
+        row = _report_of_skipped(catalog.get(newer["mediaId"]), catalog, reporter)
+        assert notes == [] and row["outputs"]["report"] == str(out / "call.report.html")
+        assert catalog.get(newer["mediaId"])["outputs"]["report"] == str(out / "call.report.html")
+    assert "<title>newer</title>" in (out / "call.report.html").read_text()
 
 
 def test_a_report_is_not_needed_to_reuse_a_result(tmp_path):

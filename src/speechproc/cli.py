@@ -15,7 +15,7 @@ from . import __version__, api, distributed, listing
 from . import config as configuration
 from . import errors as E
 from . import export as export_module
-from .cli_support import AUTO, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, TEXT, V3Group, WorkerCount, emit, v3_errors
+from .cli_support import AUTO, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, TEXT, V3Group, WorkerCount, emit, v3_errors, write_stdout
 from .errors import SpeechprocError
 from .formats import TEXT_FORMATS
 from .progress import BarReporter
@@ -434,11 +434,11 @@ def export_command(fmt: str, query: str | None, output: str | None) -> None:
     if text is None:
         emit(summary)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
 
 
 @main.command("report")
-@click.argument("target", required=False, type=TEXT, metavar="[MEDIA_ID|FILE.v3.json]")
+@click.argument("target", required=False, type=click.Path(path_type=str), metavar="[MEDIA_ID|FILE.v3.json]")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write FILE (atomically; a file speechproc did not write is never replaced); '-' prints the "
                    "page. Default: NAME.report.html beside the item's .v3.json (else MEDIA_ID.report.html "
@@ -481,7 +481,7 @@ def report_command(target: str | None, output: str | None, corpus: bool, query: 
     if text is None:
         emit(summary)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
 
 
 def entry() -> None:

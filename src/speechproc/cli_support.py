@@ -34,6 +34,19 @@ def _printable_strings(obj: Any) -> Any:
     return obj
 
 
+def write_stdout(text: str) -> None:
+    """A page or a table on stdout. A reader that went away (`| head`) ends it quietly as before; a
+    stdout that cannot be written (a full disk) is exit 1 with the reason on stderr, not a traceback."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        click.echo(f"error: stdout cannot be written ({exc.strerror or exc})", err=True)
+        sys.exit(EXIT_FAILED)
+
+
 class Utf8Text(click.ParamType):
     """An argument that is text, not a path: it must be valid UTF-8 (a media id, a name, a query)."""
 

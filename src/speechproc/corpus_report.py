@@ -28,6 +28,7 @@ ITEM_DATES = ("dateCreated", "dateFinished")
 DATE_FIELD = re.compile(r"[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*")
 MAX_TREND_LINES = 6  # categories or groups drawn on a trend chart: the most often hit
 MAX_LISTED = 500  # items listed at the end
+MAX_BUCKETS = 400  # points of a trend with its empty periods kept
 
 
 @dataclass
@@ -113,30 +114,44 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 def bucket_of(day: dt.date, unit: str) -> str:
-    """The label of the day's bucket: the day, its ISO week's Monday, or its month."""
+    """The label of the day's bucket: the day, its ISO week's Monday, its month or its year."""
     if unit == "day":
         return day.isoformat()
     if unit == "week":
         return (day - dt.timedelta(days=day.weekday())).isoformat()
-    return day.strftime("%Y-%m")
+    return f"{day.year:04d}-{day.month:02d}" if unit == "month" else f"{day.year:04d}"
 
 
 def bucket_unit(days: Sequence[dt.date]) -> str:
-    """Days for up to two months, weeks for up to a year, else months."""
+    """Days for up to two months, weeks for up to a year, months for up to ten years, else years."""
     span = (max(days) - min(days)).days if days else 0
-    return "day" if span <= 62 else "week" if span <= 366 else "month"
+    return "day" if span <= 62 else "week" if span <= 366 else "month" if span <= 3660 else "year"
+
+
+def _index(day: dt.date, unit: str) -> int:
+    """The bucket's number on an even scale of its unit."""
+    if unit == "day":
+        return day.toordinal()
+    if unit == "week":
+        return (day.toordinal() - 1) // 7  # ordinal 1 (0001-01-01) is a Monday
+    return day.year * 12 + day.month - 1 if unit == "month" else day.year
+
+
+def _label(index: int, unit: str) -> str:
+    if unit == "day":
+        return dt.date.fromordinal(index).isoformat()
+    if unit == "week":
+        return dt.date.fromordinal(index * 7 + 1).isoformat()
+    return f"{index // 12:04d}-{index % 12 + 1:02d}" if unit == "month" else f"{index:04d}"
 
 
 def _buckets(days: Sequence[dt.date], unit: str) -> list[str]:
-    """Every bucket from the first day's to the last's, empty ones included, so time stays even."""
-    first, last = min(days), max(days)
-    labels, day = [], first
-    while day <= last:
-        label = bucket_of(day, unit)
-        if not labels or labels[-1] != label:
-            labels.append(label)
-        day += dt.timedelta(days=1)
-    return labels
+    """Every bucket from the first day's to the last's, empty ones included so time stays even; when that
+    would be more than MAX_BUCKETS (dates centuries apart), only the buckets that hold an item."""
+    first, last = _index(min(days), unit), _index(max(days), unit)
+    if last - first + 1 > MAX_BUCKETS:
+        return [_label(i, unit) for i in sorted({_index(d, unit) for d in days})]
+    return [_label(i, unit) for i in range(first, last + 1)]
 
 
 # ------------------------------------------------------------------------------------------ sections
@@ -197,6 +212,8 @@ def _trend(corpus: Corpus, date_field: str) -> Section | None:
     undated = len(corpus.items) - len(dated)
     body = (f'<p class="note">By {esc(date_field)}, one point per {unit}'
             + (f"; {plural(undated, 'item')} without a date in that field left out" if undated else "") + ".</p>")
+    if _index(max(d for d, _ in dated), unit) - _index(min(d for d, _ in dated), unit) + 1 > MAX_BUCKETS:
+        body += f'<p class="note">The dates span more than {MAX_BUCKETS} {unit}s: only those holding an item are shown.</p>'
     if len(labels) < 2:
         return Section("trend", "Trend over time", body + f'<p class="note">Every dated item falls on {labels[0]}: '
                        "there is no trend to draw yet.</p>")

@@ -233,6 +233,17 @@ class _ExportRecord:
         return []  # no file of an older version is an export's
 
 
+class _OwnReportRecord(_ExportRecord):
+    """The output record as a media item's own report sees it: what speechproc wrote there for any item,
+    or as an export or report, may be replaced; what this writes is recorded as the item's output."""
+
+    def output_hashes(self, path: str) -> set[str]:
+        return self.catalog.output_hashes(path) | self.catalog.export_hashes(path)
+
+    def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
+        self.catalog.record_output(path, sha256, media_id)
+
+
 def write_requested(path: Path, content: str | Callable[[Path], None], catalog: Catalog,
                     own_media: str | None = None, replaces: Collection[str] = (), option: str | None = "-o") -> None:
     """Write a file a command was asked for (an export, a report) atomically, where only such a file
@@ -247,7 +258,7 @@ def write_requested(path: Path, content: str | Callable[[Path], None], catalog: 
         if owner is not None and owner != own_media and owner not in replaces:
             raise refuse(path, f"is an output of media item {owner}; write to another file", option)
         if own_media is not None:
-            ownership.write(path, content, catalog, own_media)
+            ownership.write(path, content, _OwnReportRecord(catalog), own_media)
         else:
             ownership.write(path, content, _ExportRecord(catalog), None)
     except ownership.OutputConflict:

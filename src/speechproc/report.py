@@ -20,15 +20,19 @@ from typing import Any
 
 from . import report_charts as charts
 from .export import flatten
+from .media import MEDIA_EXTENSIONS
 from .paths import printable
 from .planning import JSON_SUFFIX
 from .report_page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
-from .stages.metrics import SILENCE_INCIDENT_MS, intersect, merge
+from .stages.metrics import SILENCE_INCIDENT_MS, merge
 
 METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
 MAX_LINKS = 12  # occurrences linked per keyword, match or detection; the rest are counted
 PARAGRAPH_PAUSE_MS = 3000  # a pause this long starts a new paragraph of one speaker's words
 PARAGRAPH_WORDS = 120
+MAX_LANES = 12  # speakers drawn on the timeline one lane each; the rest share one lane
+MAX_TRANSCRIPT_WORDS = 200_000  # about 20 hours of speech; the rest stays in the .v3.json
+MAX_LENGTH_MS = 10**11  # a length beyond about 3 years is no recording's: the speech's end is used
 
 
 @dataclass(frozen=True)
@@ -120,12 +124,18 @@ def voice_activity(item: dict[str, Any], words: Sequence[_Word]) -> list[tuple[s
 
 
 def overtalk_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
-    """Where two or more speakers talk at once."""
-    both: list[tuple[int, int]] = []
-    for i, (_, a) in enumerate(lanes):
-        for _, b in lanes[i + 1:]:
-            both.extend(intersect(list(a), list(b)))
-    return merge(both)
+    """Where two or more speakers talk at once: one sweep over every speaker's merged spans in time order
+    (a span's end before a start at the same moment, so touching spans are no overtalk)."""
+    events = sorted((t, step) for _, spans in lanes for s, e in merge(spans) for t, step in ((s, 1), (e, -1)))
+    out: list[tuple[int, int]] = []
+    talking, since = 0, 0
+    for t, step in events:
+        if step > 0 and talking == 1:
+            since = t
+        elif step < 0 and talking == 2 and t > since:
+            out.append((since, t))
+        talking += step
+    return merge(out)
 
 
 def silence_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
@@ -191,7 +201,7 @@ def _timeline(item: dict[str, Any], lanes, length_ms: int) -> Section | None:
         return None
     overtalk, silences = overtalk_spans(lanes), silence_spans(lanes)
     detections = merge((s, e) for *_, s, e in detected_spans(item))
-    drawn = charts.timeline([(name, _seconds(spans)) for name, spans in lanes], _seconds(overtalk),
+    drawn = charts.timeline([(name, _seconds(spans)) for name, spans in _drawn_lanes(lanes)], _seconds(overtalk),
                             _seconds(silences), _seconds(detections), length_ms / 1000, "timeline",
                             "Speaker turns, overtalk, silences over 4 s and detections over the call")
     note = (f'<p class="note">Overtalk: {plural(len(overtalk), "stretch", "stretches")}, '
@@ -199,6 +209,16 @@ def _timeline(item: dict[str, Any], lanes, length_ms: int) -> Section | None:
             + (f"; {plural(len(detections), 'detected stretch', 'detected stretches')}" if detections else "")
             + ".</p>")
     return Section("timeline", "Timeline", chart(drawn) + note)
+
+
+def _drawn_lanes(lanes: Sequence[tuple[str, list[tuple[int, int]]]]) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The speakers who talk most, one lane each (at most MAX_LANES), in their order; the others in one."""
+    if len(lanes) <= MAX_LANES:
+        return list(lanes)
+    ranked = sorted(range(len(lanes)), key=lambda i: -sum(e - s for s, e in lanes[i][1]))
+    kept = sorted(ranked[:MAX_LANES - 1])
+    rest = merge(span for i in ranked[MAX_LANES - 1:] for span in lanes[i][1])
+    return [lanes[i] for i in kept] + [(f"{len(lanes) - len(kept)} other speakers", rest)]
 
 
 def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
@@ -209,6 +229,7 @@ def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
         series.append((str(entry.get("speakerName", "")), [((v["s"] + v["e"]) / 2000, float(v["v"])) for v in values]))
     if not any(points for _, points in series):
         return None
+    series = sorted(series, key=lambda sp: -len(sp[1]))[:MAX_LANES]
     drawn = charts.sentiment(series, length_ms / 1000, "sentiment", "Sentence sentiment per speaker over time")
     return Section("sentiment", "Sentiment", chart(drawn) + '<p class="note">One point per sentence, from -1 (very negative) '
                    "to 1 (very positive), at the sentence's middle.</p>")
@@ -349,7 +370,12 @@ def _transcript(item: dict[str, Any], detected: Sequence[tuple[str, str, str, in
         parts.append(f"<p>{who}<time>{clock(at)}</time>")
         open_paragraph, count = True, 0
 
+    shown = 0
     for w in words:
+        if shown >= MAX_TRANSCRIPT_WORDS:
+            parts.append(f'</p><p class="note">The first {MAX_TRANSCRIPT_WORDS:,} words are shown; the rest are in '
+                         "the item's .v3.json.")
+            break
         flags = str(w.get("m", "")).split("|")
         text = esc(w.get("w", ""))
         if "turn" in flags:
@@ -370,7 +396,7 @@ def _transcript(item: dict[str, Any], detected: Sequence[tuple[str, str, str, in
             start(s)
         mark = " class=det" if regions and is_detected(s, e) else ""
         parts.append(f" <span id=w{int(w['p'])} data-s={s}{mark}>{text}</span>")
-        count, last_end = count + 1, e
+        count, last_end, shown = count + 1, e, shown + 1
     if open_paragraph:
         parts.append("</p>")
     return Section("transcript", "Transcript", f'<div class="words">{"".join(parts)}</div>')
@@ -388,7 +414,7 @@ def sections(item: dict[str, Any], audio: str | None = None, source: str | None 
     lanes = voice_activity(item, words)
     ends = [e for _, spans in lanes for _, e in spans] + [w.e for w in words]
     length = item.get("length")
-    length_ms = int(length) if is_number(length) and length > 0 else max(ends, default=0)
+    length_ms = int(length) if is_number(length) and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
     detected = detected_spans(item)
     built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(item, lanes, length_ms),
              _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors), _categories(item, anchors),
@@ -427,10 +453,23 @@ def recording_streams(item: dict[str, Any]) -> dict[str, Path]:
     return out
 
 
+def _is_file(path: Path | None) -> bool:
+    """Whether `path` is a regular file (a name too long, or a folder that cannot be read: no)."""
+    try:
+        return path is not None and path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_recording(path: Path | None) -> bool:
+    """A regular file with a media extension: the only kind of file a report's player may point at."""
+    return path is not None and path.suffix.lower() in MEDIA_EXTENSIONS and _is_file(path)
+
+
 def audio_address(recording: Path | None, report: Path) -> str | None:
-    """The recording's address relative to the report's folder, when it is a file there and that folder
-    can reach it by a relative path (None otherwise: no player)."""
-    if recording is None or not recording.is_file():
+    """The recording's address relative to the report's folder, when it is a media file there and that
+    folder can reach it by a relative path (None otherwise: no player)."""
+    if not _is_recording(recording):
         return None
     try:
         relative = os.path.relpath(os.path.abspath(recording), os.path.abspath(report.parent))
@@ -439,10 +478,11 @@ def audio_address(recording: Path | None, report: Path) -> str | None:
     return urllib.parse.quote(os.fsencode(relative.replace(os.sep, "/")), safe="/")
 
 
-def page_at(item: dict[str, Any], place: Path, source: Path | None, beside: Path | None = None) -> str:
+def page_at(item: dict[str, Any], place: Path, source: Path | None, beside: Path | None = None,
+            redacted_audio: bool = False) -> str:
     """The call report to be written at `place` for an item processed from the recording `source`: its
     player plays the recording `choose_recording` picks, by a path relative to `place`."""
-    recording, redacted = choose_recording(item, source, beside)
+    recording, redacted = choose_recording(item, source, beside, redacted_audio)
     return render(item, audio_address(recording, place), printable(source.name) if source is not None else None,
                   redacted)
 
@@ -452,25 +492,24 @@ def is_redacted(item: dict[str, Any]) -> bool:
     return any(s.get("streamName") == "redacted-audio" for s in _items(item.get("streams")))
 
 
-def choose_recording(item: dict[str, Any], source: Path | None, beside: Path | None = None) -> tuple[Path | None, bool]:
-    """The recording to play, and whether it is the redacted copy. An item whose audio was redacted plays
-    only a redacted copy (the report must not play what redaction removed): its redacted-audio stream,
-    else a `NAME.redacted.*` file beside its `.v3.json` (`beside`); with neither, nothing. Any other
-    item plays `source`, else its original stream, else a recording named after its `.v3.json` beside it."""
+def choose_recording(item: dict[str, Any], source: Path | None, beside: Path | None = None,
+                     redacted_audio: bool = False) -> tuple[Path | None, bool]:
+    """The recording to play, and whether it is the redacted copy. An item whose audio was redacted (it
+    says so, `redacted_audio` says so, or a `NAME.redacted.*` lies beside its `.v3.json`) plays only a
+    redacted copy, as the report must not play what redaction removed: its redacted-audio stream, else
+    that copy beside its `.v3.json` (`beside`); with neither, nothing. Any other item plays `source`,
+    else its original stream, else a recording named after its `.v3.json` beside it."""
     streams = recording_streams(item)
     found = _beside(beside)
-    if is_redacted(item):
-        redacted = streams.get("redacted-audio")
-        if redacted is not None and redacted.is_file():
-            return redacted, True
-        return found.get("redacted"), found.get("redacted") is not None
+    if redacted_audio or is_redacted(item) or "redacted" in found:
+        for candidate in (streams.get("redacted-audio"), found.get("redacted")):
+            if _is_recording(candidate):
+                return candidate, True
+        return None, False
     for candidate in (source, streams.get("original"), found.get("original")):
-        if candidate is not None and candidate.is_file():
+        if _is_recording(candidate):
             return candidate, False
     return None, False
-
-
-AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".opus", ".m4a", ".aac", ".webm", ".mp4")
 
 
 def _beside(json_file: Path | None) -> dict[str, Path]:
@@ -479,9 +518,13 @@ def _beside(json_file: Path | None) -> dict[str, Path]:
         return {}
     stem = json_file.name[: -len(JSON_SUFFIX)]
     found: dict[str, Path] = {}
-    for candidate in sorted(json_file.parent.glob(glob.escape(stem) + ".*")):
+    try:
+        candidates = sorted(json_file.parent.glob(glob.escape(stem) + ".*"))
+    except (OSError, ValueError):
+        return {}
+    for candidate in candidates:
         rest = candidate.name[len(stem):]
         kind = "redacted" if rest.startswith(".redacted.") else "original" if rest.count(".") == 1 else None
-        if kind and candidate.suffix.lower() in AUDIO_SUFFIXES and candidate.is_file():
+        if kind and _is_recording(candidate):
             found.setdefault(kind, candidate)
     return found

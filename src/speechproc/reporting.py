@@ -54,9 +54,12 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
     """(the item, its catalog record or None, its .v3.json file or None) for a media id or a file."""
     if not target.strip():
         raise E.ConfigurationError(E.INVALID_VALUE, "the report's target is empty: give a media id or a .v3.json file")
-    looks_like_file = os.path.sep in target or target.endswith(".json") or os.path.lexists(target)
+    try:
+        looks_like_file = os.path.sep in target or target.endswith(".json") or os.path.lexists(target)
+    except (OSError, ValueError):
+        looks_like_file = True
     if not looks_like_file:
-        record = catalog.get(target)
+        record = catalog.get(target) if _is_text(target) else None
         if record is None:
             shown = target if len(target) <= 80 else target[:80] + "..."
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, printable(
@@ -64,12 +67,26 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
         json_output = (record.get("outputs") or {}).get("json")
         return record["item"], record, Path(json_output) if json_output else None
     path = absolute(target)
-    if not path.is_file():
-        why = "is a folder" if path.is_dir() else "is not a regular file" if os.path.exists(path) else "no such file"
+    try:
+        why = None if path.is_file() else "is a folder" if path.is_dir() else (
+            "is not a regular file" if os.path.exists(path) else "no such file")
+    except OSError as exc:  # a name too long, a folder that cannot be read
+        why = f"cannot be read ({exc.strerror or exc})"
+    if why is not None:
         raise E.ConfigurationError(E.INVALID_VALUE, printable(f"{target}: {why} (give a media id or a .v3.json file)"))
     item = _read_item(path)
-    record = catalog.get(str(item["mediaId"])) if isinstance(item.get("mediaId"), str) else None
+    media_id = item.get("mediaId")
+    record = catalog.get(media_id) if isinstance(media_id, str) and _is_text(media_id) else None
     return item, record, path
+
+
+def _is_text(value: str) -> bool:
+    """Whether a string is text the catalog can hold (a name read from a non-UTF-8 path is not)."""
+    try:
+        value.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def call(target: str, output: str | Path | None = None, catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
@@ -88,17 +105,28 @@ def call(target: str, output: str | Path | None = None, catalog: Catalog | None 
         else:
             place = absolute(output)
         option = "-o" if output is not None else None
-        if os.fspath(output or "").endswith(("/", os.sep)) or place.is_dir():
+        if os.fspath(output or "").endswith(("/", os.sep)) or _is_dir(place):
             raise refuse(place, "names a folder; give a file name", option)
-        recording, redacted = call_report.choose_recording(item, source, json_file)
+        # a copy of the item may have lost its streams: the catalog's record still says it was redacted
+        was_redacted = record is not None and call_report.is_redacted(record["item"])
+        recording, redacted = call_report.choose_recording(item, source, json_file, was_redacted)
         audio = call_report.audio_address(recording, place)
         html, parts = _build(target, item, audio, name, redacted)
-        if media_id and ownership.canonical(place) in _report_places(record, json_file):
-            earlier = _earlier_items(place, record, cat) if record is not None else set()
-            write_requested(place, html, cat, media_id, earlier, option)
+        if record is not None and ownership.canonical(place) in _report_places(record, json_file):
+            write_own_report(place, html, record, cat, option)
+        elif media_id and ownership.canonical(place) in _report_places(None, json_file):
+            write_requested(place, html, cat, media_id, (), option)
         else:
             write_requested(place, html, cat, option=option)
         return None, _summary(place, media_id, html, audio, parts)
+
+
+def _is_dir(path: Path) -> bool:
+    """Whether `path` is a folder (a name too long to ask about is not: writing it then says why)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _build(target: str, item: dict[str, Any], audio: str | None, name: str | None,
@@ -118,6 +146,13 @@ def _earlier_items(place: Path, record: dict[str, Any], catalog: Catalog) -> set
     owner = catalog.output_media(str(ownership.canonical(place)))
     earlier = catalog.get(owner) if owner is not None and owner != record["media_id"] else None
     return {owner} if earlier is not None and earlier["input_path"] == record["input_path"] else set()
+
+
+def write_own_report(place: Path, html: str, record: dict[str, Any], catalog: Catalog, option: str | None = None) -> None:
+    """Write a catalog item's report at its own place (beside its .v3.json), replacing what speechproc
+    wrote there for it, for an earlier item of the same recording, or as a report or export; never
+    another recording's item's output nor a file of the user's (ConfigurationError, exit 2)."""
+    write_requested(place, html, catalog, record["media_id"], _earlier_items(place, record, catalog), option)
 
 
 def _report_places(record: dict[str, Any] | None, json_file: Path | None) -> set[Path]:
@@ -153,7 +188,7 @@ def corpus(query: str | None = None, output: str | Path | None = None, date_fiel
         if output is not None and os.fspath(output) == "-":
             return html, summary
         place = absolute(output if output is not None else CORPUS_DEFAULT)
-        if os.fspath(output or "").endswith(("/", os.sep)) or place.is_dir():
+        if os.fspath(output or "").endswith(("/", os.sep)) or _is_dir(place):
             raise refuse(place, "names a folder; give a file name")
         write_requested(place, html, cat)
         summary["report"] = printable(str(place))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import callbacks, distributed, item_metadata, jobs, ownership, report, reuse
+from . import callbacks, distributed, item_metadata, jobs, ownership, report, reporting, reuse
 from . import config as config_module
 from . import errors as E
 from .catalog import Catalog, using
@@ -23,7 +23,7 @@ from .options import Options
 from .options import build as build_options
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
-from .planning import JSON_SUFFIX, REPORT_SUFFIX, Input, discover, out_folder, output_paths, same_file_as, unreadable
+from .planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
 from .publishing import enqueue_callbacks, redacted_audio_path
 from .workers import Engine, Finished, InProcess, LocalPool, plan_workers
 
@@ -380,18 +380,15 @@ def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter
     if "json" not in row["outputs"]:
         return row
     json_file = Path(row["outputs"]["json"])
-    place = json_file.with_name(json_file.name.removesuffix(JSON_SUFFIX) + REPORT_SUFFIX)
+    place = reporting.report_path(json_file)
     try:
-        owner = catalog.output_media(str(ownership.canonical(place)))
-        if owner is not None and owner != media_id:
-            raise ownership.OutputConflict(f"{shown(place)} is an output of media item {owner}")
         page = report.page_at(row["item"], place, Path(row["input_path"]), json_file)
-        ownership.write(place, page, catalog, media_id)
+        reporting.write_own_report(place, page, row, catalog)
         outputs = {**row["outputs"], "report": str(place.absolute())}
         catalog.update(media_id, outputs=outputs)
         return {**row, "outputs": outputs}
-    except ownership.OutputConflict as exc:
-        reporter.note(f"media {media_id}: report not written ({exc})")
+    except E.SpeechprocError as exc:
+        reporter.note(f"media {media_id}: report not written ({exc.message})")
     except Exception as exc:
         reporter.note(f"media {media_id}: report not written ({type(exc).__name__}: {exc})")
     return row
