@@ -54,6 +54,7 @@ def check_date_field(name: str) -> str:
 
 
 def field_value(item: dict[str, Any], name: str) -> Any:
+    """The item's dateCreated or dateFinished, or the value at a metadata field path (None when absent)."""
     if name in ITEM_DATES:
         return item.get(name)
     value: Any = item.get("metadata") or {}
@@ -138,6 +139,7 @@ def _index(day: dt.date, unit: str) -> int:
 
 
 def _label(index: int, unit: str) -> str:
+    """The label of the bucket numbered `index` (the inverse of `_index`, as `bucket_of` spells it)."""
     if unit == "day":
         return dt.date.fromordinal(index).isoformat()
     if unit == "week":
