@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import invoke
-from speechproc import corpus_report, report, reporting
+from speechproc import corpus_report, report, report_player, reporting
 from speechproc.catalog import Catalog
 
 AGENT, CALLER = "Agent", "Caller"
@@ -195,19 +195,19 @@ def test_a_redacted_call_plays_only_its_redacted_copy(tmp_path):
     item = {**full_item(), "streams": [
         {"streamName": "original", "streamLocation": (tmp_path / "call.flac").as_uri()},
         {"streamName": "redacted-audio", "streamLocation": "file:///elsewhere/call.redacted.flac"}]}
-    assert report.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (
+    assert report_player.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (
         tmp_path / "call.redacted.flac", True)  # its stream is gone: the copy beside its .v3.json
     (tmp_path / "call.redacted.flac").unlink()
-    assert report.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (None, False)
+    assert report_player.choose_recording(item, tmp_path / "call.flac", tmp_path / "call.v3.json") == (None, False)
     page = report.page_at(item, tmp_path / "call.report.html", tmp_path / "call.flac", tmp_path / "call.v3.json")
     assert "<audio" not in page and "the original is never played" in page
     assert "the redacted audio has them replaced by a tone" in page
     plain = call_item()
-    assert report.choose_recording(plain, None, tmp_path / "call.v3.json") == (tmp_path / "call.flac", False)
+    assert report_player.choose_recording(plain, None, tmp_path / "call.v3.json") == (tmp_path / "call.flac", False)
     # a stream may only point the player at a media file, never at any file of the machine
     (tmp_path / "secret.txt").write_text("x")
     odd = call_item(streams=[{"streamName": "original", "streamLocation": (tmp_path / "secret.txt").as_uri()}])
-    assert report.choose_recording(odd, None) == (None, False)
+    assert report_player.choose_recording(odd, None) == (None, False)
 
 
 def long_call(minutes: int = 60) -> dict:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SAMPLES, invoke, write_wav
-from speechproc import corpus_report, report
+from speechproc import corpus_report, report, report_player
 from test_report import ALL_SECTIONS, full_item, record
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -109,7 +109,7 @@ def test_a_call_report_with_a_player_in_chromium(browser, tmp_path):
     item = full_item()  # every section
     place = tmp_path / "reports" / "call.report.html"
     place.parent.mkdir()
-    place.write_text(report.render(item, report.audio_address(tmp_path / "media" / "call one.wav", place), "call one.wav"))
+    place.write_text(report.render(item, report_player.audio_address(tmp_path / "media" / "call one.wav", place), "call one.wav"))
     opened = Opened(browser, place)
     assert opened.sections() == ALL_SECTIONS
     for section in opened.sections():

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from . import errors as E
 from . import report_charts as charts
 from .paths import printable
@@ -106,14 +108,6 @@ def gather(records: Sequence[dict[str, Any]], date_field: str = "dateCreated") -
     return corpus
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
 def bucket_of(day: dt.date, unit: str) -> str:
     """The label of the day's bucket: the day, its ISO week's Monday, its month or its year."""
     if unit == "day":
@@ -177,7 +171,7 @@ def _distributions(corpus: Corpus) -> Section | None:
     if not shown:
         return None
     rows = [(esc(name), str(len(v)), number(statistics.fmean(v)), number(statistics.median(v)),
-             number(_percentile(v, 0.1)), number(_percentile(v, 0.9)), number(min(v)), number(max(v)))
+             number(float(np.percentile(v, 10))), number(float(np.percentile(v, 90))), number(min(v)), number(max(v)))
             for name, v in shown]
     drawn = charts.histograms(shown, "distributions", "Distributions of the main metrics over the finished items")
     others = sorted(set(corpus.metrics) - set(MAIN_METRICS))

@@ -10,9 +10,6 @@ recording from there.
 from __future__ import annotations
 
 import bisect
-import glob
-import os
-import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +17,9 @@ from typing import Any
 
 from . import report_charts as charts
 from .export import flatten
-from .media import MEDIA_EXTENSIONS
 from .paths import printable
-from .planning import JSON_SUFFIX
-from .report_page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
+from .report_page import Section, as_dict, chart, clock, dicts, esc, facts, is_number, number, page, plural, table
+from .report_player import audio_address, choose_recording, is_redacted
 from .stages.metrics import SILENCE_INCIDENT_MS, merge
 
 METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
@@ -77,18 +73,8 @@ class _Anchors:
             f'<span class="note">and {more} more</span>' if more > 0 else "") + "</span>"
 
 
-def _obj(value: Any) -> dict[str, Any]:
-    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
-    return value if isinstance(value, dict) else {}
-
-
-def _items(value: Any) -> list[dict[str, Any]]:
-    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
-    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
-
-
 def _words(item: dict[str, Any]) -> list[dict[str, Any]]:
-    return _items(_obj(item.get("transcript")).get("words"))
+    return dicts(as_dict(item.get("transcript")).get("words"))
 
 
 def _spoken(words: Sequence[dict[str, Any]]) -> list[_Word]:
@@ -112,8 +98,8 @@ def _spans(occurrences: Iterable[Any]) -> list[tuple[int, int]]:
 
 def voice_activity(item: dict[str, Any], words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
     """Each speaker's speech spans (ms): the transcript's voiceActivity, else the spans of their words."""
-    activity = _items(_obj(item.get("transcript")).get("voiceActivity"))
-    lanes = [(str(a.get("speakerName", "")), merge(_spans(_items(a.get("occurrences")))))
+    activity = dicts(as_dict(item.get("transcript")).get("voiceActivity"))
+    lanes = [(str(a.get("speakerName", "")), merge(_spans(dicts(a.get("occurrences")))))
              for a in activity]
     if lanes:
         return lanes
@@ -147,10 +133,10 @@ def silence_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> lis
 def detected_spans(item: dict[str, Any]) -> list[tuple[str, str, str, int, int]]:
     """(detector, class label, speaker, start, end) of every detection."""
     out = []
-    for detector in _items(_obj(item.get("prediction")).get("detectors")):
-        for detection in _items(detector.get("detections")):
-            for segment in _items(detection.get("detectedSegments")):
-                for s, e in _spans(_items(segment.get("occurrences"))):
+    for detector in dicts(as_dict(item.get("prediction")).get("detectors")):
+        for detection in dicts(detector.get("detections")):
+            for segment in dicts(detection.get("detectedSegments")):
+                for s, e in _spans(dicts(segment.get("occurrences"))):
                     out.append((str(detector.get("detectorName", "")), str(detection.get("detectorClassLabel", "")),
                                 str(segment.get("speakerName", "")), s, e))
     return out
@@ -178,13 +164,13 @@ def _summary(item: dict[str, Any], lanes, words: Sequence[_Word], audio: str | N
     for name, ms in talk.items():
         pairs.append((f"{name}", f"{clock(ms)} talking, {said.get(name, 0)} words"))
     body = facts(pairs)
-    metadata = _obj(item.get("metadata"))
+    metadata = as_dict(item.get("metadata"))
     flat: dict[str, Any] = {}
     for key, value in metadata.items():
         flatten(str(key), value, flat)
     if flat:
         body += "<h3>Metadata</h3>" + table(["Field", "Value"], [(esc(k), esc(v)) for k, v in flat.items()])
-    for error in _items(item.get("errors")):
+    for error in dicts(item.get("errors")):
         body += f'<p class="yes">Error {esc(error.get("code", ""))}: {esc(error.get("error", ""))}</p>'
     if not audio and is_redacted(item):
         body += ('<p class="note">No player: the recording was redacted, and its redacted copy is not '
@@ -196,11 +182,14 @@ def _summary(item: dict[str, Any], lanes, words: Sequence[_Word], audio: str | N
     return Section("summary", "Summary", body)
 
 
-def _timeline(item: dict[str, Any], lanes, length_ms: int) -> Section | None:
+Detected = Sequence[tuple[str, str, str, int, int]]  # detected_spans: (detector, label, speaker, start, end)
+
+
+def _timeline(lanes, length_ms: int, detected: Detected) -> Section | None:
     if not any(spans for _, spans in lanes):
         return None
     overtalk, silences = overtalk_spans(lanes), silence_spans(lanes)
-    detections = merge((s, e) for *_, s, e in detected_spans(item))
+    detections = merge((s, e) for *_, s, e in detected)
     drawn = charts.timeline([(name, _seconds(spans)) for name, spans in _drawn_lanes(lanes)], _seconds(overtalk),
                             _seconds(silences), _seconds(detections), length_ms / 1000, "timeline",
                             "Speaker turns, overtalk, silences over 4 s and detections over the call")
@@ -223,8 +212,8 @@ def _drawn_lanes(lanes: Sequence[tuple[str, list[tuple[int, int]]]]) -> list[tup
 
 def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
     series = []
-    for entry in _items(item.get("speakerSentiments")):
-        values = [v for v in _items(entry.get("sentimentValues"))
+    for entry in dicts(item.get("speakerSentiments")):
+        values = [v for v in dicts(entry.get("sentimentValues"))
                   if is_number(v.get("s")) and is_number(v.get("e")) and is_number(v.get("v"))]
         series.append((str(entry.get("speakerName", "")), [((v["s"] + v["e"]) / 2000, float(v["v"])) for v in values]))
     if not any(points for _, points in series):
@@ -236,29 +225,38 @@ def _sentiment(item: dict[str, Any], length_ms: int) -> Section | None:
 
 
 def _metrics(item: dict[str, Any]) -> Section | None:
-    groups = _items(item.get("metrics"))
+    groups = dicts(item.get("metrics"))
     if not groups:
         return None
     rank = {name: i for i, name in enumerate(METRIC_GROUPS)}
     groups.sort(key=lambda g: rank.get(g.get("metricGroupName"), len(rank)))
     body = ""
     for group in groups:
-        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in _items(group.get("metricValues"))]
+        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in dicts(group.get("metricValues"))]
         heading = f"<h3>{esc(group.get('metricGroupName', ''))}</h3>"
         body += f"<div>{heading}{table(['Metric', 'Value'], rows, numeric=(1,))}</div>"
     return Section("metrics", "Metrics", f'<div class="groups">{body}</div>')
 
 
-def _mentions(keyword: dict[str, Any], anchors: _Anchors) -> str:
+def _by_speaker(mentions: Any, anchors: _Anchors, exact: bool = True) -> str:
+    """Each speaker's occurrences (v3 mentions or matches: {speakerName, occurrences}) as linked moments."""
     return "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                   f"{anchors.links(_items(m.get('occurrences')), m.get('speakerName'), exact=False)}</div>"
-                   for m in _items(keyword.get("mentions")))
+                   f"{anchors.links(dicts(m.get('occurrences')), m.get('speakerName'), exact)}</div>"
+                   for m in dicts(mentions))
+
+
+def _mentions(keyword: dict[str, Any], anchors: _Anchors) -> str:
+    return _by_speaker(keyword.get("mentions"), anchors, exact=False)
+
+
+def _yes(flag: Any) -> str:
+    return '<span class="yes">yes</span>' if flag else "no"
 
 
 def _knowledge(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    knowledge = _obj(item.get("knowledge"))
-    keywords = _items(knowledge.get("keywords"))
-    topics = _items(knowledge.get("topics"))
+    knowledge = as_dict(item.get("knowledge"))
+    keywords = dicts(knowledge.get("keywords"))
+    topics = dicts(knowledge.get("topics"))
     if not keywords and not topics:
         return None
     body = ""
@@ -267,51 +265,47 @@ def _knowledge(item: dict[str, Any], anchors: _Anchors) -> Section | None:
         body += "<h3>Keywords</h3>" + table(["Keyword", "Relevance", "Mentions"], rows, numeric=(1,))
     if topics:
         rows = [(esc(t.get("topicName", "")), number(t.get("relevance")),
-                 esc(", ".join(str(k.get("keyword", "")) for k in _items(t.get("keywords")))))
+                 esc(", ".join(str(k.get("keyword", "")) for k in dicts(t.get("keywords")))))
                 for t in topics]
         body += "<h3>Topics</h3>" + table(["Topic", "Relevance", "Keywords"], rows, numeric=(1,))
     return Section("knowledge", "Keywords and topics", body)
 
 
 def _categories(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    categories = _items(item.get("categories"))
+    categories = dicts(item.get("categories"))
     if not categories:
         return None
     rows = []
     for c in categories:
-        matched = bool(c.get("categoryValue"))
-        matches = "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                          f"{anchors.links(_items(m.get('occurrences')), m.get('speakerName'))}</div>"
-                          for m in _items(c.get("categoryMatches")))
-        rows.append((esc(c.get("categoryName", "")), '<span class="yes">yes</span>' if matched else "no", matches))
+        matches = _by_speaker(c.get("categoryMatches"), anchors)
+        rows.append((esc(c.get("categoryName", "")), _yes(c.get("categoryValue")), matches))
     hits = sum(1 for c in categories if c.get("categoryValue"))
     return Section("categories", "Categories", f'<p class="note">{hits} of {len(categories)} matched.</p>'
                    + table(["Category", "Matched", "Matches"], rows))
 
 
 def _spotting(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    groups = _items(_obj(item.get("spotting")).get("groups"))
+    groups = dicts(as_dict(item.get("spotting")).get("groups"))
     if not groups:
         return None
     rows = []
     for g in groups:
         said = "".join(f"<div><b>{esc(k.get('keyword', ''))}</b> {_mentions(k, anchors)}</div>"
-                       for k in _items(g.get("spottedKeywords")))
-        rows.append((esc(g.get("groupName", "")), '<span class="yes">yes</span>' if g.get("spotted") else "no",
+                       for k in dicts(g.get("spottedKeywords")))
+        rows.append((esc(g.get("groupName", "")), _yes(g.get("spotted")),
                      esc(g.get("score", "")), said))
     return Section("spotting", "Keyword groups", table(["Group", "Spotted", "Score", "Keywords said"], rows,
                                                        numeric=(2,)))
 
 
-def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
-    prediction = _obj(item.get("prediction"))
-    detectors = _items(prediction.get("detectors"))
-    classifiers = _items(prediction.get("classifiers"))
+def _predictions(item: dict[str, Any], anchors: _Anchors, found: Detected) -> Section | None:
+    prediction = as_dict(item.get("prediction"))
+    detectors = dicts(prediction.get("detectors"))
+    classifiers = dicts(prediction.get("classifiers"))
     if not detectors and not classifiers:
         return None
     body = ""
     if detectors:
-        found = detected_spans(item)
         rows = []
         for d in detectors:
             name = str(d.get("detectorName", ""))
@@ -335,9 +329,9 @@ def _predictions(item: dict[str, Any], anchors: _Anchors) -> Section | None:
 
 def _verb_nouns(item: dict[str, Any], anchors: _Anchors) -> Section | None:
     rows = []
-    for entry in _items(_obj(item.get("conversation")).get("speakerVerbNounPairs")):
+    for entry in dicts(as_dict(item.get("conversation")).get("speakerVerbNounPairs")):
         speaker = str(entry.get("speakerName", ""))
-        for pair in _items(entry.get("verbNounPairs")):
+        for pair in dicts(entry.get("verbNounPairs")):
             text = " ".join(str(x) for x in ("not" if pair.get("verbNeg") else "", pair.get("verb", ""),
                                              "no" if pair.get("nounNeg") else "", pair.get("noun", "")) if x)
             label = text + ("?" if pair.get("question") else "")
@@ -348,8 +342,7 @@ def _verb_nouns(item: dict[str, Any], anchors: _Anchors) -> Section | None:
     return Section("verbnouns", "Verb-noun pairs", table(["Speaker", "Pair"], [r[1:] for r in rows]))
 
 
-def _transcript(item: dict[str, Any], detected: Sequence[tuple[str, str, str, int, int]]) -> Section | None:
-    words = _words(item)
+def _transcript(words: Sequence[dict[str, Any]], detected: Detected) -> Section | None:
     if not any(not w.get("m") for w in words):
         return None
     regions = merge((s, e) for *_, s, e in detected)
@@ -416,17 +409,17 @@ def sections(item: dict[str, Any], audio: str | None = None, source: str | None 
     length = item.get("length")
     length_ms = int(length) if is_number(length) and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
     detected = detected_spans(item)
-    built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(item, lanes, length_ms),
+    built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(lanes, length_ms, detected),
              _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors), _categories(item, anchors),
-             _spotting(item, anchors), _predictions(item, anchors), _verb_nouns(item, anchors),
-             _transcript(item, detected)]
+             _spotting(item, anchors), _predictions(item, anchors, detected), _verb_nouns(item, anchors),
+             _transcript(raw_words, detected)]
     return [s for s in built if s is not None]
 
 
 def build(item: dict[str, Any], audio: str | None = None, source: str | None = None,
           redacted_audio: bool = False) -> tuple[str, list[str]]:
     """The call report of a v3 media item as one HTML document (see `sections`), and its sections' ids."""
-    metadata = _obj(item.get("metadata"))
+    metadata = as_dict(item.get("metadata"))
     title = str(metadata.get("title") or source or item.get("mediaId") or "call")
     subtitle = esc(f"Call report · media {item.get('mediaId', '')}")
     parts = sections(item, audio, source, redacted_audio)
@@ -439,45 +432,6 @@ def render(item: dict[str, Any], audio: str | None = None, source: str | None = 
     return build(item, audio, source, redacted_audio)[0]
 
 
-# ------------------------------------------------------------------------------------------ the recording
-
-
-def recording_streams(item: dict[str, Any]) -> dict[str, Path]:
-    """The item's recordings that are local files: stream name -> path (original, redacted-audio)."""
-    out = {}
-    for stream in _items(item.get("streams")):
-        location = stream.get("streamLocation") if isinstance(stream, dict) else None
-        if isinstance(location, str) and location.startswith("file://"):
-            out[str(stream.get("streamName"))] = Path(urllib.parse.unquote(urllib.parse.urlparse(location).path,
-                                                                            errors="surrogateescape"))
-    return out
-
-
-def _is_file(path: Path | None) -> bool:
-    """Whether `path` is a regular file (a name too long, or a folder that cannot be read: no)."""
-    try:
-        return path is not None and path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _is_recording(path: Path | None) -> bool:
-    """A regular file with a media extension: the only kind of file a report's player may point at."""
-    return path is not None and path.suffix.lower() in MEDIA_EXTENSIONS and _is_file(path)
-
-
-def audio_address(recording: Path | None, report: Path) -> str | None:
-    """The recording's address relative to the report's folder, when it is a media file there and that
-    folder can reach it by a relative path (None otherwise: no player)."""
-    if not _is_recording(recording):
-        return None
-    try:
-        relative = os.path.relpath(os.path.abspath(recording), os.path.abspath(report.parent))
-    except ValueError:  # another drive
-        return None
-    return urllib.parse.quote(os.fsencode(relative.replace(os.sep, "/")), safe="/")
-
-
 def page_at(item: dict[str, Any], place: Path, source: Path | None, beside: Path | None = None,
             redacted_audio: bool = False) -> str:
     """The call report to be written at `place` for an item processed from the recording `source`: its
@@ -485,46 +439,3 @@ def page_at(item: dict[str, Any], place: Path, source: Path | None, beside: Path
     recording, redacted = choose_recording(item, source, beside, redacted_audio)
     return render(item, audio_address(recording, place), printable(source.name) if source is not None else None,
                   redacted)
-
-
-def is_redacted(item: dict[str, Any]) -> bool:
-    """Whether the item's audio was redacted (it has a redacted-audio stream)."""
-    return any(s.get("streamName") == "redacted-audio" for s in _items(item.get("streams")))
-
-
-def choose_recording(item: dict[str, Any], source: Path | None, beside: Path | None = None,
-                     redacted_audio: bool = False) -> tuple[Path | None, bool]:
-    """The recording to play, and whether it is the redacted copy. An item whose audio was redacted (it
-    says so, `redacted_audio` says so, or a `NAME.redacted.*` lies beside its `.v3.json`) plays only a
-    redacted copy, as the report must not play what redaction removed: its redacted-audio stream, else
-    that copy beside its `.v3.json` (`beside`); with neither, nothing. Any other item plays `source`,
-    else its original stream, else a recording named after its `.v3.json` beside it."""
-    streams = recording_streams(item)
-    found = _beside(beside)
-    if redacted_audio or is_redacted(item) or "redacted" in found:
-        for candidate in (streams.get("redacted-audio"), found.get("redacted")):
-            if _is_recording(candidate):
-                return candidate, True
-        return None, False
-    for candidate in (source, streams.get("original"), found.get("original")):
-        if _is_recording(candidate):
-            return candidate, False
-    return None, False
-
-
-def _beside(json_file: Path | None) -> dict[str, Path]:
-    """Recordings named after a `.v3.json` in its folder: {"original": NAME.wav, "redacted": NAME.redacted.wav}."""
-    if json_file is None or not json_file.name.endswith(JSON_SUFFIX):
-        return {}
-    stem = json_file.name[: -len(JSON_SUFFIX)]
-    found: dict[str, Path] = {}
-    try:
-        candidates = sorted(json_file.parent.glob(glob.escape(stem) + ".*"))
-    except (OSError, ValueError):
-        return {}
-    for candidate in candidates:
-        rest = candidate.name[len(stem):]
-        kind = "redacted" if rest.startswith(".redacted.") else "original" if rest.count(".") == 1 else None
-        if kind and _is_recording(candidate):
-            found.setdefault(kind, candidate)
-    return found

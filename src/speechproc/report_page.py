@@ -71,6 +71,16 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def as_dict(value: Any) -> dict[str, Any]:
+    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
+    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of a report: its anchor id, heading and HTML body."""

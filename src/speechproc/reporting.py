@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import corpus_report, ownership
+from . import corpus_report, ownership, report_player
 from . import errors as E
 from . import report as call_report
 from .catalog import Catalog, using
@@ -108,9 +108,9 @@ def call(target: str, output: str | Path | None = None, catalog: Catalog | None 
         if os.fspath(output or "").endswith(("/", os.sep)) or _is_dir(place):
             raise refuse(place, "names a folder; give a file name", option)
         # a copy of the item may have lost its streams: the catalog's record still says it was redacted
-        was_redacted = record is not None and call_report.is_redacted(record["item"])
-        recording, redacted = call_report.choose_recording(item, source, json_file, was_redacted)
-        audio = call_report.audio_address(recording, place)
+        was_redacted = record is not None and report_player.is_redacted(record["item"])
+        recording, redacted = report_player.choose_recording(item, source, json_file, was_redacted)
+        audio = report_player.audio_address(recording, place)
         html, parts = _build(target, item, audio, name, redacted)
         if record is not None and ownership.canonical(place) in _report_places(record, json_file):
             write_own_report(place, html, record, cat, option)
