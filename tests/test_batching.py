@@ -14,7 +14,9 @@ from speechproc import batching, media
 from speechproc.batching import CHUNK_S, RATE, Chunk, ChunkWord
 from textnorm import wer
 
-MAX_AGENT_WER = 0.30  # tiny.en on the payment call's agent
+# tiny.en on the payment call's agent: 12.7-27.3 % measured (WER_LOG) under five CTranslate2 CPU paths (see
+# test_stage_asr.py)
+MAX_AGENT_WER = 0.40
 # What the caller reads out: the card number, expiry, security code and phone number, in order.
 CALLER_DIGITS = truth_for("payment.flac")["card_number"] + "0427" + "731" + "5552124439"
 
@@ -64,7 +66,7 @@ def test_a_word_moves_with_the_piece_that_holds_its_middle():
 
 
 def words_every(step: float, until: float) -> list[ChunkWord]:
-    return [ChunkWord(" word", t, t + 0.4, 0.9) for t in np.arange(0.2, until, step)]
+    return [ChunkWord(f" word{k}", t, t + 0.4, 0.9) for k, t in enumerate(np.arange(0.2, until, step))]
 
 
 @pytest.mark.parametrize("words, text, length, reason", [
@@ -87,6 +89,40 @@ def test_without_vad_a_chunk_holds_silences_and_only_a_loop_breaks_it():
     assert batching.broken(stopped_early, "4.5.3.9." + "5." * 80, 30, all_speech=False) == "repeats itself"
 
 
+def said(text: str) -> list[ChunkWord]:
+    return [ChunkWord(" " + token, 0.0, 0.0, 0.9) for token in text.split()]
+
+
+READ_OUT = "Hi, I would like to pay my bill. It is 4 .5 .3 .9 .1 .4 .8 .0 .3 .4 .3 .6 .4 .6 .7 .4 .2 .7 .3 .1"
+
+
+@pytest.mark.parametrize("text, run", [
+    (READ_OUT + " .5" * 60 + " .9", 60),  # a loop at the end of varied speech
+    ("thank you thank you thank you so much", 3),
+    ("no no no", 3),
+    ("a b c d " * 9, 9),  # a phrase of four words
+    ("5 5 5 5 5 5 5", 7),  # 555-5555 read out digit by digit: not a loop
+    (". . . . . . . . . hello", 1),  # punctuation is not a word
+    ("", 0),
+])
+def test_the_longest_run_of_a_repeated_word_or_phrase(text, run):
+    assert batching.repeated_run(said(text)) == run
+
+
+def test_a_loop_after_varied_speech_breaks_the_chunk():
+    text = READ_OUT + " .5" * 60 + " .9"
+    assert batching.broken(said(text), text, 20) == "repeats itself"
+    assert batching.broken(said(READ_OUT), READ_OUT, 6, all_speech=False) is None
+
+
+def test_a_loop_the_sequential_path_leaves_is_said_once():
+    looped = said(READ_OUT + " .5" * 60 + " .9")
+    kept = batching.without_loops(looped)
+    assert [w.text for w in kept] == [w.text for w in said(READ_OUT + " .5 .9")]
+    assert batching.without_loops(said("5 5 5 5 5 5 5 and thank you thank you")) == said(
+        "5 5 5 5 5 5 5 and thank you thank you")  # short repeats are speech: kept
+
+
 def test_compression_ratio_is_high_only_for_repeated_text():
     assert batching.compression_ratio("") == 0.0
     assert batching.compression_ratio("Hi, I would like to pay my bill by credit card.") < 2.4
@@ -99,13 +135,14 @@ def payment_channels() -> list[np.ndarray]:
 
 def assert_payment_call_heard(texts: list[str]) -> None:
     """The agent's words within MAX_AGENT_WER; the caller's digits those read out, give or take a few (a loop
-    adds dozens, a chunk that stops early loses the phone number), and no run of repeated words."""
+    adds dozens, a chunk that stops early loses the phone number), and no word or phrase said over and over
+    (the recogniser may write the digits one word each or in groups: their number is not counted)."""
     agent, caller = texts
     reference = " ".join(t["text"] for t in truth_for("payment.flac")["turns"] if t["speaker"] == "Agent")
     assert wer(reference, agent) <= MAX_AGENT_WER
     heard = re.sub(r"\D", "", caller)
     assert SequenceMatcher(None, heard, CALLER_DIGITS).ratio() >= 0.8, caller
-    assert len(caller.split()) <= 40, caller  # the caller says 33 words
+    assert batching.repeated_run([ChunkWord(t, 0, 0, 1) for t in caller.split()]) < batching.LOOP_REPEATS, caller
 
 
 def recognised_text(channels: list[np.ndarray]) -> list[str]:
@@ -158,17 +195,17 @@ def chunks_of(count: int) -> list[Chunk]:
     return [Chunk(k % 2, ((seconds(30 * k), seconds(30 * k + 29)),)) for k in range(count)]
 
 
-@pytest.mark.parametrize("count, size, decoders, sizes", [
-    (23, 4, 2, [4, 4, 4, 4, 4, 3]),  # six batches: three for each decoder
-    (23, 8, 1, [8, 8, 7]),
-    (9, 8, 2, [5, 4]),  # two batches, not 8 + 1: no decoder waits for the last one alone
-    (3, 4, 4, [1, 1, 1]),  # fewer chunks than decoders
-    (1, 8, 2, [1]),
-    (0, 8, 2, []),
+@pytest.mark.parametrize("count, size, sizes", [
+    (23, 4, [4, 4, 4, 4, 4, 3]),
+    (23, 8, [8, 8, 7]),
+    (9, 8, [5, 4]),  # two batches, as even as can be
+    (3, 2, [2, 1]),
+    (1, 8, [1]),
+    (0, 8, []),
 ])
-def test_batches_are_even_and_a_multiple_of_the_decoders(count, size, decoders, sizes):
+def test_batches_are_the_fewest_of_at_most_the_size_and_even(count, size, sizes):
     chunks = chunks_of(count)
-    found = batching.batches(chunks, size, decoders)
+    found = batching.batches(chunks, size)
     assert [len(batch) for batch in found] == sizes
     assert [chunk for batch in found for chunk in batch] == chunks  # every chunk once, in order
     assert all(len(batch) <= size for batch in found)

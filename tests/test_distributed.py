@@ -19,7 +19,7 @@ from speechproc.errors import ConfigurationError
 from speechproc.jobs import INTERRUPTED, JobEvents
 from speechproc.options import build
 from speechproc.runner import process
-from test_workers import CHUNK_BY_CHUNK, ONE_THREAD, assert_same_outputs, inputs, long_call
+from test_workers import CHUNK_BY_CHUNK, EVERY_ANALYTIC, ONE_THREAD, assert_same_outputs, inputs, long_call
 
 
 @pytest.fixture(scope="module")
@@ -41,16 +41,16 @@ def catalog_view(catalog: Catalog) -> list[tuple]:
 
 @pytest.mark.slow
 def test_ray_gives_the_results_of_the_local_engine(tmp_path, cluster):
+    """This process with every core (several decoders) against Ray actors of one thread each, every analytic."""
     folder = inputs(tmp_path / "in")
-    settings = config.validate({**ONE_THREAD, "speechModel": {"features": ["voiceFeatures"]},
-                                "metrics": [{"metricGroupName": "overtalk"}]})
+    settings = config.validate(EVERY_ANALYTIC)
     runs, records = {}, {}
     for engine in ("local", "ray"):
         with Catalog(tmp_path / f"catalog-{engine}.sqlite3") as catalog:
             runs[engine] = process([folder], settings, out_dir=tmp_path / engine, catalog=catalog, deliver=False,
                                    workers=None if engine == "ray" else 1, engine=engine)
             records[engine] = catalog_view(catalog)
-    assert [i.status for i in runs["ray"].items] == ["finished"] * 3
+    assert [i.status for i in runs["ray"].items] == ["finished"] * 4
     assert records["ray"] == records["local"]
     assert_same_outputs(runs["local"].items, runs["ray"].items)
 

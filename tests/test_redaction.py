@@ -62,9 +62,9 @@ def redacted(tmp_path_factory):
         invoke("categories", "delete", "card-payment")
 
 
-def pci_spans(item: dict) -> list[tuple[int, int]]:
-    pci = next(d for d in item["prediction"]["detectors"] if d["detectorName"] == "PCI")
-    return sorted((o["s"], o["e"]) for det in pci["detections"] for seg in det["detectedSegments"]
+def pci_spans(item: dict, detector: str = "PCI") -> list[tuple[int, int]]:
+    found = next(d for d in item["prediction"]["detectors"] if d["detectorName"] == detector)
+    return sorted((o["s"], o["e"]) for det in found["detections"] for seg in det["detectedSegments"]
                   for o in seg["occurrences"])
 
 
@@ -73,9 +73,17 @@ def truth_turn(words: str) -> dict:
     return next(t for t in truth_for("payment.flac")["turns"] if words in t["text"])
 
 
+# How far the recogniser's word times may stray from truth.json's turn times (forced-aligner practice: 100-200 ms;
+# a 126 ms miss at the end of a 1.1 s turn was seen on one CPU path)
+TIMING_TOLERANCE_MS = 250
+
+
 def covered(span: tuple[int, int], spans: list[tuple[int, int]]) -> float:
-    """The share of `span` inside the union of `spans`."""
+    """The share of `span`, less TIMING_TOLERANCE_MS at each end (at most a quarter of it), inside the union of
+    `spans`."""
     s, e = span
+    trim = min(TIMING_TOLERANCE_MS, (e - s) // 4)
+    s, e = s + trim, e - trim
     inside = np.zeros(e - s, bool)
     for a, b in spans:
         inside[max(a, s) - s: max(min(b, e) - s, 0)] = True
@@ -103,22 +111,108 @@ def test_the_card_number_is_detected_on_the_sample(plain):
     heard = "".join(re.sub(r"\D", "", d) for d in detected_digits(plain, (card["s"], card["e"])))
     number = truth_for("payment.flac")["card_number"]
     assert SequenceMatcher(None, heard, number).ratio() >= 0.8, heard  # the card number, give or take a digit
-    numbers = next(d for d in plain["prediction"]["detectors"] if d["detectorName"] == "Number")
-    assert len(numbers["detections"]) >= 3  # the card (one run or several), the confirmation number, the phone number
+    numbers = pci_spans(plain, "Number")  # the card (one run or several) and the phone number are runs of digits
+    assert covered((card["s"], card["e"]), numbers) >= 0.5 and covered((phone["s"], phone["e"]), numbers) >= 0.25
+
+
+# Fields of a media item that hold no word of the recording but may hold digits: ids, dates, links, places,
+# versions, and scores that v3 writes as strings
+NOT_SAID = {"_links", "mediaId", "dateCreated", "dateFinished", "taskId", "streamLocation", "detectorId",
+            "formatVersion", "detectorVersion", "score"}
+
+
+def said_in(value) -> list[str]:
+    """The text of a JSON value that can hold the recording's words: every string but those of NOT_SAID (numbers,
+    such as a word's times, never hold them)."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items() if k not in NOT_SAID for t in said_in(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in said_in(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def said_in_output(path: str) -> str:
+    """The words an output file shows (by its kind), without its timestamps, cue numbers and markup."""
+    import xml.etree.ElementTree as ET
+
+    raw, kind = Path(path).read_text(), Path(path).suffix
+    if kind == ".json":
+        return " ".join(said_in(json.loads(raw)))
+    if kind in (".srt", ".vtt"):
+        return " ".join(line for line in raw.splitlines()
+                        if "-->" not in line and not line.strip().isdigit() and line.strip() != "WEBVTT")
+    if kind == ".dfxp":
+        return " ".join("".join(p.itertext()) for p in ET.fromstring(raw).iter() if p.tag.endswith("}p"))
+    assert kind == ".txt", path
+    return raw
+
+
+def test_what_an_output_says_leaves_out_its_times_and_ids():
+    srt = "1\n00:00:26,148 --> 00:00:27,000\nCaller: It is 4539\n"
+    assert said_in({"mediaId": "a148", "dateCreated": "2026-01-01T00:00:26.148Z", "transcript": {"words": [
+        {"s": 26148, "e": 26500, "w": "4539"}, {"m": "turn", "w": "Caller"}]}}) == ["4539", "turn", "Caller"]
+    assert "148" not in said_in({"e": 26148, "_links": {"self": {"href": "/v3/media/148"}}})
+    for kind in ("srt", "vtt"):
+        assert "148" not in said_in_output(write(kind, srt))
+        assert "4539" in said_in_output(write(kind, srt))
+    dfxp = '<tt xmlns="http://www.w3.org/2006/04/ttaf1"><body><div><p begin="00:00:26.148">It is<br/>4539</p></div></body></tt>'
+    assert said_in_output(write("dfxp", dfxp)) == "It is4539"
+
+
+def write(kind: str, text: str) -> str:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix="." + kind, delete=False) as f:
+        f.write(text)
+    return f.name
+
+
+def digit_runs(tokens: list[str]) -> list[str]:
+    """The digits of each run of consecutive tokens that hold one, as a reader reads a number out (the recogniser
+    writes a card number as one word, as groups, or digit by digit: `4539`, `4 .5 .3 .9,`)."""
+    runs, current = [], ""
+    for token in tokens:
+        digits = re.sub(r"\D", "", token)
+        if digits:
+            current += digits
+        elif current:
+            runs.append(current)
+            current = ""
+    return runs + ([current] if current else [])
+
+
+def card_runs(plain: dict) -> tuple[list[str], list[str]]:
+    """(digit runs inside the PCI detection's spans, digit runs outside them) of the unredacted transcript: what
+    redaction must remove, and what it may leave (a phone or confirmation number)."""
+    spans = pci_spans(plain)
+    words = [w for w in plain["transcript"]["words"] if "m" not in w]
+    inside = [any(w["s"] < e and w["e"] > s for s, e in spans) for w in words]
+    hidden = digit_runs([w["w"] if k else "" for w, k in zip(words, inside)])
+    left = digit_runs([w["w"] if not k else "" for w, k in zip(words, inside)])
+    return hidden, left
+
+
+def assert_only_digits_left_outside_the_card(tokens: list[str], plain: dict, where: str) -> None:
+    """Every number the tokens read out is (part of) one said outside the PCI spans: no card digit survives,
+    whether the recogniser wrote it as one word or digit by digit."""
+    hidden, left = card_runs(plain)
+    assert hidden and any(len(run) >= 13 for run in hidden)  # there was a card number to redact
+    for run in digit_runs(tokens):
+        assert any(run in allowed for allowed in left), f"{run} left in {where}"
 
 
 def test_no_digit_of_the_card_survives_in_any_output(plain, redacted):
-    secrets = [d for d in detected_digits(plain) if len(re.sub(r"\D", "", d)) >= 3]
-    assert secrets
     for name, path in redacted["_outputs"].items():
-        if name == "redacted-audio":
-            continue
-        text = Path(path).read_text()
-        for secret in secrets:
-            assert secret not in text, f"{secret} left in {name}"
+        if name != "redacted-audio":
+            assert_only_digits_left_outside_the_card(said_in_output(path).split(), plain, name)
     words = [w["w"] for w in redacted["transcript"]["words"] if "m" not in w]
     assert "[redacted]" in words
     assert "[redacted]" in Path(redacted["_outputs"]["srt"]).read_text()
+
+
+def test_digit_runs_read_numbers_however_they_are_written():
+    assert digit_runs("It is 4 .5 .3 .9, 1 .4 then 0427 and [redacted] 731.".split()) == ["453914", "0427", "731"]
+    assert digit_runs([]) == [] and digit_runs(["4539"]) == ["4539"]
 
 
 def test_every_word_in_a_redacted_region_is_replaced(redacted):
@@ -132,12 +226,10 @@ def test_every_word_in_a_redacted_region_is_replaced(redacted):
 
 
 def test_analytics_never_see_the_redacted_words(plain, redacted):
-    secrets = [d for d in detected_digits(plain) if len(re.sub(r"\D", "", d)) >= 3]
-    assert secrets
-    text = json.dumps({k: redacted[k] for k in ("knowledge", "spotting", "categories", "conversation",
-                                                "speakerSentiments")})
-    for secret in secrets:
-        assert secret not in text
+    analytics = said_in({k: redacted[k] for k in ("knowledge", "spotting", "categories", "conversation",
+                                                  "speakerSentiments")})
+    assert_only_digits_left_outside_the_card([t for text in analytics for t in text.split() + [""]], plain,
+                                             "the analytics")
     spans = pci_spans(redacted)
 
     def occurrences(value):

@@ -11,9 +11,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from conftest import SAMPLES
+from conftest import SAMPLES, write_wav
 from speechproc import config
 from speechproc.catalog import Catalog
 from speechproc.jobs import JobEvents
@@ -70,10 +71,16 @@ def test_a_worker_keeps_to_its_threads_and_holds_no_named_semaphore():
 
 
 def inputs(folder: Path) -> Path:
+    """The sample call and voicemail, the call three times over (recognised in several batches), and the call
+    twice over mixed down to one channel (diarized, its speaker embeddings computed in several pieces)."""
+    from speechproc.media import decode
+
     folder.mkdir(parents=True)
     for name in ("call.flac", "voicemail.wav"):
         shutil.copy(SAMPLES / name, folder / name)
-    shutil.copy(SAMPLES / "call.flac", folder / "call-again.flac")
+    long_call(folder / "call-long.wav", 3)
+    track = decode(SAMPLES / "call.flac")
+    write_wav(folder / "call-mono.wav", np.tile(track.samples.mean(axis=0), 2), track.sample_rate)
     return folder
 
 
@@ -81,24 +88,31 @@ def without_ids(item: dict) -> dict:
     return {k: v for k, v in item.items() if k not in ("mediaId", "_links", "dateCreated", "dateFinished")}
 
 
+EVERY_ANALYTIC = {"speechModel": {"features": ["voiceFeatures", "advancedPunctuation"]},
+                  "metrics": [{"metricGroupName": "overtalk"}, {"metricGroupName": "sentiment"}],
+                  "speakerSentiments": True, "conversation": {"verbNounPairsEnabled": True},
+                  "knowledge": {"enableDiscovery": True}}
+
+
 @pytest.mark.slow
-def test_two_workers_give_the_results_of_one(tmp_path):
-    """With the default threads: one worker with every core (several decoders) against two that share them, and
-    every analytic, so that neither the recogniser nor the sentence encoder may depend on the threads."""
+def test_two_workers_and_any_threads_give_the_results_of_one(tmp_path):
+    """One worker with every core (several decoders, speaker embeddings in pieces side by side), two that share
+    the cores, and one with three threads, with every analytic: neither the recogniser, the speaker encoder nor
+    the sentence encoder may depend on the threads."""
     folder = inputs(tmp_path / "in")
-    settings = config.validate({"speechModel": {"features": ["voiceFeatures", "advancedPunctuation"]},
-                                "metrics": [{"metricGroupName": "overtalk"}, {"metricGroupName": "sentiment"}],
-                                "speakerSentiments": True, "conversation": {"verbNounPairsEnabled": True},
-                                "knowledge": {"enableDiscovery": True}})
     runs = {}
-    for workers in (1, 2):
-        with Catalog(tmp_path / f"catalog{workers}.sqlite3") as catalog:
-            batch = process([folder], settings, out_dir=tmp_path / f"out{workers}", catalog=catalog,
-                            workers=workers, deliver=False)
-            assert [i.status for i in batch.items] == ["finished"] * 3
+    for name, workers, threads in (("one", 1, 0), ("two", 2, 0), ("three threads", 1, 3)):
+        settings = config.validate({**EVERY_ANALYTIC, "speechproc": {"threads": threads}})
+        with Catalog(tmp_path / f"catalog-{name}.sqlite3") as catalog:
+            batch = process([folder], settings, out_dir=tmp_path / name, catalog=catalog, workers=workers,
+                            deliver=False)
+            assert [i.status for i in batch.items] == ["finished"] * 4
             assert {row["status"] for row in catalog.list(10)} == {"finished"}
-        runs[workers] = batch
-    assert_same_outputs(runs[1].items, runs[2].items)
+        runs[name] = batch
+    mono = json.loads(Path(next(i for i in runs["one"].items if "mono" in i.path).outputs["json"]).read_text())
+    assert len({w["w"] for w in mono["transcript"]["words"] if w.get("m") == "turn"}) >= 2  # diarized
+    assert_same_outputs(runs["one"].items, runs["two"].items)
+    assert_same_outputs(runs["one"].items, runs["three threads"].items)
 
 
 def assert_same_outputs(ones: list, twos: list) -> None:
@@ -184,8 +198,6 @@ def long_call(path: Path, copies: int = 4) -> Path:
     """The sample call `copies` times over, as a 16-bit stereo WAV (long enough to interrupt)."""
     import wave
 
-    import numpy as np
-
     from speechproc.media import decode
 
     track = decode(SAMPLES / "call.flac")
@@ -198,29 +210,43 @@ def long_call(path: Path, copies: int = 4) -> Path:
     return path
 
 
+RECOGNISING_COPIES = 16  # the sample call 16 times over: 18.6 minutes, recognised for many seconds on any machine
+
+
+def recognising(home: Path, workers: int) -> bool:
+    """Whether `workers` items of the run's catalog are being recognised now."""
+    if not (home / "catalog.sqlite3").exists():
+        return False
+    with Catalog(home / "catalog.sqlite3") as catalog:
+        rows = catalog.list(10)
+    return sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == workers
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("workers, presses", [(2, 1), (1, 2)])
 def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
     """Two workers of one thread each, or this process with its two decoders and Ctrl-C pressed twice: exit 130,
-    the summary of what was handled, no item left running, no partial output, no temporary file."""
+    the summary of what was handled, no item left running, no partial output, no temporary file.
+
+    Ctrl-C comes once every worker is recognising a recording long enough that the batch cannot end before the
+    signal lands (recognising one takes many seconds; the catalog is looked at every 0.1 s)."""
     folder = tmp_path / "in"
     folder.mkdir()
     for name in ("first.wav", "second.wav", "third.wav"):
-        long_call(folder / name)
+        long_call(folder / name, RECOGNISING_COPIES)
     home = tmp_path / "home"
     (tmp_path / "threads.yaml").write_text(f"speechproc:\n  threads: {3 - workers}\n")
     env = {**os.environ, "SPEECHPROC_HOME": str(home)}
     cli = subprocess.Popen([sys.executable, "-m", "speechproc.cli", "run", str(folder), "--workers", str(workers),
                             "--quiet", "--config", str(tmp_path / "threads.yaml")], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until every worker is recognising
-        time.sleep(0.5)
-        if (home / "catalog.sqlite3").exists():
-            with Catalog(home / "catalog.sqlite3") as catalog:
-                rows = catalog.list(10)
-            if sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == workers:
-                break
+    deadline = time.monotonic() + 180
+    while not recognising(home, workers):
+        if cli.poll() is not None or time.monotonic() > deadline:
+            cli.kill()
+            out, err = cli.communicate()
+            pytest.fail(f"the run never had {workers} recordings in recognition (exit {cli.returncode}): {err[-2000:]}")
+        time.sleep(0.1)
     for _ in range(presses):
         cli.send_signal(signal.SIGINT)
         time.sleep(0.3)

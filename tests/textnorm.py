@@ -1,6 +1,8 @@
 """Word error rate for tests: lowercase, digits and money spelled out, punctuation dropped."""
 from __future__ import annotations
 
+import json
+import os
 import re
 
 from num2words import num2words
@@ -25,5 +27,13 @@ def word_errors(ref: list[str], hyp: list[str]) -> int:
 
 
 def wer(reference: str, hypothesis: str) -> float:
+    """The word error rate of `hypothesis`. With WER_LOG set, each one measured is also appended to that file
+    with the test that measured it: how the thresholds of the recognition tests were set from runs under
+    every CPU path (see the README's Reproducibility section)."""
     ref = normalize(reference)
-    return word_errors(ref, normalize(hypothesis)) / max(1, len(ref))
+    rate = word_errors(ref, normalize(hypothesis)) / max(1, len(ref))
+    if os.environ.get("WER_LOG"):
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+        with open(os.environ["WER_LOG"], "a", encoding="utf-8") as log:
+            log.write(json.dumps({"test": test, "wer": round(rate, 4)}) + "\n")
+    return rate

@@ -15,6 +15,7 @@ import bisect
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +26,8 @@ RATE = 16000  # the recogniser's sample rate
 CHUNK_S = 30  # Whisper's input window: the most speech one chunk holds
 LOOP_COMPRESSION = 2.4  # faster-whisper's compression_ratio_threshold: above it, the text repeats itself
 UNHEARD_S = 3.0  # this much speech with no word in it means the decoder stopped or skipped
+LOOP_REPEATS = 8  # a word or phrase said this many times in a row is a decoder caught in a loop
+LOOP_PHRASE = 4  # the longest phrase looked for
 VAD_MIN_SILENCE_MS = 160  # the silence that splits speech, as BatchedInferencePipeline uses it
 
 
@@ -52,6 +55,9 @@ class Chunk:
         index = min(bisect.bisect_right(ends.tolist(), middle), len(self.pieces) - 1)
         shift = self.pieces[index][0] - (int(ends[index - 1]) if index else 0)
         return max(0.0, start + shift / RATE), max(0.0, end + shift / RATE)
+
+
+Said = TypeVar("Said")  # a recognised word of any kind: ChunkWord, conversation.RecognizedWord
 
 
 @dataclass(frozen=True)
@@ -105,12 +111,53 @@ def compression_ratio(text: str) -> float:
     return len(data) / len(zlib.compress(data)) if data else 0.0
 
 
+def _token(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _runs(tokens: list[str], longest: int) -> Iterator[tuple[int, int, int]]:
+    """(first token, phrase length, times in a row) of every phrase of up to `longest` tokens said twice or more
+    in a row."""
+    for n in range(1, longest + 1):
+        k = n
+        while k <= len(tokens) - n:
+            first, count = k - n, 1
+            while k <= len(tokens) - n and tokens[k:k + n] == tokens[k - n:k]:
+                count, k = count + 1, k + n
+            if count > 1:
+                yield first, n, count
+            else:
+                k += 1
+
+
+def repeated_run(words: list[ChunkWord], longest: int = LOOP_PHRASE) -> int:
+    """How many times in a row the chunk says the same word, or the same phrase of up to `longest` words, at
+    most (case and punctuation aside)."""
+    tokens = [_token(w.text) for w in words]
+    return max((count for first, n, count in _runs(tokens, longest) if all(tokens[first:first + n])),
+               default=1 if any(tokens) else 0)
+
+
+def without_loops(words: list[Said]) -> list[Said]:
+    """The words (anything with a `text`) with every loop (a word or phrase said LOOP_REPEATS times in a row or
+    more) said once: what the sequential path still loops on is not speech."""
+    tokens = [_token(w.text) for w in words]  # type: ignore[attr-defined]
+    dropped: set[int] = set()
+    for first, n, count in _runs(tokens, LOOP_PHRASE):
+        if count >= LOOP_REPEATS and all(tokens[first:first + n]):
+            dropped.update(range(first + n, first + n * count))
+    return [w for k, w in enumerate(words) if k not in dropped] if dropped else words
+
+
 def broken(words: list[ChunkWord], text: str, seconds: float, all_speech: bool = True) -> str | None:
     """Why a chunk's batched result cannot be kept, or None: a looping text, or, when the chunk is all speech
     (VAD's), UNHEARD_S of it with no word at its start, between two words or at its end. A chunk with no word
     at all is kept: music on hold or noise the VAD took for speech, not a decoder that stopped (decoding it
-    again, with the sequential path's fallbacks, would only cost time)."""
-    if compression_ratio(text) > LOOP_COMPRESSION:
+    again, with the sequential path's fallbacks, would only cost time).
+
+    A loop is a text that compresses like one (faster-whisper's test) or a word or phrase said LOOP_REPEATS
+    times in a row: a loop at the end of a chunk of varied speech does not raise the ratio of the whole."""
+    if compression_ratio(text) > LOOP_COMPRESSION or repeated_run(words) >= LOOP_REPEATS:
         return "repeats itself"
     if not all_speech or not words:
         return None
@@ -121,13 +168,12 @@ def broken(words: list[ChunkWord], text: str, seconds: float, all_speech: bool =
     return None
 
 
-def batches(chunks: list[Chunk], size: int, decoders: int = 1) -> list[list[Chunk]]:
-    """The chunks, in order, as batches of at most `size`: as even as can be, and as many as a multiple of
-    `decoders` where there are chunks enough, so that no decoder waits idle for the last batch."""
+def batches(chunks: list[Chunk], size: int) -> list[list[Chunk]]:
+    """The chunks, in order, as the fewest batches of at most `size`, as even as can be. The plan depends on
+    the chunks and `size` alone, never on how many decoders share the batches out."""
     if not chunks:
         return []
     count = -(-len(chunks) // size)
-    count = min(len(chunks), -(-count // decoders) * decoders)
     smaller, larger = divmod(len(chunks), count)
     found, first = [], 0
     for k in range(count):
@@ -142,8 +188,10 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     """Recognise every channel's speech; yield (chunk, its words, why it was decoded again or None), chunks in
     time order. `options` are faster-whisper's transcribe options (language, beam_size, hotwords).
 
-    `decoders` batches are decoded at once, each by a replica of the model (it must have been loaded with
-    that many workers), and the VAD of as many channels runs at once (Silero runs on one core)."""
+    The chunks go to the decoder `batch_size` at a time (`batches`: a plan fixed by the recording and the
+    batch size). `decoders` batches are decoded at once, each by a replica of the model (it must have been
+    loaded with that many workers), and the VAD of as many channels runs at once (Silero runs on one core);
+    neither changes a word."""
     from faster_whisper import BatchedInferencePipeline
 
     speech = list(ordered(lambda samples: speech_pieces(samples, vad), channels, min(decoders, len(channels)),
@@ -159,11 +207,11 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
         for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options)):
             reason = broken(words, text, audio.shape[0] / RATE, all_speech=vad)
             if reason is not None:
-                words = _decode_sequentially(model, audio, options)
+                words = without_loops(_decode_sequentially(model, audio, options))
             decoded.append((chunk, words, reason))
         return decoded
 
-    for decoded in ordered(decode, batches(chunks, batch_size, decoders), decoders, "speechproc-decoder"):
+    for decoded in ordered(decode, batches(chunks, batch_size), decoders, "speechproc-decoder"):
         yield from decoded
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .concurrency import ordered
 from .ownership import sha256_file
 
 RATE = 16000
@@ -239,14 +240,15 @@ def load(path: Path, expected_sha256: str | None = None):  # -> torch.nn.Module
 
 
 def embed_spans(network, features: np.ndarray, regions: list[tuple[int, int]], starts: np.ndarray,
-                lengths: np.ndarray, chunk: int = 2000) -> np.ndarray:
+                lengths: np.ndarray, chunk: int = 2000, threads: int = 1) -> np.ndarray:
     """One L2-normalised embedding per window, the network run over the speech rather than once per window.
 
     The frames of the speech regions ((first frame, end frame), in order; every window lies inside one)
     are laid end to end and cut into chunks of `chunk` frames, overlapping by the longest window; the
     network runs once per chunk (mean-normalised as a whole) and its frame outputs are pooled over each
     window's frames. Overlapping windows share their computation and short regions share a call, so the
-    cost follows the speech, not the number of windows or regions."""
+    cost follows the speech, not the number of windows or regions. The chunks depend on the recording
+    alone; `threads` of them are computed side by side (each on one thread, see `concurrency`)."""
     import torch
 
     out = np.zeros((len(starts), EMBEDDING_SIZE), dtype=np.float32)
@@ -256,30 +258,41 @@ def embed_spans(network, features: np.ndarray, regions: list[tuple[int, int]], s
     offsets = np.concatenate([[0], np.cumsum([end - first for first, end in regions])])  # region -> laid-out frame
     region_of = np.searchsorted(firsts, starts, side="right") - 1
     laid = offsets[region_of] + (starts - firsts[region_of])
-    total, longest = int(offsets[-1]), int(lengths.max())
-    order = np.argsort(laid, kind="stable")
     trunk, stats, dense = network.xvector[:-2], network.xvector.stats, network.xvector.dense
-    w = 0
-    with torch.inference_mode():
-        for lo in range(0, max(total - longest, 0) + 1, chunk):
-            hi = min(total, lo + chunk + longest)
-            members = []
-            while w < len(order) and (laid[order[w]] < lo + chunk or lo + chunk > total - longest):
-                members.append(order[w])
-                w += 1
-            if not members:
-                continue
-            piece = _laid_out(features, regions, offsets, lo, hi)
-            piece -= piece.mean(axis=0, keepdims=True)
-            frames = trunk(network.head(torch.from_numpy(piece[None]).transpose(1, 2)))[0]  # (C, frames / 2)
+
+    def pooled(piece: tuple[int, int, list[int]]) -> np.ndarray:
+        lo, hi, members = piece
+        frames_in = _laid_out(features, regions, offsets, lo, hi)
+        frames_in -= frames_in.mean(axis=0, keepdims=True)
+        with torch.inference_mode():
+            frames = trunk(network.head(torch.from_numpy(frames_in[None]).transpose(1, 2)))[0]  # (C, frames / 2)
             available = frames.shape[1]
-            pooled = []
+            windows = []
             for i in members:
                 a = max(0, min((int(laid[i]) - lo) // 2, available - 2))
                 b = min(available, max(a + 2, (int(laid[i] + lengths[i]) - lo + 1) // 2))
-                pooled.append(stats(frames[:, a:b][None])[0])
-            out[members] = dense(torch.stack(pooled)).numpy()
+                windows.append(stats(frames[:, a:b][None])[0])
+            return dense(torch.stack(windows)).numpy()
+
+    pieces = _pieces(laid, int(offsets[-1]), int(lengths.max()), chunk)
+    for (_, _, members), embedded in zip(pieces, ordered(pooled, pieces, threads, "speechproc-campplus")):
+        out[members] = embedded
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def _pieces(laid: np.ndarray, total: int, longest: int, chunk: int) -> list[tuple[int, int, list[int]]]:
+    """(first laid-out frame, end frame, the windows pooled from it) of each chunk the network runs over: a
+    window belongs to the chunk it starts in (the last chunk takes every window left)."""
+    order = np.argsort(laid, kind="stable")
+    pieces, w = [], 0
+    for lo in range(0, max(total - longest, 0) + 1, chunk):
+        members = []
+        while w < len(order) and (laid[order[w]] < lo + chunk or lo + chunk > total - longest):
+            members.append(int(order[w]))
+            w += 1
+        if members:
+            pieces.append((lo, min(total, lo + chunk + longest), members))
+    return pieces
 
 
 def _laid_out(features: np.ndarray, regions: list[tuple[int, int]], offsets: np.ndarray, lo: int, hi: int) -> np.ndarray:

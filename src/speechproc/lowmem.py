@@ -6,12 +6,18 @@ Silero VAD builds two more copies of the whole input before running the model 10
 time (the padded input, then every window with its context), and the model's working memory for 10,000
 windows. `BlockFeatureExtractor`, `StreamingSileroVAD` and `speech_timestamps` give the same numbers (the
 same frames, window, Mel filters, clamp; the same model batches and state; the same speech decisions)
-while holding one block at a time; features of one block or less go through faster-whisper's own code
-unchanged. `install` puts them in place for the recogniser's own VAD too.
+while holding one block at a time. `install` puts them in place for the recogniser's own VAD too.
+
+The Mel projection is not faster-whisper's matrix product: numpy hands that to its multi-threaded BLAS,
+whose sums round differently with the number of threads it may use (one in a worker process, one per
+core in the main one), and a last-bit change in a feature can change a word. The filters are sparse
+(each covers a few frequency bins), so a sparse product, always summed in the same order on one thread,
+is both faster and the same everywhere the same CPU runs it.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -33,19 +39,41 @@ def install(model) -> None:  # model: faster_whisper.WhisperModel
 
 
 class BlockFeatureExtractor(FeatureExtractor):
-    """faster-whisper's FeatureExtractor, computed in blocks of BLOCK_FRAMES frames."""
+    """faster-whisper's FeatureExtractor, computed in blocks of BLOCK_FRAMES frames, its Mel projection summed
+    on one thread in a fixed order."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        from scipy.sparse import csr_array
+
+        super().__init__(*args, **kwargs)
+        self._sparse_filters = csr_array(self.mel_filters)
 
     def __call__(self, waveform: np.ndarray, padding: int = 160, chunk_length: int | None = None) -> np.ndarray:
         length = len(waveform) + padding  # the signal zero-padded at the end, as faster-whisper pads it
         kept = length // self.hop_length  # frames of the centred STFT, less the last one, which is dropped
-        if kept <= BLOCK_FRAMES:
-            return super().__call__(waveform, padding, chunk_length)
         if chunk_length is not None:
             self.n_samples = chunk_length * self.sampling_rate
             self.nb_max_frames = self.n_samples // self.hop_length
         waveform = np.asarray(waveform, dtype=np.float32)
-        window = np.hanning(self.n_fft + 1)[:-1].astype(np.float32)
         spectrogram = np.empty((self.mel_filters.shape[0], kept), dtype=np.float32)
+        for first, power in self._power(waveform, length, kept):
+            mel = self._sparse_filters @ power
+            spectrogram[:, first:first + power.shape[1]] = np.log10(np.clip(mel, a_min=1e-10, a_max=None))
+        np.maximum(spectrogram, spectrogram.max() - 8.0, out=spectrogram)
+        spectrogram += 4.0
+        spectrogram /= 4.0
+        return spectrogram
+
+    def _power(self, waveform: np.ndarray, length: int, kept: int) -> Iterator[tuple[int, np.ndarray]]:
+        """(first frame, power spectrum of frames first.. as bins x frames), a block at a time. A signal of one
+        block or less goes through faster-whisper's own STFT (which also pads a signal shorter than the
+        window as numpy does)."""
+        window = np.hanning(self.n_fft + 1)[:-1].astype(np.float32)
+        if kept <= BLOCK_FRAMES:
+            padded = np.pad(waveform, (0, length - len(waveform)))
+            spectrum = self.stft(padded, self.n_fft, self.hop_length, window=window, return_complex=True)
+            yield 0, np.abs(spectrum.astype(np.complex64)[..., :kept]) ** 2
+            return
         for first in range(0, kept, BLOCK_FRAMES):
             last = min(kept, first + BLOCK_FRAMES)
             segment = _centred(waveform, length, self.n_fft // 2, first * self.hop_length,
@@ -53,12 +81,7 @@ class BlockFeatureExtractor(FeatureExtractor):
             frames = np.lib.stride_tricks.as_strided(
                 segment, (last - first, self.n_fft), (self.hop_length * segment.strides[0], segment.strides[0]))
             spectrum = np.fft.rfft(frames * window, n=self.n_fft, axis=-1).astype(np.complex64)
-            mel = self.mel_filters @ (np.abs(spectrum.T) ** 2)
-            spectrogram[:, first:last] = np.log10(np.clip(mel, a_min=1e-10, a_max=None))
-        np.maximum(spectrogram, spectrogram.max() - 8.0, out=spectrogram)
-        spectrogram += 4.0
-        spectrogram /= 4.0
-        return spectrogram
+            yield first, np.abs(spectrum.T) ** 2
 
 
 def _centred(waveform: np.ndarray, length: int, half: int, start: int, stop: int) -> np.ndarray:

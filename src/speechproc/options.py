@@ -6,7 +6,7 @@ table in `pipeline.py` reads to decide whether a stage runs. Everything here is 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .config import DETECTOR_NAME_BY_ID, detector_id
@@ -65,6 +65,7 @@ class DiarizationOptions:
     speaker_names: tuple[str, ...] = ()
     embedding: str = DEFAULTS["speechproc.speakerEmbedding"]  # campplus or resemblyzer
     encoder: str | None = DEFAULTS["speechproc.speakerEncoder"]  # None: the backend's bundled weights
+    threads: int = DEFAULTS["speechproc.threads"]  # pieces of the embedding network's work at once; 0: one per core
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,13 @@ def detector_options(item: dict[str, Any]) -> DetectorOptions:
     return DetectorOptions(name, detector_id(name), parameters, replacement, tone)
 
 
+def with_threads(options: Options, threads: int) -> Options:
+    """The options with `threads` for every stage that shares work out over threads (a worker's share of the
+    cores). The results do not depend on it."""
+    return replace(options, recognition=replace(options.recognition, threads=threads),
+                   diarization=replace(options.diarization, threads=threads))
+
+
 def build(settings: Settings) -> Options:
     """The options of every stage from validated settings (definitions resolved by runner.resolve)."""
     language = settings.language
@@ -162,7 +170,7 @@ def build(settings: Settings) -> Options:
                                        settings.batch_size, settings.hotwords),
         diarization=DiarizationOptions(settings.diarization, settings.speakers, settings.max_speakers,
                                        tuple(settings.speaker_names), settings.speaker_embedding,
-                                       settings.speaker_encoder),
+                                       settings.speaker_encoder, settings.threads),
         advanced_punctuation=settings.advanced_punctuation,
         detect=DetectOptions(language, tuple(detector_options(d) for d in settings.detectors)),
         voice_features=settings.voice_features,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import errors as E
+from .concurrency import one_thread_each
 from .conversation import Conversation, RecognizedWord
 from .media import ASR_RATE, give_back_memory
 from .options import Options
@@ -180,8 +181,16 @@ def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEve
     """Run every stage on one recording; raise a SpeechprocError naming the failed stage.
 
     A stage whose predicate says no is not run, and its task is `skipped`. With `words` (an aligned
-    transcript) recognition and diarization are replaced by those words."""
+    transcript) recognition and diarization are replaced by those words. Numeric kernels run on one thread
+    each meanwhile (`concurrency.one_thread_each`): the results do not depend on the threads or workers."""
     run = Run(path, options, conv, on_seconds, words)
+    with one_thread_each():
+        _run_stages(run, on_stage)
+    for code, message in unsupported_warnings(options):
+        conv.warn(code, message)
+
+
+def _run_stages(run: Run, on_stage: StageEvent) -> None:
     for stage in STAGES:
         if not stage.runs(run):
             on_stage(stage.name, "skipped")
@@ -199,5 +208,3 @@ def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEve
             on_stage(stage.name, "finished")
         if stage.then is not None:
             stage.then(run)
-    for code, message in unsupported_warnings(options):
-        conv.warn(code, message)

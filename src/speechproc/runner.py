@@ -19,7 +19,7 @@ from .config import Settings
 from .conversation import MediaItem
 from .formats import v3json
 from .jobs import Job, JobEvents, JobResult, as_error
-from .options import Options
+from .options import Options, with_threads
 from .options import build as build_options
 from .paths import absolute, printable, shown
 from .pipeline import new_tasks
@@ -150,7 +150,7 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
             count, threads = plan_workers(workers, len(inputs), settings.threads)
             pool = InProcess() if count == 1 else LocalPool(count, threads)
         if not isinstance(pool, InProcess):
-            options = replace(options, recognition=replace(options.recognition, threads=threads))
+            options = with_threads(options, threads)
         batch = _Batch(settings, options, metadata_of, out, force, cat, reporter, names)
         reporter.batch_started(inputs)
         try:

@@ -1,8 +1,9 @@
 """Speech recognition of every channel with faster-whisper, word timestamps for every word.
 
 Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, `batch_size`
-of them in flight at once (fewer on a long recording), shared out among single-threaded decoders, one per
-thread; a chunk whose result looks broken is decoded again sequentially (`batching`).
+of them in flight at once (fewer on a long recording); on the CPU they go to the decoders CPU_BATCH at a
+time, in batches fixed by the recording, the decoders (up to one per thread) taking the batches side by
+side; a chunk whose result looks broken is decoded again sequentially (`batching`).
 Sequential: faster-whisper's classic path, channel by channel, window after window, each conditioned on the
 text before it.
 """
@@ -30,17 +31,29 @@ TINY_WEIGHTS = 75_537_502  # bytes of tiny.en's model.bin (float16), the size CH
 NAMED_WEIGHTS = {"tiny": TINY_WEIGHTS, "base": 145_217_532, "small": 483_546_902, "medium": 1_527_906_378,
                  "large": 3_087_284_237}
 RECOGNITION_MEMORY = 1200 * 2**20  # what the audio held and the chunks in flight may take together
+# Chunks per decoder call on the CPU: two already give all that batching gains there (23 chunks of a 12-minute
+# call, one single-threaded decoder: 17.6 s one at a time, 14.8 s two, 14.3 s four, 15.4 s eight), and small
+# batches let several decoders share even a short recording.
+CPU_BATCH = 2
 log = logging.getLogger(__name__)
 
 
 def decoders(options: RecognitionOptions) -> int:
     """How many batches are decoded at once. On the CPU, batched recognition gives each of its threads a
-    decoder of its own, up to `batch_size` of them: the matrix products of a small model split over threads
-    wait for each other at every layer of every step, while independent decoders never wait (see the
-    README's measurements)."""
+    decoder of its own, as many as the chunks in flight fill (`batch_size // CPU_BATCH`): the matrix
+    products of a small model split over threads wait for each other at every layer of every step, while
+    independent decoders never wait (see the README's measurements)."""
     if not options.batched or not on_cpu(options.device):
         return 1
-    return max(1, min(options.threads or default_threads(), options.batch_size))
+    return max(1, min(options.threads or default_threads(), options.batch_size // CPU_BATCH))
+
+
+def batch_plan(options: RecognitionOptions, flying: int) -> tuple[int, int]:
+    """(chunks per decoder call, decoders at once) for a recording of which `flying` chunks may be in flight.
+    The first depends on the recording and the options, never on the threads: it decides which chunks share
+    a call, and so the numbers the decoder computes. On a GPU one decoder takes every chunk in flight."""
+    size = min(flying, CPU_BATCH if on_cpu(options.device) else options.batch_size)
+    return size, max(1, min(decoders(options), flying // size))
 
 
 def in_flight(options: RecognitionOptions, audio_bytes: int) -> int:
@@ -78,7 +91,8 @@ def check_language(options: RecognitionOptions) -> None:
 
 def transcribe_channel(channel: Channel, options: RecognitionOptions,
                        on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
-    """Recognise one channel on faster-whisper's sequential path; every word carries the channel's speaker name."""
+    """Recognise one channel on faster-whisper's sequential path; every word carries the channel's speaker name.
+    A loop that the path's own fallbacks left is said once (`batching.without_loops`)."""
     segments, _ = load(options).transcribe(channel.samples, vad_filter=options.vad, word_timestamps=True,
                                            **_decoding(options))
     words: list[RecognizedWord] = []
@@ -90,7 +104,7 @@ def transcribe_channel(channel: Channel, options: RecognitionOptions,
         if on_seconds is not None:
             on_seconds(segment.end)
     words.sort(key=lambda w: w.s)
-    return words
+    return batching.without_loops(words)
 
 
 def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
@@ -98,10 +112,9 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     """Recognise every channel in shared batches (`batching`); words channel by channel, each in time order."""
     found: list[list[RecognizedWord]] = [[] for _ in channels]
     reached = 0.0
-    flying = in_flight(options, sum(channel.samples.nbytes for channel in channels))
-    parallel = min(decoders(options), flying)
-    chunks = batching.recognise([channel.samples for channel in channels], load(options), max(1, flying // parallel),
-                                options.vad, _decoding(options), parallel)
+    size, parallel = batch_plan(options, in_flight(options, sum(channel.samples.nbytes for channel in channels)))
+    chunks = batching.recognise([channel.samples for channel in channels], load(options), size, options.vad,
+                                _decoding(options), parallel)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,

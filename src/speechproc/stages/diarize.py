@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import campplus
+from ..concurrency import ordered
 from ..conversation import Conversation
 from ..media import ASR_RATE
-from ..models import load_campplus, load_voice_encoder
+from ..models import default_threads, load_campplus, load_voice_encoder
 from ..options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
 EMBEDDING = "campplus"
@@ -167,34 +168,40 @@ def plan_windows(regions: list[tuple[int, int]], window_s: float, hop_s: float) 
     return Windows(table[:, 0] // MEL_FRAME_MS, np.maximum(table[:, 1] // MEL_FRAME_MS, 1), table[:, 2:])
 
 
-def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None) -> np.ndarray:
-    """Resemblyzer: one L2-normalised 256-d embedding per window; short windows are tiled to the full length."""
+def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None, threads: int = 1) -> np.ndarray:
+    """Resemblyzer: one L2-normalised 256-d embedding per window; short windows are tiled to the full length.
+    The windows go through the encoder EMBED_BATCH at a time (memory stays flat on long recordings), `threads`
+    batches side by side."""
     import torch
 
     encoder = load_voice_encoder(weights)
     full = int(windows.lengths.max()) if len(windows.lengths) else 0
-    out = []
-    with torch.inference_mode():
-        for lo in range(0, len(windows.starts), EMBED_BATCH):  # batches keep memory flat on long recordings
-            firsts, lengths = windows.starts[lo: lo + EMBED_BATCH], windows.lengths[lo: lo + EMBED_BATCH]
-            batch = np.zeros((len(firsts), full, mel.shape[1]), dtype=np.float32)
-            for i, (first, n) in enumerate(zip(firsts, lengths)):
-                piece = mel[first: first + n]
-                if len(piece):
-                    batch[i] = np.resize(piece, (full, mel.shape[1])) if len(piece) < full else piece[:full]
-            out.append(encoder(torch.from_numpy(batch)).cpu().numpy())
+
+    def embedded(lo: int) -> np.ndarray:
+        firsts, lengths = windows.starts[lo: lo + EMBED_BATCH], windows.lengths[lo: lo + EMBED_BATCH]
+        batch = np.zeros((len(firsts), full, mel.shape[1]), dtype=np.float32)
+        for i, (first, n) in enumerate(zip(firsts, lengths)):
+            piece = mel[first: first + n]
+            if len(piece):
+                batch[i] = np.resize(piece, (full, mel.shape[1])) if len(piece) < full else piece[:full]
+        with torch.inference_mode():
+            return encoder(torch.from_numpy(batch)).cpu().numpy()
+
+    out = list(ordered(embedded, range(0, len(windows.starts), EMBED_BATCH), threads, "speechproc-resemblyzer"))
     emb = np.concatenate(out) if out else np.zeros((0, 256), dtype=np.float32)
     return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
 
 def embed(samples: np.ndarray, regions: list[tuple[int, int]], windows: Windows, backend: str = EMBEDDING,
-          weights: str | None = None) -> np.ndarray:
-    """One L2-normalised speaker embedding per window, from the chosen backend (campplus, resemblyzer)."""
+          weights: str | None = None, threads: int = 1) -> np.ndarray:
+    """One L2-normalised speaker embedding per window, from the chosen backend (campplus, resemblyzer), the
+    network's pieces of work computed `threads` at a time."""
     if backend == "resemblyzer":
-        return embed_windows(mel_spectrogram(_normalised(samples, regions)), windows, weights)
+        return embed_windows(mel_spectrogram(_normalised(samples, regions)), windows, weights, threads)
     features = campplus.fbank(samples)
     frames = [(s // MEL_FRAME_MS, e // MEL_FRAME_MS) for s, e in regions]
-    return campplus.embed_spans(load_campplus(weights), features, frames, windows.starts, windows.lengths)
+    return campplus.embed_spans(load_campplus(weights), features, frames, windows.starts, windows.lengths,
+                                threads=threads)
 
 
 # --- clustering ------------------------------------------------------------------------------------------
@@ -312,8 +319,10 @@ def segments_from(windows: Windows, labels: np.ndarray) -> list[Segment]:
 
 
 def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
-            backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None) -> list[Segment]:
-    """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance."""
+            backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None,
+            threads: int = 1) -> list[Segment]:
+    """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance. `threads`: how many
+    pieces of the embedding network's work run side by side (the result is the same for any number)."""
     tuning = tuning or TUNINGS[backend]
     if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
         samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
@@ -321,7 +330,7 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
     if not regions:
         return []
     windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
-    emb = embed(samples, regions, windows, backend, weights)
+    emb = embed(samples, regions, windows, backend, weights, threads)
     labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning))
     return segments_from(windows, labels)
 
@@ -410,7 +419,8 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.embedding, options.encoder)
+    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.embedding, options.encoder,
+                       threads=options.threads or default_threads())
     if not segments:
         return
     labels = attribute([(w.s, w.e) for w in conv.recognized], segments)
