@@ -70,7 +70,9 @@ def main() -> None:
 
     raw = {"speechproc": {"batched": args.recognition == "batched"}}
     aligned_errs, machine_errs, total = [], [], 0
-    result: dict = {"recognition": args.recognition, "files": {}}
+    from cpu_path import describe  # the machine words' times hold for this CPU path of CTranslate2
+
+    result: dict = {"recognition": args.recognition, "cpu_path": describe(), "files": {}}
     with tempfile.TemporaryDirectory() as tmp, Catalog(Path(tmp) / "catalog.sqlite3") as catalog:
         for name in NAMES:
             batch = api.process([MFA / "audio" / f"{name}.wav"], config.validate(raw), out_dir=Path(tmp) / name,

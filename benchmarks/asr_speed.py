@@ -153,7 +153,10 @@ def main() -> None:
     if args.json:
         note = ("speechproc_batched: speechproc.batched true (the default: shared batches of VAD chunks, broken "
                 "chunks decoded again); speechproc_sequential: speechproc.batched false")
-        args.json.write_text(json.dumps({"threads": args.threads, "results": results, "note": note}, indent=2) + "\n")
+        from cpu_path import describe  # the word errors hold for this CPU path of CTranslate2
+
+        args.json.write_text(json.dumps({"threads": args.threads, "cpu_path": describe(), "results": results,
+                                         "note": note}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -131,7 +131,10 @@ def main() -> None:
         vb = voicebase_rows()
         rows += [{"recording": "VoiceBase callback sample 3.0.8", **r} for r in vb]
         summary.append(pooled("VoiceBase callback sample 3.0.8", vb))
+    from cpu_path import describe  # the words counted hold for this CPU path of CTranslate2
+
     result = {
+        "cpu_path": describe(),
         "reference_dbfs": REFERENCE_DBFS,
         "channels": [{k: v for k, v in r.items() if k != "values"} for r in rows],
         "pooled": summary,

@@ -250,12 +250,9 @@ def prepare_worker(threads: int) -> None:
     of a leaked semaphore."""
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):  # for libraries loaded from now on
         os.environ[name] = str(threads)
-    try:  # numpy's BLAS, loaded already, read them at its start: tell it now
-        from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits
 
-        threadpool_limits(threads)
-    except ImportError:  # scikit-learn's dependency; without it BLAS keeps one thread per core
-        pass
+    threadpool_limits(threads)  # numpy's BLAS, loaded already, read them at its start: tell it now
     from tqdm import tqdm
 
     tqdm.set_lock(threading.RLock())
