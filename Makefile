@@ -37,8 +37,9 @@ test: setup  # everything, then the tests that run a model again on another CPU'
 test-fast: setup  # the tests that run no speech, speaker, parser or sentence model (under a minute)
 	$(BIN)/python -m pytest -q -m "not slow"
 
-lint: setup
+lint: setup  # ruff, then mypy over src/ (settings: [tool.mypy] in pyproject.toml)
 	$(BIN)/ruff check src tests benchmarks scripts configs
+	$(BIN)/mypy src
 
 bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
@@ -57,4 +58,4 @@ samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py
 
 clean:
-	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache
+	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache .mypy_cache

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time the conversation analytics against recognition, on the sample call and on a 10-minute call.
 
-Runs the real pipeline (speechproc.pipeline.analyse) with configs/callcenter.yaml (all four metric
+Runs the real pipeline (speechproc.stages.pipeline.analyse) with configs/callcenter.yaml (all four metric
 groups, voice features, advanced punctuation, speaker sentiments, verb-noun pairs, keywords and
 topics) and records how long each stage takes. The 10-minute call is the sample call (69.6 s,
 stereo) repeated 9 times (626 s). Models are loaded once first, and their load times are reported
@@ -26,7 +26,7 @@ ANALYTICS = ("voice", "sentiment", "verbnoun", "knowledge", "metrics")
 
 
 def timed_loads(settings) -> dict[str, float]:
-    from speechproc import models
+    from speechproc.engines import models
     from speechproc.stages.sentiment import _head
 
     loads = {}
@@ -45,7 +45,7 @@ def timed_loads(settings) -> dict[str, float]:
 def run_once(path: Path, settings) -> dict[str, float]:
     """Seconds per stage of one recording through the pipeline."""
     from speechproc.conversation import Conversation
-    from speechproc.pipeline import analyse
+    from speechproc.stages.pipeline import analyse
 
     seconds: dict[str, float] = {}
     started: dict[str, float] = {}
@@ -86,7 +86,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc import config, options
+    from speechproc.config import options
+    from speechproc.config import v3 as config
 
     raw = config.load(CONFIG).raw
     result: dict = {"config": "configs/callcenter.yaml", "threads": args.threads}

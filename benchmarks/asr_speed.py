@@ -46,8 +46,9 @@ def bare_transcribe(model, path: Path, stereo: bool) -> tuple[list[str], float]:
 
 
 def ours(paths: list[Path], raw_config: dict, threads: int, out: Path) -> tuple[dict[Path, dict], float]:
-    from speechproc import api, config
-    from speechproc.catalog import Catalog
+    from speechproc import api
+    from speechproc.config import v3 as config
+    from speechproc.store.catalog import Catalog
 
     settings = config.validate({**raw_config, "speechproc": {**raw_config.get("speechproc", {}), "threads": threads}})
     start = time.perf_counter()
@@ -134,7 +135,7 @@ def main() -> None:
 
     from faster_whisper import WhisperModel
 
-    from speechproc.models import load_whisper, whisper_location
+    from speechproc.engines.models import load_whisper, whisper_location
 
     model = WhisperModel(whisper_location("tiny.en"), device="cpu", compute_type="int8", cpu_threads=args.threads)
     load_whisper("tiny.en", "cpu", "int8", args.threads)  # both models loaded before any timing

@@ -17,7 +17,7 @@ import sys
 
 STEERING = ("CT2_USE_MKL", "CT2_FORCE_CPU_ISA", "ONEDNN_MAX_CPU_ISA")
 # load the recogniser and decode a second of silence, so that oneDNN, when it is the backend, says its kernels
-LOAD = ("import numpy as np; from speechproc.models import load_whisper; "
+LOAD = ("import numpy as np; from speechproc.engines.models import load_whisper; "
         "segments, _ = load_whisper('tiny.en').transcribe(np.zeros(16000, np.float32), language='en'); list(segments)")
 # what CTranslate2 logs when it loads a model, and oneDNN when it first runs, and the key each is recorded under
 SAID = {"cpu": r"\] CPU: (\S+)", "isa": r"Selected ISA: (\S+)", "mkl": r"Use Intel MKL: (\S+)",

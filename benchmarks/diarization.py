@@ -135,8 +135,8 @@ def _best_mapping(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int]]:
 def asr_seconds(samples: np.ndarray, threads: int) -> float:
     """Recognition as the ASR stage runs it by default (batched), the model loaded beforehand."""
     from speechproc.conversation import Channel
-    from speechproc.options import RecognitionOptions
     from speechproc.stages.asr import transcribe_batched
+    from speechproc.stages.options import RecognitionOptions
 
     options = RecognitionOptions(threads=threads)
     transcribe_batched([Channel(0, "Speaker", samples[:16000], 16000)], options)  # loads the model
@@ -185,8 +185,8 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
 
 def run(embedding: str, asr_times: dict[str, float]) -> dict:
     """Every reference file and every excerpt diarized with one embedding backend."""
-    from speechproc.options import DiarizationOptions
     from speechproc.stages import diarize
+    from speechproc.stages.options import DiarizationOptions
 
     diarize.prepare(DiarizationOptions(embedding=embedding))
     rows = []

@@ -115,8 +115,7 @@ def synthetic_call(rng: random.Random, i: int):
 
 
 def build_corpus(catalog, calls: int) -> float:
-    from speechproc import documents
-    from speechproc.query import Document
+    from speechproc.query import Document, documents
 
     rng = random.Random(7)
     started = time.perf_counter()
@@ -139,7 +138,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from speechproc import api
-    from speechproc.catalog import Catalog
+    from speechproc.store.catalog import Catalog
 
     result = {"categories_one_hour_call": time_categories()}
     print("50 categories on a one-hour call:", result["categories_one_hour_call"])

@@ -35,7 +35,7 @@ def processed_sample(folder: Path) -> dict:
     """The sample call through `speechproc run` with every analytic, categories and groups."""
     from click.testing import CliRunner
 
-    from speechproc.cli import main
+    from speechproc.cli.commands import main
 
     runner = CliRunner()
     for kind, sub in (("categories", "categories"), ("groups", "groups")):
@@ -136,7 +136,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         os.environ["SPEECHPROC_HOME"] = str(folder / "home")
-        from speechproc import corpus_report, report
+        from speechproc.report import call as report
+        from speechproc.report import corpus as corpus_report
 
         sample = processed_sample(folder)
         hour = tiled(sample, 60)

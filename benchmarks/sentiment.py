@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc.models import load_sentence_encoder
+    from speechproc.engines.models import load_sentence_encoder
     from speechproc.stages.sentiment import HEAD, minilm_scores, vader_scores
 
     BANDS["minilm"] = float(np.load(HEAD)["neutral_band"])

@@ -33,7 +33,7 @@ def embeddings(source: str, texts: list[str]) -> np.ndarray:
         vectors = np.load(cached)
         if len(vectors) == len(texts):
             return vectors
-    from speechproc.models import load_sentence_encoder
+    from speechproc.engines.models import load_sentence_encoder
 
     vectors = load_sentence_encoder().encode(texts, batch_size=64)
     np.save(cached, vectors)

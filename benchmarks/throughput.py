@@ -45,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from faster_whisper import BatchedInferencePipeline, WhisperModel
 from speechproc.media import decode
-from speechproc.models import whisper_location
+from speechproc.engines.models import whisper_location
 path, mode, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
 at_once = 2 if mode == "parallel" else 1  # parallel: both channels at once, each on its own replica
 model = WhisperModel(whisper_location("tiny.en"), device="cpu", compute_type="int8",

@@ -29,7 +29,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc import config, media, options
+    from speechproc import media
+    from speechproc.config import options
+    from speechproc.config import v3 as config
     from speechproc.conversation import Conversation
     from speechproc.stages import asr, ingest, voice
 

@@ -1,5 +1,6 @@
 """Shared fixtures: an isolated state home, the sample media and its truth, one processed call per session,
-the call's known words through every analysis stage; and the `slow` marker, given and checked here.
+the call's known words through every analysis stage, a local HTTP receiver for callbacks; and the `slow`
+marker, given and checked here.
 
 `slow` marks every test that runs a heavy model (Whisper, a speaker encoder, spaCy, MiniLM) or takes
 seconds for another reason; `pytest -m "not slow"` (make test-fast) runs the rest. Tests are marked in their
@@ -17,10 +18,11 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from receivers import Receiver, receiving
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_media"
@@ -51,7 +53,8 @@ def sample_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def processed(sample_copy: Path) -> dict[str, dict]:
     """Both sample recordings processed once with the default configuration: file name -> v3 media item."""
-    from speechproc import api, config
+    from speechproc import api
+    from speechproc.config import v3 as config
 
     batch = api.process([sample_copy], config.validate({}), out_dir=sample_copy / "out")
     assert [i.status for i in batch.items] == ["finished", "finished"], [i.error for i in batch.items]
@@ -62,7 +65,7 @@ def invoke(*args: str) -> tuple[int, object]:
     """Run the CLI in-process: (exit code, stdout as JSON, or as text when it is not JSON)."""
     from click.testing import CliRunner
 
-    from speechproc.cli import main
+    from speechproc.cli.commands import main
 
     result = CliRunner().invoke(main, list(args))
     try:
@@ -100,7 +103,8 @@ def downmix(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def downmix_processed(downmix: Path) -> dict:
     """The downmixed call processed with voice features on: its v3 media item."""
-    from speechproc import api, config
+    from speechproc import api
+    from speechproc.config import v3 as config
 
     settings = config.validate({"speechModel": {"features": ["voiceFeatures"]}})
     batch = api.process([downmix], settings, out_dir=downmix.parent / "out")
@@ -115,7 +119,7 @@ def callcenter(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The sample call run once through `speechproc run` with configs/callcenter.yaml (every analytic)."""
     from click.testing import CliRunner
 
-    from speechproc.cli import main
+    from speechproc.cli.commands import main
 
     folder = tmp_path_factory.mktemp("callcenter")
     shutil.copy(SAMPLES / "call.flac", folder / "call.flac")
@@ -134,10 +138,14 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     answers on every CPU, whatever a speech model hears."""
     import yaml
 
-    from speechproc import api, config, corpus, options, pipeline
-    from speechproc.catalog import Catalog
+    from speechproc import api
+    from speechproc.config import options
+    from speechproc.config import v3 as config
     from speechproc.conversation import Conversation, MediaItem
     from speechproc.formats import v3json
+    from speechproc.stages import pipeline
+    from speechproc.store import corpus
+    from speechproc.store.catalog import Catalog
     from text_helpers import truth_words
 
     configs = ROOT / "configs"
@@ -191,7 +199,7 @@ SLOW_TESTS = {
     "test_callbacks.py": {"test_the_cli_lists_and_delivers_the_outbox"},
     "test_cli_conformance.py": {"test_a_silent_recording_gets_captions_that_parsers_accept"},
 }
-# Where the heavy models are loaded (speechproc.models); watched while a test that is not slow runs.
+# Where the heavy models are loaded (speechproc.engines.models); watched while a test that is not slow runs.
 HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_campplus": "CAM++",
                  "load_spacy": "spaCy", "load_sentence_encoder": "MiniLM"}
 
@@ -208,7 +216,7 @@ _loaded: list[str] = []  # heavy models it loaded
 
 
 def _watch(what: str, loader):
-    from speechproc.pipeline import WARM_UP_THREAD
+    from speechproc.stages.pipeline import WARM_UP_THREAD
 
     @functools.wraps(loader)
     def watched(*args, **kwargs):
@@ -221,7 +229,7 @@ def _watch(what: str, loader):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from speechproc import models
+    from speechproc.engines import models
 
     for name, what in HEAVY_LOADERS.items():
         original = getattr(models, name)
@@ -261,22 +269,16 @@ def pytest_runtest_call(item: pytest.Item):
 @pytest.fixture
 def catalog(tmp_path: Path):
     """A private, empty catalog (tests that store definitions or deliveries keep them to themselves)."""
-    from speechproc.catalog import Catalog
+    from speechproc.store.catalog import Catalog
 
     with Catalog(tmp_path / "catalog.sqlite3") as cat:
         yield cat
 
 
-@contextmanager
-def serving(handler: type, host: str = "127.0.0.1", server_class: type | None = None) -> Iterator[str]:
-    """An HTTP server on a free loopback port in a thread: its base URL while the block runs."""
-    from http.server import ThreadingHTTPServer
-
-    httpd = (server_class or ThreadingHTTPServer)((host, 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        shown = f"[{host}]" if ":" in host else host
-        yield f"http://{shown}:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+@pytest.fixture(scope="module")
+def receiver() -> Iterator[Receiver]:
+    """A local HTTP receiver for callbacks (tests/receivers.py), shared by the tests of a module so that a
+    module's processed call can send to it: each test tells its requests apart by path, and says how the
+    paths it uses answer. Closed after the module, held requests let go."""
+    with receiving() as server:
+        yield server

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLES, invoke
-from speechproc import align, api
+from speechproc import api
 from speechproc.conversation import text_of
+from speechproc.stages import align
 from text_helpers import conversation
 
 CALL = conversation(("Agent", "Thank you for calling Acme. How can I help?"),

@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api, config, jobs, reuse, runner
-from speechproc.catalog import Catalog
+from speechproc import api
+from speechproc.batch import jobs, reuse, runner
+from speechproc.config import v3 as config
 from speechproc.media import file_hash
+from speechproc.store.catalog import Catalog
 
 RATE = 8000
 

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, truth_for
-from speechproc import batching, media
-from speechproc.batching import CHUNK_S, RATE, Chunk, ChunkWord
+from speechproc import media
+from speechproc.engines import batching
+from speechproc.engines.batching import CHUNK_S, RATE, Chunk, ChunkWord
 from textnorm import wer
 
 # tiny.en on the payment call's agent: 12.7-27.3 % measured (WER_LOG) under five CTranslate2 CPU paths (see
@@ -146,7 +147,7 @@ def assert_payment_call_heard(texts: list[str]) -> None:
 
 
 def recognised_text(channels: list[np.ndarray]) -> list[str]:
-    from speechproc.models import load_whisper
+    from speechproc.engines.models import load_whisper
 
     model = load_whisper("tiny.en", "cpu", "int8", 2)
     found: list[list[tuple[float, str]]] = [[] for _ in channels]
@@ -216,8 +217,8 @@ def test_the_words_do_not_depend_on_the_batches_or_the_decoders():
     """Each chunk's words are placed on their own (ChunkWordTimes), so one decoder of eight chunks, two of four
     and three of one give the same words, times and probabilities."""
     from speechproc.conversation import Channel
-    from speechproc.options import RecognitionOptions
     from speechproc.stages.asr import transcribe_batched
+    from speechproc.stages.options import RecognitionOptions
 
     track = media.decode(SAMPLES / "call.flac")
     found = []

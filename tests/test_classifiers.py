@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SAMPLES, invoke
-from speechproc import api, classifiers, config
+from speechproc import api
+from speechproc.config import v3 as config
+from speechproc.engines import classifiers
 from speechproc.errors import ConfigurationError
 from speechproc.stages import classify
 from text_helpers import conversation

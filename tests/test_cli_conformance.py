@@ -12,8 +12,8 @@ import pytest
 
 from conftest import invoke, write_wav
 from speechproc import api
-from speechproc.catalog import Catalog
 from speechproc.formats import get_writer
+from speechproc.store.catalog import Catalog
 
 # ---------------------------------------------------------------- usage errors
 
@@ -166,7 +166,7 @@ def test_srt_of_no_words_is_one_cue_without_text():
 def test_transcript_command_prints_exactly_the_file(processed, fmt):
     from click.testing import CliRunner
 
-    from speechproc.cli import main
+    from speechproc.cli.commands import main
 
     media_id = processed["call.flac"]["mediaId"]
     result = CliRunner().invoke(main, ["transcript", media_id, "--format", fmt])

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import SAMPLES, invoke, truth_for
-from speechproc import pipeline
-from speechproc.cli import main
+from speechproc.cli.commands import main
+from speechproc.stages import pipeline
 
 ISO_MS = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"
 
@@ -198,7 +198,7 @@ def test_the_installed_command_runs_as_a_program(tmp_path):
 
 
 def test_every_command_has_help_with_an_example():
-    from speechproc.cli import main as group
+    from speechproc.cli.commands import main as group
 
     def walk(cmd, path):
         yield path, cmd
@@ -473,7 +473,7 @@ def test_keyword_groups_on_the_known_call(truth_call):
 
 def test_the_indexed_known_call_answers_corpus_queries(truth_call):
     from speechproc import api
-    from speechproc.catalog import Catalog
+    from speechproc.store.catalog import Catalog
 
     with Catalog(truth_call["_catalog"]) as catalog:
         out = api.query('SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" '
@@ -554,7 +554,7 @@ class Exited(Exception):
     (SystemExit(130), 130, ""), (SystemExit("cannot go on"), 1, "cannot go on"),
 ])
 def test_the_console_script_leaves_quickly_with_the_command_s_exit_code(monkeypatch, capsys, raised, code, message):
-    from speechproc import cli
+    from speechproc.cli import commands as cli
 
     def command():
         if raised is not None:
@@ -575,7 +575,7 @@ def test_the_console_script_leaves_quickly_with_the_command_s_exit_code(monkeypa
 def test_the_console_script_exits_normally_while_a_thread_still_works(monkeypatch):
     import threading
 
-    from speechproc import cli
+    from speechproc.cli import commands as cli
 
     release = threading.Event()
     worker = threading.Thread(target=release.wait)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED
-from speechproc import config, errors
+from speechproc import errors
+from speechproc.config import v3 as config
 
 
 def reject(raw: dict) -> errors.ConfigurationError:
@@ -18,7 +19,8 @@ def reject(raw: dict) -> errors.ConfigurationError:
 
 def test_empty_configuration_gives_the_defaults():
     s = config.validate({})
-    assert (s.language, s.whisper_language, s.model, s.beam_size, s.vad) == ("en-US", "en", "tiny.en", 5, True)
+    assert (s.language, s.whisper_language, s.local("model"), s.local("beamSize"), s.local("vad")) == \
+        ("en-US", "en", "tiny.en", 5, True)
     assert not s.advanced_punctuation and not s.voice_features
 
 
@@ -169,7 +171,7 @@ def test_shipped_configurations_validate(path):
 
 
 def test_the_taxonomy_in_configs_is_the_bundled_one():
-    from speechproc import taxonomy
+    from speechproc.stages import taxonomy
 
     shipped = Path(__file__).parent.parent / "configs" / "topics.yaml"
     assert taxonomy.load(shipped) == taxonomy.load()

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc import api, corpus
-from speechproc.catalog import Catalog
+from speechproc import api
 from speechproc.conversation import MetricGroup
 from speechproc.errors import ConfigurationError
 from speechproc.query import parse
+from speechproc.store import corpus
+from speechproc.store.catalog import Catalog
 from text_helpers import conversation
 
 CALLS = [

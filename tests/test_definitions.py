@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from speechproc import api
-from speechproc.catalog import Catalog
 from speechproc.errors import ConfigurationError, NotFoundError
+from speechproc.store.catalog import Catalog
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ import uuid
 
 import pytest
 
-from speechproc import config, numbers
+from speechproc.config import v3 as config
 from speechproc.errors import ConfigurationError
-from speechproc.stages import detect
+from speechproc.stages import detect, numbers
 from text_helpers import conversation, stage_options
 
 CARD = "4539148803436467"  # Luhn-valid test number

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, truth_for
-from speechproc import config
+from speechproc.config import v3 as config
 from speechproc.conversation import Conversation, RecognizedWord, Word
+from speechproc.engines import resemblyzer
 from speechproc.stages import asr, diarize, ingest
 from speechproc.stages.diarize import Segment
 from text_helpers import run_stage, stage_options
@@ -24,7 +25,7 @@ def test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on():
 
     rng = np.random.default_rng(0)
     x = (rng.standard_normal(16000) * 0.1).astype(np.float32)
-    ours = diarize.mel_spectrogram(x)
+    ours = resemblyzer.mel_spectrogram(x)
     theirs = librosa.feature.melspectrogram(y=x, sr=16000, n_fft=400, hop_length=160, n_mels=40).T
     assert ours.shape == theirs.shape
     assert np.allclose(ours, theirs, rtol=1e-3, atol=1e-6)

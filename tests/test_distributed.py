@@ -13,12 +13,13 @@ import pytest
 import ray  # the ray extra, which `make setup` installs
 
 from conftest import SAMPLES
-from speechproc import config, distributed
-from speechproc.catalog import Catalog
+from speechproc.api import process
+from speechproc.batch import distributed
+from speechproc.batch.jobs import INTERRUPTED, JobEvents
+from speechproc.config import v3 as config
+from speechproc.config.options import build
 from speechproc.errors import ConfigurationError
-from speechproc.jobs import INTERRUPTED, JobEvents
-from speechproc.options import build
-from speechproc.runner import process
+from speechproc.store.catalog import Catalog
 from test_workers import CHUNK_BY_CHUNK, EVERY_ANALYTIC, ONE_THREAD, assert_same_outputs, inputs, long_call
 
 

@@ -10,8 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import invoke
-from speechproc import errors, export
-from speechproc.catalog import Catalog
+from speechproc import errors, paths
+from speechproc.store import export
+from speechproc.store.catalog import Catalog
 
 
 def item(media_id: str, date: str, **sections) -> dict:
@@ -138,7 +139,7 @@ def test_a_file_speechproc_did_not_write_is_never_replaced(catalog, tmp_path):
     # a media item's own output is not the export's to replace, though speechproc wrote it
     output = tmp_path / "call.v3.json"
     output.write_text("{}")
-    catalog.record_output(str(output.resolve()), export.ownership.sha256_file(output), CALL["mediaId"])
+    catalog.record_output(str(output.resolve()), paths.sha256_file(output), CALL["mediaId"])
     with pytest.raises(errors.SpeechprocError, match="is an output of media item"):
         export.export("csv", output=output, catalog=catalog)
     assert output.read_text() == "{}"
@@ -187,7 +188,7 @@ def test_values_json_cannot_hold_and_numbers_parquet_cannot_hold_are_still_expor
 
 
 def test_a_run_never_replaces_an_export_and_an_export_never_replaces_a_users_file(tmp_path, monkeypatch, catalog):
-    from speechproc import ownership
+    from speechproc.store import ownership
 
     exported = tmp_path / "b.txt"
     export.export("csv", output=exported, catalog=catalog)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from conftest import invoke, write_wav
 from speechproc import api
-from speechproc.cli import main
+from speechproc.cli.commands import main
 
 NOT_UTF8 = os.fsdecode(b"\xff")  # how Python hands over an argument byte that is not UTF-8
 
@@ -152,6 +152,6 @@ def test_a_worker_count_that_is_not_one_is_refused_before_anything_is_processed(
 
 @pytest.mark.parametrize("workers, expected", [(" 2 ", 2), ("AUTO", 0), ("auto", 0), ("256", 256)])
 def test_a_worker_count_may_be_spaced_or_any_case(workers, expected):
-    from speechproc.cli import WorkerCount
+    from speechproc.cli.commands import WorkerCount
 
     assert WorkerCount().convert(workers, None, None) == expected

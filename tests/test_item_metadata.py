@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLES, invoke
-from speechproc import errors, item_metadata
-from speechproc.catalog import Catalog
+from speechproc import errors
+from speechproc.config import item_metadata
+from speechproc.store.catalog import Catalog
 
 
 def manifest(tmp_path: Path, text: str | bytes, name: str = "calls.csv") -> Path:

@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLES, truth_for
-from speechproc import config, errors, ownership, planning
-from speechproc.catalog import Catalog
-from speechproc.jobs import Job, JobEvents, run_job
-from speechproc.options import build
-from speechproc.publishing import redacted_audio_path
+from speechproc import errors, paths
+from speechproc.batch import planning
+from speechproc.batch.jobs import Job, JobEvents, run_job
+from speechproc.batch.publishing import redacted_audio_path
+from speechproc.config import v3 as config
+from speechproc.config.options import build
+from speechproc.store import ownership
+from speechproc.store.catalog import Catalog
 from text_helpers import truth_words
 
 RAW = {"metrics": [{"metricGroupName": "overtalk"}, {"metricGroupName": "talk-time-and-rate"}],
@@ -28,10 +31,10 @@ def sample_job(folder: Path) -> Job:
     """The sample call with its known words (no recognition), outputs in `folder`."""
     options = build(config.validate(RAW))
     outputs = planning.output_paths([planning.Input(SAMPLES / "call.flac", SAMPLES)], folder)[SAMPLES / "call.flac"]
-    return Job("00000000-0000-4000-8000-0000000000b1", SAMPLES / "call.flac", outputs,
-               redacted_audio_path(outputs, SAMPLES / "call.flac", options.detect.redacts_audio), options, {"title": "t"},
-               "2026-01-01T00:00:00.000Z", None, "k", {}, analytic_index=True,
-               words=tuple(truth_words(truth_for("call.flac"))))
+    return Job(media_id="00000000-0000-4000-8000-0000000000b1", input=SAMPLES / "call.flac", outputs=outputs,
+               redacted_audio=redacted_audio_path(outputs, SAMPLES / "call.flac", options.detect.redacts_audio),
+               options=options, metadata={"title": "t"}, date_created="2026-01-01T00:00:00.000Z", content_hash=None,
+               config_hash="k", ownership={}, analytic_index=True, words=tuple(truth_words(truth_for("call.flac"))))
 
 
 class Heard(JobEvents):
@@ -76,7 +79,7 @@ def test_run_job_writes_every_output_and_returns_what_the_catalog_must_record(tm
     # the ownership record: each file's content, recorded (and heard of) before it was put in place
     recorded = {c[1]: c[2] for c in result.ownership if c[0] == "record"}
     assert set(recorded) == {str(ownership.canonical(Path(p))) for p in result.outputs.values()} == set(heard.outputs)
-    assert all(ownership.sha256_file(Path(p)) == recorded[p] for p in recorded)
+    assert all(paths.sha256_file(Path(p)) == recorded[p] for p in recorded)
     assert result.index["fields"]["status"] == "finished" and "refund" in result.index["text"]
     assert result.streams["redacted-audio"] == result.outputs["redacted-audio"]
 
@@ -128,7 +131,8 @@ def test_a_job_runs_the_same_in_another_process(tmp_path, no_home):
 
 
 def test_ctrl_c_during_a_job_records_it_failed_and_stops_the_batch(tmp_path, monkeypatch):
-    from speechproc import api, jobs
+    from speechproc import api
+    from speechproc.batch import jobs
 
     def analyse(*args, **kwargs):
         raise KeyboardInterrupt

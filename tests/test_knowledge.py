@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc import config, taxonomy
+from speechproc.config import v3 as config
 from speechproc.errors import ConfigurationError
 from speechproc.formats.v3json import results_json
-from speechproc.stages import knowledge
+from speechproc.stages import knowledge, taxonomy
 from text_helpers import conversation, run_stage, stage_options
 
 BILLING_CALL = (

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from conftest import write_wav
-from speechproc import api, config, errors, media
+from speechproc import api, errors, media
+from speechproc.config import v3 as config
 
 TONE_HZ = 300
 
@@ -122,7 +123,7 @@ CHANNELS = """
 import json, sys
 from pathlib import Path
 from speechproc.conversation import Conversation
-from speechproc.options import IngestOptions
+from speechproc.stages.options import IngestOptions
 from speechproc.stages import ingest
 conv = Conversation("media")
 channels = ingest.build_channels(Path(sys.argv[1]), IngestOptions(), conv)

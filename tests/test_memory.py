@@ -6,10 +6,11 @@ import pytest
 from faster_whisper.feature_extractor import FeatureExtractor
 
 from conftest import SAMPLES
-from speechproc import media, pipeline
+from speechproc import media
 from speechproc.conversation import Conversation
-from speechproc.lowmem import BLOCK_FRAMES, BlockFeatureExtractor
-from speechproc.models import load_whisper
+from speechproc.engines.lowmem import BLOCK_FRAMES, BlockFeatureExtractor
+from speechproc.engines.models import load_whisper
+from speechproc.stages import pipeline
 from text_helpers import stage_options
 
 
@@ -52,7 +53,7 @@ def test_without_voice_features_the_audio_is_let_go_after_diarization():
 def test_streaming_vad_gives_faster_whispers_probabilities(agent_channel):
     from faster_whisper.vad import SileroVADModel, get_assets_path
 
-    from speechproc.lowmem import VAD_BATCH, VAD_WINDOW, StreamingSileroVAD
+    from speechproc.engines.lowmem import VAD_BATCH, VAD_WINDOW, StreamingSileroVAD
 
     path = f"{get_assets_path()}/silero_vad_v6.onnx"
     windows = 2 * VAD_BATCH + 123  # three model batches
@@ -67,7 +68,7 @@ def test_streaming_vad_gives_faster_whispers_probabilities(agent_channel):
 def test_the_recogniser_detects_speech_with_the_streaming_vad():
     from faster_whisper import vad
 
-    from speechproc.lowmem import StreamingSileroVAD
+    from speechproc.engines.lowmem import StreamingSileroVAD
 
     load_whisper("tiny.en")
     assert isinstance(vad.get_vad_model(), StreamingSileroVAD)
@@ -86,7 +87,7 @@ def test_streamed_speech_timestamps_equal_faster_whispers_own(agent_channel, sec
     from faster_whisper import vad
     from faster_whisper.vad import SileroVADModel, VadOptions, get_assets_path, get_speech_timestamps
 
-    from speechproc.lowmem import speech_timestamps
+    from speechproc.engines.lowmem import speech_timestamps
 
     theirs = SileroVADModel(f"{get_assets_path()}/silero_vad_v6.onnx")
     monkeypatch.setattr(vad, "get_vad_model", lambda: theirs)  # not the streaming model the recogniser installs

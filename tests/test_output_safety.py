@@ -14,9 +14,12 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api, config, jobs, ownership, paths
-from speechproc.catalog import Catalog
+from speechproc import api, paths
+from speechproc.batch import jobs
+from speechproc.config import v3 as config
 from speechproc.conversation import Conversation
+from speechproc.store import ownership
+from speechproc.store.catalog import Catalog
 
 BROKEN = b"ID3" + bytes(range(256)) * 20  # an mp3 name over bytes no decoder reads: fails without the model
 

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc import documents
 from speechproc.conversation import MetricGroup
-from speechproc.query import evaluate, parse_condition
+from speechproc.query import documents, evaluate, parse_condition
 from text_helpers import conversation
 
 # one word every 500 ms; each turn starts 600 ms after the previous one ends

@@ -11,20 +11,14 @@ from pathlib import Path
 import pytest
 
 from conftest import invoke
-from speechproc import api, corpus, definitions, documents
-from speechproc.catalog import Catalog
+from speechproc import api
 from speechproc.errors import ConfigurationError
-from speechproc.query import QuerySyntaxError, evaluate, parse, parse_condition
+from speechproc.query import QuerySyntaxError, documents, evaluate, parse, parse_condition
 from speechproc.query.narrow import MAX_NESTING, MAX_WORDS, text_filter
-from speechproc.query.parser import (
-    MAX_DEPTH,
-    MAX_QUERY_LENGTH,
-    MAX_TERMS,
-    CallNot,
-    Term,
-    TurnOr,
-)
+from speechproc.query.tree import MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, CallNot, Term, TurnOr
 from speechproc.stages import categories
+from speechproc.store import corpus, definitions
+from speechproc.store.catalog import Catalog
 from text_helpers import conversation
 
 DIGITS = "9" * 400

@@ -4,18 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc.query import QuerySyntaxError, parse, parse_condition
-from speechproc.query.parser import (
-    CallAnd,
-    CallNot,
-    CallOr,
-    Comparison,
-    Order,
-    Term,
-    TurnAnd,
-    TurnNot,
-    TurnOr,
-    Window,
-)
+from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Order, Term, TurnAnd, TurnNot, TurnOr, Window
 
 
 def where(condition: str):

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import invoke
-from speechproc import corpus_report, report, report_player, reporting
-from speechproc.catalog import Catalog
+from speechproc.report import call as report
+from speechproc.report import corpus as corpus_report
+from speechproc.report import player as report_player
+from speechproc.report import writing as reporting
+from speechproc.store.catalog import Catalog
 
 AGENT, CALLER = "Agent", "Caller"
 
@@ -455,7 +458,7 @@ def test_a_json_file_with_a_name_that_is_not_utf8(tmp_path, monkeypatch):
 
 
 def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recording(catalog_with_item, tmp_path):
-    from speechproc.runner import Reporter, _report_of_skipped
+    from speechproc.batch.runner import Reporter, _report_of_skipped
 
     item, out = catalog_with_item
     code, first = invoke("report", item["mediaId"])  # the earlier item's report
@@ -474,7 +477,7 @@ def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recordin
 
 
 def test_a_report_is_not_needed_to_reuse_a_result(tmp_path):
-    from speechproc import reuse
+    from speechproc.batch import reuse
 
     (tmp_path / "call.v3.json").write_text("{}")
     row = {"outputs": {"json": str(tmp_path / "call.v3.json"), "report": str(tmp_path / "call.report.html")}}
@@ -483,7 +486,7 @@ def test_a_report_is_not_needed_to_reuse_a_result(tmp_path):
 
 
 def test_run_report_plans_a_report_beside_the_other_outputs(tmp_path):
-    from speechproc.planning import Input, output_paths
+    from speechproc.batch.planning import Input, output_paths
 
     inputs = [Input(tmp_path / "call.wav", tmp_path), Input(tmp_path / "call.mp3", tmp_path)]
     planned = output_paths(inputs, None, report=True)
@@ -494,8 +497,9 @@ def test_run_report_plans_a_report_beside_the_other_outputs(tmp_path):
 
 def test_a_report_that_cannot_be_drawn_costs_the_item_nothing(tmp_path, monkeypatch):
     """Should drawing the report fail, every other output is written and the item's JSON says why."""
-    from speechproc import ownership, publishing
+    from speechproc.batch import publishing
     from speechproc.conversation import Conversation
+    from speechproc.store import ownership
 
     def broken(*args):
         raise ValueError("no chart today")

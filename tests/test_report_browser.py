@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SAMPLES, invoke, write_wav
-from speechproc import corpus_report, report, report_player
+from speechproc.report import call as report
+from speechproc.report import corpus as corpus_report
+from speechproc.report import player as report_player
 from test_report import ALL_SECTIONS, full_item, record
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

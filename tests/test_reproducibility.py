@@ -14,7 +14,7 @@ import pytest
 from conftest import SAMPLES
 from speechproc import media
 from speechproc.concurrency import one_thread_each
-from speechproc.lowmem import BlockFeatureExtractor
+from speechproc.engines.lowmem import BlockFeatureExtractor
 
 
 def test_the_recognisers_features_do_not_depend_on_blas_threads():
@@ -56,10 +56,11 @@ def test_kernels_run_on_one_thread_inside_the_block_and_get_their_threads_back()
 DIGESTS = """
 import hashlib, json, sys
 import numpy as np
-from speechproc import campplus, media
+from speechproc import media
+from speechproc.engines import campplus
 from speechproc.concurrency import one_thread_each
-from speechproc.lowmem import BlockFeatureExtractor
-from speechproc.models import load_campplus, load_sentence_encoder
+from speechproc.engines.lowmem import BlockFeatureExtractor
+from speechproc.engines.models import load_campplus, load_sentence_encoder
 track = media.decode(sys.argv[1])
 mono = np.ascontiguousarray(np.tile(track.samples.mean(axis=0), 2))
 found = {}

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from speechproc.models import _bundled_minilm, load_sentence_encoder
-from speechproc.sentence_encoder import BertSentenceEncoder, SentenceTransformersEncoder, fits
+from speechproc.engines.models import _bundled_minilm, load_sentence_encoder
+from speechproc.engines.sentence_encoder import BertSentenceEncoder, SentenceTransformersEncoder, fits
 
 TEXTS = ["Hello, I would like to pay my bill.", "cancel", "  the account number is five five five  ",
          "word " * 400,  # past the 256-token limit: truncated as sentence-transformers truncates

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from speechproc.formats.v3json import results_json
-from speechproc.options import SentimentOptions
 from speechproc.stages import sentiment
+from speechproc.stages.options import SentimentOptions
 from text_helpers import conversation, run_stage, stage_options
 
 POSITIVE = "Thank you so much, that is wonderful news and you were very helpful."

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, truth_for, write_wav
-from speechproc import api, config, errors, media
+from speechproc import api, errors, media
+from speechproc.config import v3 as config
 from textnorm import wer
 
 # Thresholds set from the WER measured (WER_LOG) with tiny.en (int8, beam 5) under five CTranslate2 CPU paths:
@@ -196,8 +197,8 @@ def test_the_multilingual_base_model_transcribes_english_and_accepts_other_langu
 @pytest.mark.parametrize("batched, vad", [(True, True), (True, False), (False, True), (False, False)])
 def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, vad):
     from speechproc.conversation import Channel
-    from speechproc.options import RecognitionOptions
     from speechproc.stages.asr import transcribe_batched, transcribe_channel
+    from speechproc.stages.options import RecognitionOptions
 
     track = media.decode(SAMPLES / "call.flac")
     truth = truth_for("call.flac")
@@ -230,8 +231,8 @@ def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, 
 ])
 def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched, device, threads, batch_size,
                                                           expected):
-    from speechproc.options import RecognitionOptions
     from speechproc.stages import asr
+    from speechproc.stages.options import RecognitionOptions
 
     loaded = []
     monkeypatch.setattr(asr, "load_whisper", lambda *args: loaded.append(args))
@@ -246,8 +247,8 @@ def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched,
     ("cpu", 8, 8, 2), ("cpu", 8, 3, 2), ("cpu", 8, 1, 1), ("cpu", 1, 1, 1), ("cuda", 8, 8, 8), ("cuda", 16, 5, 5)])
 def test_which_chunks_share_a_decoder_call_does_not_depend_on_the_threads(monkeypatch, device, batch_size, flying,
                                                                            size):
-    from speechproc.options import RecognitionOptions
     from speechproc.stages import asr
+    from speechproc.stages.options import RecognitionOptions
 
     monkeypatch.setattr("ctranslate2.get_cuda_device_count", lambda: 0)
     plans = {threads: asr.batch_plan(RecognitionOptions(device=device, threads=threads, batch_size=batch_size), flying)
@@ -259,8 +260,8 @@ def test_which_chunks_share_a_decoder_call_does_not_depend_on_the_threads(monkey
 
 
 def test_a_long_recording_decodes_fewer_chunks_at_once():
-    from speechproc.options import RecognitionOptions
     from speechproc.stages.asr import CHUNK_MEMORY, RECOGNITION_MEMORY, in_flight
+    from speechproc.stages.options import RecognitionOptions
 
     def audio_bytes(minutes: float, channels: int = 2) -> int:
         return int(minutes * 60 * media.ASR_RATE * 4 * channels)
@@ -295,7 +296,7 @@ def test_loading_single_threaded_decoders_leaves_torch_threads_as_they_were():
     """CTranslate2 sets OpenMP's thread count where it loads a model; torch shares it, and the speaker,
     sentence and sentiment models that run after recognition must keep every thread."""
     torch = pytest.importorskip("torch")
-    from speechproc.models import load_whisper
+    from speechproc.engines.models import load_whisper
 
     before = torch.get_num_threads()
     torch.set_num_threads(2)

@@ -4,8 +4,11 @@ from __future__ import annotations
 import base64
 import json
 
-from speechproc import api, callbacks, config
+from speechproc import api
+from speechproc.config import v3 as config
+from speechproc.config.options import callback_options
 from speechproc.conversation import Word
+from speechproc.delivery import bodies
 from speechproc.formats import get_writer, v3json
 
 FRENCH = {"speechModel": {"language": "fr-FR"}, "speechproc": {"model": "base"},
@@ -37,7 +40,7 @@ def test_a_french_items_served_sent_and_written_dfxp_agree(catalog):
     [alternate] = served["transcript"]["alternateFormats"]
     assert base64.b64decode(alternate["data"]).decode() == on_disk
 
-    transcript_cb, analytics_cb = callbacks.plan(item, config.validate(FRENCH), {}, 0.0)
+    transcript_cb, analytics_cb = bodies.plan(item, callback_options(config.validate(FRENCH)), {}, 0.0)
     assert transcript_cb["body"].decode() == on_disk
     sent = json.loads(analytics_cb["body"])["transcript"]["alternateFormats"]
     assert base64.b64decode(next(a for a in sent if a["format"] == "dfxp")["data"]).decode() == on_disk

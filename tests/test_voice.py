@@ -142,7 +142,7 @@ def _words(item: dict) -> list[tuple[str, dict]]:
 @pytest.fixture(scope="module")
 def call_with_features(tmp_path_factory):
     """The stereo sample call analysed with voice features: the conversation, pitch included."""
-    from speechproc import pipeline
+    from speechproc.stages import pipeline
 
     wanted = stage_options({"speechModel": {"features": ["voiceFeatures"]}})
     conv = Conversation("00000000-0000-0000-0000-000000000001")

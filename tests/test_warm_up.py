@@ -2,35 +2,67 @@
 background while recognition runs."""
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from speechproc import pipeline
 from speechproc.conversation import Channel, Conversation
-from speechproc.models import loaded_once
+from speechproc.engines.models import loaded_once
+from speechproc.stages import pipeline
 from text_helpers import stage_options
 
 CALLCENTER = {"speakerSentiments": True, "conversation": {"verbNounPairsEnabled": True},
               "knowledge": {"enableDiscovery": True}}
+WAIT_S = 60  # only ever reached by a test that fails: threads that never get where they should
+
+
+def wait_until(state: Callable[[], bool], failure: str) -> None:
+    """Return once `state()` holds; fail with `failure` if it does not within WAIT_S."""
+    deadline = time.monotonic() + WAIT_S
+    while not state():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.005)
+
+
+def stack_of(thread: threading.Thread) -> set:
+    """The code objects of `thread`'s stack (empty once it has ended)."""
+    frame, codes = sys._current_frames().get(thread.ident), set()
+    while frame is not None:
+        codes.add(frame.f_code)
+        frame = frame.f_back
+    return codes
 
 
 def test_a_model_two_threads_ask_for_at_once_is_loaded_once():
     loads = []
+    release = threading.Event()
 
     @loaded_once(maxsize=2)
     def load(name: str) -> object:
         loads.append(name)
-        time.sleep(0.2)
+        assert release.wait(WAIT_S), "never released"
         return object()
+
+    def waiting(thread: threading.Thread) -> bool:  # asked for a model, not loading it
+        assert loads == ["model"], f"a second load started while the first ran: {loads}"
+        codes = stack_of(thread)
+        return load.__code__ in codes and load.__wrapped__.__code__ not in codes
 
     found = []
     threads = [threading.Thread(target=lambda: found.append(load("model"))) for _ in range(4)]
-    for thread in threads:
+    threads[0].start()
+    wait_until(lambda: loads == ["model"], "the first load never started")
+    for thread in threads[1:]:
         thread.start()
+    try:  # the other three ask while the first load runs
+        wait_until(lambda: all(waiting(thread) for thread in threads[1:]), "the other threads never asked")
+    finally:
+        release.set()
     for thread in threads:
         thread.join()
     assert loads == ["model"] and len({id(model) for model in found}) == 1
@@ -70,11 +102,20 @@ def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
         monkeypatch.setattr(module, "prepare", lambda options, name=name: prepared.append(
             (name, threading.current_thread().name)))
     monkeypatch.setattr(asr, "check_language", lambda options: None)
-    monkeypatch.setattr(asr, "run", lambda conv, options, on_seconds: time.sleep(0.2))
+    while_recognising: list[tuple[str, str]] = []
+
+    def recognise(conv, options, on_seconds):  # lasts until the loads started before it have ended
+        for thread in threading.enumerate():
+            if thread.name == pipeline.WARM_UP_THREAD:
+                thread.join(WAIT_S)
+        while_recognising.extend(prepared)
+
+    monkeypatch.setattr(asr, "run", recognise)
     pipeline._recognise(pipeline.Run(Path("call.wav"), stage_options(raw), conv, None, None))
     for thread in threading.enumerate():
         if thread.name == pipeline.WARM_UP_THREAD:
             thread.join()
+    assert while_recognising == prepared  # every load started before recognition, none after it
     return prepared
 
 

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, write_wav
-from speechproc import config
-from speechproc.catalog import Catalog
-from speechproc.jobs import JobEvents
-from speechproc.options import build
-from speechproc.runner import process
-from speechproc.workers import MEMORY_PER_WORKER, Finished, LocalPool, plan_workers
+from speechproc.api import process
+from speechproc.batch.jobs import JobEvents
+from speechproc.batch.workers import MEMORY_PER_WORKER, Finished, LocalPool, plan_workers
+from speechproc.config import v3 as config
+from speechproc.config.options import build
+from speechproc.store.catalog import Catalog
 
 GIB = 2**30
 ONE_THREAD = {"speechproc": {"threads": 1}}
@@ -42,14 +42,14 @@ CHUNK_BY_CHUNK = {"speechproc": {"threads": 1, "batchSize": 1}}
 ])
 def test_workers_and_threads_share_out_the_cores(requested, jobs, threads, cores, memory, expected):
     assert plan_workers(requested, jobs, threads, cores, memory) == expected
-    assert MEMORY_PER_WORKER == 2 * GIB  # what the README and --help say
+    assert MEMORY_PER_WORKER == 2 * GIB  # what docs/scaling.md and --help say
 
 
 def _worker_limits(queue) -> None:
     from threadpoolctl import threadpool_info
     from tqdm import tqdm
 
-    from speechproc.workers import prepare_worker
+    from speechproc.batch.workers import prepare_worker
 
     prepare_worker(1)
     queue.put(([info["num_threads"] for info in threadpool_info()], type(tqdm.get_lock()).__module__))
@@ -269,8 +269,8 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
 
 
 def test_the_progress_bar_sums_the_audio_of_every_running_job():
-    from speechproc.progress import BarReporter
-    from speechproc.runner import ItemResult
+    from speechproc.batch.runner import ItemResult
+    from speechproc.cli.progress import BarReporter
 
     bar = BarReporter(quiet=True)
     bar.audio_seconds(30, "a")

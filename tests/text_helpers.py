@@ -6,9 +6,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from speechproc import config, options, pipeline
+from speechproc.config import options
+from speechproc.config import v3 as config
 from speechproc.conversation import PUNC, Conversation, RecognizedWord, Turn, Word
-from speechproc.sentences import split
+from speechproc.stages import pipeline
+from speechproc.stages.sentences import split
 
 
 def tokens(text: str, speaker: str = "Agent", start: int = 0) -> list[Word]:

@@ -29,7 +29,7 @@ def word_errors(ref: list[str], hyp: list[str]) -> int:
 def wer(reference: str, hypothesis: str) -> float:
     """The word error rate of `hypothesis`. With WER_LOG set, each one measured is also appended to that file
     with the test that measured it: how the thresholds of the recognition tests were set from runs under
-    every CPU path (see the README's Reproducibility section)."""
+    every CPU path (see docs/scaling.md, Reproducibility)."""
     ref = normalize(reference)
     rate = word_errors(ref, normalize(hypothesis)) / max(1, len(ref))
     if os.environ.get("WER_LOG"):

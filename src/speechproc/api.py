@@ -8,38 +8,49 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import align, callbacks
-from . import config as config_module
-from . import errors as E
-from .catalog import Catalog, using
-from .config import Settings
-from .conversation import MediaItem
-from .export import export
-from .formats import v3json
-from .formats.stored import stored_transcript
-from .jobs import Job, JobResult, execute, run_job
-from .options import build as build_options
-from .paths import absolute, printable, shown
-from .pipeline import new_tasks
-from .planning import JSON_SUFFIX, Input, discover, is_redacted_copy, output_paths
-from .publishing import enqueue_callbacks, redact_audio, redacted_audio_path, write_outputs
-from .reading import get_media, get_metadata, get_progress, list_media, media_row
-from .registry import delete_definition, get_definition, list_definitions, put_classifier, put_definition, query
-from .reporting import call as call_report
-from .reporting import corpus as corpus_report
-from .runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, plan, process, record, resolve
+from speechproc import errors as E
+from speechproc import results
+from speechproc.batch import runner
+from speechproc.batch.jobs import Job, JobResult, execute, run_job
+from speechproc.batch.planning import Input, discover, is_redacted_copy, output_paths
+from speechproc.batch.publishing import redact_audio, redacted_audio_path, write_outputs
+from speechproc.batch.runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, RunOptions, plan, record, resolve
+from speechproc.config import v3 as config_module
+from speechproc.config.options import build as build_options
+from speechproc.config.options import callback_options
+from speechproc.config.v3 import Settings
+from speechproc.conversation import MediaItem
+from speechproc.delivery import outbox
+from speechproc.formats import JSON_SUFFIX, v3json
+from speechproc.formats.stored import stored_transcript
+from speechproc.paths import absolute, printable, shown
+from speechproc.report.writing import call as call_report
+from speechproc.report.writing import corpus as corpus_report
+from speechproc.stages import align
+from speechproc.stages.pipeline import new_tasks
+from speechproc.store.catalog import Catalog, using
+from speechproc.store.export import export
+from speechproc.store.reading import get_media, get_metadata, get_progress, list_media, media_row
+from speechproc.store.registry import (
+    delete_definition,
+    get_definition,
+    list_definitions,
+    put_classifier,
+    put_definition,
+    query,
+)
 
 __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
-           "TranscriptNotReady", "absolute", "align_media",
+           "RunOptions", "TranscriptNotReady", "absolute", "align_media",
            "call_report", "corpus_report", "config_module", "delete_definition", "deliver_callbacks",
-           "discover", "enqueue_callbacks", "export", "get_definition", "get_media", "get_metadata", "get_progress",
+           "discover", "export", "get_definition", "get_media", "get_metadata", "get_progress",
            "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
            "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
            "resolve", "run_job", "shown", "write_outputs"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
-                catalog: Catalog | None = None) -> dict[str, Any]:
+                catalog: Catalog | None = None) -> results.AlignedMediaItem:
     """`POST /media/{id}` with a transcript: align a human transcript to the item's machine words, then
     recompute every configured analytic, prediction, category and callback and rewrite the outputs.
 
@@ -60,9 +71,10 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
         item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
         cat.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
         outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
-        job = Job(media_id, Path(row["input_path"]), outputs, None, build_options(settings), item.metadata,
-                  item.date_created, row.get("content_hash"), row.get("config_hash") or "", {},
-                  settings.analytic_indexing, tuple(aligned.words))
+        job = Job(media_id=media_id, input=Path(row["input_path"]), outputs=outputs, redacted_audio=None,
+                  options=build_options(settings), metadata=item.metadata, date_created=item.date_created,
+                  content_hash=row.get("content_hash"), config_hash=row.get("config_hash") or "", ownership={},
+                  analytic_index=settings.analytic_indexing, words=tuple(aligned.words))
         try:
             record(execute(plan(job, settings, cat), events=Recorder(cat)), settings, cat)
         except (E.SpeechprocError, OSError) as exc:
@@ -70,25 +82,37 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
             if isinstance(exc, OSError):
                 raise E.SpeechprocError(E.INTERNAL, f"alignment failed: {exc}", 500) from exc
             raise
-        callbacks.deliver_due(cat, settings)
-        return {**media_row(cat, media_id)["item"], "alignment": {"words": aligned.total, "matched": aligned.matched}}
+        outbox.deliver_due(cat, callback_options(settings))
+        realigned: results.MediaItem = media_row(cat, media_id)["item"]
+        return {**realigned, "alignment": {"words": aligned.total, "matched": aligned.matched}}
+
+
+def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None, *,
+            out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
+            catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1, engine: str = "local",
+            ray_address: str | None = None, metadata_csv: str | Path | None = None,
+            report: bool = False) -> BatchResult:
+    """`speechproc run`: process every recording under `paths` (see `runner.process` and `RunOptions`)."""
+    run = RunOptions(metadata=metadata or {}, metadata_csv=metadata_csv, out_dir=out_dir, force=force, report=report,
+                     deliver=deliver, workers=workers, engine=engine, ray_address=ray_address)
+    return runner.process(paths, settings, run, reporter=reporter, catalog=catalog)
 
 
 def deliver_callbacks(settings: Settings | None = None, catalog: Catalog | None = None) -> dict[str, int]:
     """`speechproc callbacks deliver`: send every callback that is due; counts of delivered, pending, dead."""
     with using(catalog) as cat:
-        return callbacks.deliver_due(cat, settings)
+        return outbox.deliver_due(cat, callback_options(settings) if settings is not None else None)
 
 
 def list_callbacks(include_delivered: bool = False, catalog: Catalog | None = None) -> dict[str, Any]:
     """`speechproc callbacks list`: pending and dead deliveries (and delivered ones when asked)."""
     states = ("pending", "dead", "delivered") if include_delivered else ("pending", "dead")
     with using(catalog) as cat:
-        return callbacks.listing(cat, states)
+        return outbox.listing(cat, states)
 
 
 def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None = None,
-                   catalog: Catalog | None = None) -> dict[str, Any] | str:
+                   catalog: Catalog | None = None) -> results.TranscriptResponse | str:
     """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
     with using(catalog) as cat:
         row = media_row(cat, media_id)

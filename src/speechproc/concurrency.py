@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
+from types import ModuleType
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -84,6 +85,7 @@ def one_thread_each() -> Iterator[None]:
     import scipy.linalg  # noqa: F401  (loads scipy's own BLAS, so that the limit reaches it too)
     from threadpoolctl import threadpool_limits
 
+    torch: ModuleType | None
     try:
         import torch
     except ImportError:  # no torch: only the BLAS limit applies

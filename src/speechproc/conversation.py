@@ -1,6 +1,7 @@
 """The data model shared by all stages. Times are integer milliseconds."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -8,6 +9,20 @@ import numpy as np
 
 TURN = "turn"
 PUNC = "punc"
+SILENCE_INCIDENT_MS = 4000  # a silence longer than this is an incident (metrics and reports)
+
+Span = tuple[int, int]  # start and end, ms
+
+
+def merge(spans: Iterable[Span]) -> list[Span]:
+    """The union of spans as sorted, disjoint spans."""
+    out: list[Span] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        elif e > s:
+            out.append((s, e))
+    return out
 
 
 @dataclass
@@ -189,6 +204,13 @@ class Channel:
     original: np.ndarray | None = None  # the same channel at the recording's own rate, when a stage needs it
     original_rate: int = 0
     named: bool = True  # False when the name is a default, not given by the configuration
+
+    def live_samples(self) -> np.ndarray:
+        """The 16 kHz samples, for a stage that runs before they are let go of (`release`)."""
+        if self.samples is None:
+            raise RuntimeError(f"the audio of channel {self.index} ({self.speaker_name}) was released before a stage "
+                               "that reads it")
+        return self.samples
 
     def release(self, keep_samples: bool = False) -> None:
         """Let go of the audio (all of it, or all but the 16 kHz copy): no later stage reads it."""

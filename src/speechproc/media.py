@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import hashlib
 import os
 import struct
 from dataclasses import dataclass, field
@@ -12,7 +11,8 @@ from pathlib import Path
 import av
 import numpy as np
 
-from .errors import MEDIA_UNREADABLE, RESOURCE_NOT_FOUND, SpeechprocError
+from speechproc.errors import MEDIA_UNREADABLE, RESOURCE_NOT_FOUND, SpeechprocError
+from speechproc.paths import sha256_file
 
 ASR_RATE = 16000
 # Every channel is recognised on its own, so the channel count multiplies memory and recognition time.
@@ -219,8 +219,4 @@ def _append(buffer: np.ndarray, filled: int, chunk: np.ndarray) -> tuple[np.ndar
 
 def file_hash(path: str | Path) -> str:
     """SHA-256 of the file's bytes, streamed."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return sha256_file(Path(path))

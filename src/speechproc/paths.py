@@ -143,7 +143,7 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
 
     Only files written on this host count: their writer is gone when its process is no longer alive
     (or it is an earlier process with this process's id). Other files are never touched."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except (FileNotFoundError, NotADirectoryError, PermissionError):
@@ -188,3 +188,12 @@ def process_mark(pid: int) -> str | None:
     except PermissionError:  # alive, another user's
         pass
     return ""
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 of a file's bytes, streamed in blocks of 1 MiB."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,12 +1,13 @@
 """A small declarative validator for JSON-like data; every error names the key path."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import INVALID_VALUE, UNKNOWN_PROPERTY, ConfigurationError
+from speechproc.errors import INVALID_VALUE, UNKNOWN_PROPERTY, ConfigurationError
 
 
 def _join(path: str, key: str) -> str:
@@ -166,3 +167,28 @@ class Obj(Node):
                 node.check(value[key], _join(path, key))
         if self.extra_check is not None:
             self.extra_check(value, path)
+
+
+SETTING = "speechproc.setting"  # the key of a declared setting in a dataclass field's metadata
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One local setting (`speechproc.KEY` of a configuration): its validation, default and documentation.
+
+    An options dataclass declares the setting as a field, `name: int = Setting(...).field()`; the configuration's
+    `speechproc` section, its defaults and the options built from a configuration all come from these fields."""
+
+    key: str
+    default: Any
+    node: Node
+    doc: str
+
+    def field(self) -> Any:
+        """A dataclass field that holds this setting's value (its default until a configuration sets it)."""
+        return dataclasses.field(default=self.default, metadata={SETTING: self})
+
+
+def declared(options_type: type) -> list[tuple[str, Setting]]:
+    """The (field name, setting) pairs an options dataclass declares."""
+    return [(f.name, f.metadata[SETTING]) for f in dataclasses.fields(options_type) if SETTING in f.metadata]

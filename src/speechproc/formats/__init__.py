@@ -1,4 +1,7 @@
-"""Output formats: the v3 JSON and the text formats (text, SRT, WebVTT, DFXP)."""
-from .writers import TEXT_FORMATS, WRITERS, Writer, get_writer
+"""Output formats: the v3 JSON and the text formats (text, SRT, WebVTT, DFXP), and the names of their files."""
+from speechproc.formats.writers import TEXT_FORMATS, WRITERS, Writer, get_writer
 
-__all__ = ["TEXT_FORMATS", "WRITERS", "Writer", "get_writer"]
+JSON_SUFFIX = ".v3.json"  # a media item's v3 JSON beside its other outputs
+REPORT_SUFFIX = ".report.html"  # its HTML call report
+
+__all__ = ["JSON_SUFFIX", "REPORT_SUFFIX", "TEXT_FORMATS", "WRITERS", "Writer", "get_writer"]

@@ -11,9 +11,9 @@ from pathlib import Path
 import av
 import numpy as np
 
-from ..errors import INVALID_VALUE, SpeechprocError
-from ..media import planes
-from ..paths import atomic_path
+from speechproc.errors import INVALID_VALUE, SpeechprocError
+from speechproc.media import planes
+from speechproc.paths import atomic_path
 
 CODECS = {"wav": ("pcm_s16le", "pcm_s32le"), "flac": ("flac", "flac"), "mp3": ("libmp3lame", "libmp3lame"),
           "ogg": ("libopus", "libopus"), "opus": ("libopus", "libopus")}  # ogg: Opus in an Ogg container

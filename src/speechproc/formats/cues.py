@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..conversation import PUNC, TURN, Word
+from speechproc.conversation import PUNC, TURN, Word
 
 MAX_CUE_MS = 5000
 MIN_CUE_MS = 500  # a cue whose words take no time (the recogniser gives some words s == e) shows this long

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
-from ..conversation import Word
-from .v3json import ALTERNATE_ORDER, words_from_json
-from .writers import get_writer
+from speechproc.conversation import Word
+from speechproc.formats.v3json import ALTERNATE_ORDER, words_from_json
+from speechproc.formats.writers import get_writer
+from speechproc.results import AlternateFormat, MediaItem, Transcript
 
 
 def writer_language(language: str) -> str:
@@ -31,22 +32,22 @@ class StoredTranscript:
         """The text of one format (text, srt, webvtt, dfxp), exactly as the file written beside the input."""
         return get_writer(fmt, writer_language(self.language)).render(self.words)
 
-    def alternate_format(self, fmt: str) -> dict[str, Any]:
+    def alternate_format(self, fmt: str) -> AlternateFormat:
         """One v3 `alternateFormats` entry: the format's text, Base64 encoded."""
         writer = get_writer(fmt, writer_language(self.language))
         data = writer.render(self.words).encode("utf-8")
         return {"format": fmt, "contentType": writer.content_type, "contentEncoding": "Base64",
                 "charset": "utf-8", "data": base64.b64encode(data).decode("ascii")}
 
-    def with_alternate_formats(self, transcript: dict[str, Any], formats: list[str]) -> dict[str, Any]:
+    def with_alternate_formats(self, transcript: Transcript, formats: list[str]) -> Transcript:
         """A copy of the stored transcript object with the requested alternate formats (VoiceBase's order)."""
-        out = {k: v for k, v in transcript.items() if k != "alternateFormats"}
+        out = cast(Transcript, {k: v for k, v in transcript.items() if k != "alternateFormats"})
         wanted = [f for f in ALTERNATE_ORDER if f in formats]
         if wanted:
             out["alternateFormats"] = [self.alternate_format(f) for f in wanted]
         return out
 
 
-def stored_transcript(item: dict[str, Any], language: str) -> StoredTranscript:
+def stored_transcript(item: MediaItem, language: str) -> StoredTranscript:
     """The transcript of a stored media item (it must have one) with the language it was processed in."""
     return StoredTranscript(words_from_json(item["transcript"].get("words", [])), language)

@@ -1,11 +1,13 @@
 """The v3 JSON spelling of the data model: media items, transcripts and words."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
-from .. import FORMAT_VERSION
-from ..conversation import (
+from speechproc import FORMAT_VERSION
+from speechproc import results as v3
+from speechproc.conversation import (
     CategoryResult,
     Conversation,
     Frequency,
@@ -43,25 +45,24 @@ def utc_now() -> str:
     return iso(datetime.now(timezone.utc))
 
 
-def links(media_id: str) -> dict[str, Any]:
+def links(media_id: str) -> v3.MediaLinks:
     base = f"/v3/media/{media_id}"
     return {"self": {"href": base}, "progress": {"href": f"{base}/progress"},
             "metadata": {"href": f"{base}/metadata"}}
 
 
-def word_json(w: Word) -> dict[str, Any]:
-    out: dict[str, Any] = {"p": w.p, "c": w.c, "s": w.s, "e": w.e}
+def word_json(w: Word) -> v3.Word:
+    details: v3.WordDetails = {}
     if w.m is not None:
-        out["m"] = w.m
+        details["m"] = w.m
     if w.frq is not None:
-        out["frq"] = [{"e": f.e, "f": f.f} for f in w.frq]
+        details["frq"] = [{"e": f.e, "f": f.f} for f in w.frq]
     if w.v is not None:
-        out["v"] = w.v
-    out["w"] = w.w
-    return out
+        details["v"] = w.v
+    return {"p": w.p, "c": w.c, "s": w.s, "e": w.e, **details, "w": w.w}  # the word last, as VoiceBase writes it
 
 
-def words_from_json(items: list[dict[str, Any]]) -> list[Word]:
+def words_from_json(items: list[v3.Word]) -> list[Word]:
     """Words back from v3 JSON; a token's speaker is the name of the turn it is in."""
     words, speaker = [], ""
     for item in items:
@@ -74,7 +75,7 @@ def words_from_json(items: list[dict[str, Any]]) -> list[Word]:
     return words
 
 
-def transcript_json(conv: Conversation) -> dict[str, Any]:
+def transcript_json(conv: Conversation) -> v3.Transcript:
     return {
         "confidence": round(conv.confidence, 4),
         "words": [word_json(w) for w in conv.words],
@@ -85,34 +86,34 @@ def transcript_json(conv: Conversation) -> dict[str, Any]:
     }
 
 
-def mentions_json(mentions: dict[str, list[Occurrence]]) -> list[dict[str, Any]]:
+def mentions_json(mentions: dict[str, list[Occurrence]]) -> list[v3.SpeakerMentions]:
     return [{"speakerName": speaker, "occurrences": [{"s": o.s, "e": o.e, "exact": o.exact} for o in occurrences]}
             for speaker, occurrences in mentions.items()]
 
 
-def keyword_json(k: Keyword) -> dict[str, Any]:
+def keyword_json(k: Keyword) -> v3.Keyword:
     if k.relevance is None:
         return {"keyword": k.keyword, "mentions": mentions_json(k.mentions)}
     return {"keyword": k.keyword, "relevance": k.relevance, "mentions": mentions_json(k.mentions)}
 
 
-def categories_json(results: list[CategoryResult]) -> list[dict[str, Any]]:
-    out = []
+def categories_json(results: list[CategoryResult]) -> list[v3.Category]:
+    out: list[v3.Category] = []
     for r in results:
-        item: dict[str, Any] = {"categoryName": r.name, "categoryValue": 1 if r.matched else 0}
+        item: v3.Category = {"categoryName": r.name, "categoryValue": 1 if r.matched else 0}
         if r.matched and r.matches:
             item["categoryMatches"] = mentions_json(r.matches)
         out.append(item)
     return out
 
 
-def spotting_json(groups: list[SpottedGroup]) -> dict[str, Any]:
+def spotting_json(groups: list[SpottedGroup]) -> v3.Spotting:
     # the specification types `score` as a string (VoiceBase sent "0.4439")
     return {"groups": [{"groupName": g.name, "spotted": g.spotted, "score": f"{g.score:.4f}",
                         "spottedKeywords": [keyword_json(k) for k in g.keywords]} for g in groups]}
 
 
-def knowledge_json(k: Knowledge) -> dict[str, Any]:
+def knowledge_json(k: Knowledge) -> v3.Knowledge:
     return {
         "keywords": [keyword_json(kw) for kw in k.keywords],
         "topics": [{"topicName": t.name, "relevance": t.relevance,
@@ -121,16 +122,16 @@ def knowledge_json(k: Knowledge) -> dict[str, Any]:
     }
 
 
-def metrics_json(groups: list[MetricGroup]) -> list[dict[str, Any]]:
+def metrics_json(groups: list[MetricGroup]) -> list[v3.MetricGroup]:
     # VoiceBase sends every metric value as a double, counts included
     return [{"metricGroupName": g.name,
              "metricValues": [{"metricName": name, "metricValue": float(value)} for name, value in g.values.items()]}
             for g in groups]
 
 
-def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNounPair]]) -> dict[str, Any]:
-    def pair(p: VerbNounPair) -> dict[str, Any]:
-        out: dict[str, Any] = {"s": p.s, "e": p.e, "verb": p.verb, "noun": p.noun}
+def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNounPair]]) -> v3.ConversationResult:
+    def pair(p: VerbNounPair) -> v3.VerbNounPair:
+        out: v3.VerbNounPair = {"s": p.s, "e": p.e, "verb": p.verb, "noun": p.noun}
         if p.verb_neg:
             out["verbNeg"] = p.verb_neg
         if p.noun_neg:
@@ -143,14 +144,14 @@ def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNounPair]]) -> dict[str,
                                      for speaker, pairs in pairs_by_speaker.items()]}
 
 
-def speaker_sentiments_json(sentences: list[Sentence], speakers: list[str]) -> list[dict[str, Any]]:
+def speaker_sentiments_json(sentences: list[Sentence], speakers: list[str]) -> list[v3.SpeakerSentiment]:
     return [{"speakerName": speaker,
              "sentimentValues": [{"s": s.s, "e": s.e, "v": s.sentiment} for s in sentences
                                  if s.speaker == speaker and s.sentiment is not None]}
             for speaker in speakers]
 
 
-def prediction_json(conv: Conversation) -> dict[str, Any]:
+def prediction_json(conv: Conversation) -> v3.Prediction:
     return {
         "classifiers": [{"classifierId": c.classifier_id, "classifierName": c.name, "classifierVersion": c.version,
                          "classifierDisplayName": c.display_name, "classifierType": c.type,
@@ -166,9 +167,9 @@ def prediction_json(conv: Conversation) -> dict[str, Any]:
     }
 
 
-def results_json(conv: Conversation) -> dict[str, Any]:
+def results_json(conv: Conversation) -> v3.Results:
     """The analytics sections the conversation holds, each present only when it was asked for."""
-    out: dict[str, Any] = {}
+    out: v3.Results = {}
     if conv.knowledge is not None:
         out["knowledge"] = knowledge_json(conv.knowledge)
     if conv.spotting is not None:
@@ -189,9 +190,9 @@ def results_json(conv: Conversation) -> dict[str, Any]:
     return out
 
 
-def media_item(item: MediaItem, conv: Conversation | None = None) -> dict[str, Any]:
+def media_item(item: MediaItem, conv: Conversation | None = None) -> v3.MediaItem:
     """The v3 media item: media-level fields, then every result the conversation holds."""
-    out: dict[str, Any] = {
+    out: v3.MediaItem = {
         "_links": links(item.media_id),
         "formatVersion": FORMAT_VERSION,
         "mediaId": item.media_id,
@@ -215,11 +216,11 @@ def media_item(item: MediaItem, conv: Conversation | None = None) -> dict[str, A
     return out
 
 
-def summary(item_json: dict[str, Any]) -> dict[str, Any]:
+def summary(item_json: Mapping[str, Any]) -> v3.MediaSummary:
     """A media item without its results, for listings."""
     keys = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "mediaContentType",
             "length", "metadata", "errors", "warnings")
-    return {k: item_json[k] for k in keys if k in item_json}
+    return cast(v3.MediaSummary, {k: item_json[k] for k in keys if k in item_json})
 
 
 def progress(media_id: str, status: str, tasks: list[dict[str, Any]]) -> dict[str, Any]:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from ..conversation import Word
-from .cues import build_cues, clock, turn_texts
+from speechproc.conversation import Word
+from speechproc.formats.cues import build_cues, clock, turn_texts
 
 
 class Writer:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from .parser import (
+from speechproc.query.tree import (
     ANYONE,
     CallAnd,
     CallNot,
@@ -276,13 +276,19 @@ def compare(node: Comparison, doc: Document) -> bool:
     wanted = node.value
     if isinstance(wanted, float):
         try:
-            left, right = float(actual), wanted
+            number = float(actual)
         except (TypeError, ValueError):
             return False
-    else:
-        left, right = str(actual).casefold(), wanted.casefold()
+        return _compared(node.op, number, wanted)
+    return _compared(node.op, str(actual).casefold(), wanted.casefold())
+
+
+_Ordered = TypeVar("_Ordered", float, str)
+
+
+def _compared(op: str, left: _Ordered, right: _Ordered) -> bool:
     return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
-            ">": left > right, ">=": left >= right}[node.op]
+            ">": left > right, ">=": left >= right}[op]
 
 
 def holds(node: object, doc: Document) -> tuple[bool, list[Hit]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import QuerySyntaxError
+from speechproc.query.errors import QuerySyntaxError
 
 MAX_NUMBER_DIGITS = 15  # digits in one number, before and after the point together
 
@@ -49,10 +49,13 @@ def tokenize(query: str) -> list[Token]:
                 raise QuerySyntaxError("unterminated string", pos, query)
             raise QuerySyntaxError(f"unexpected character {query[pos]!r}", pos, query)
         kind, text = match.lastgroup, match.group()
+        assert kind is not None  # each alternative of the master pattern is a named group
         if kind == "STRING":
             tokens.append(Token("STRING", _unquote(text), pos))
         elif kind == "NUMBER":
-            number, unit = _NUMBER.match(text).groups()
+            parts = _NUMBER.match(text)
+            assert parts is not None  # what the master pattern calls a NUMBER
+            number, unit = parts.groups()
             if sum(c.isdigit() for c in number) > MAX_NUMBER_DIGITS:
                 raise QuerySyntaxError(f"a number may have at most {MAX_NUMBER_DIGITS} digits", pos, query)
             tokens.append(Token("NUMBER", number, pos, unit or ""))

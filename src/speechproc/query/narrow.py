@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .parser import CallAnd, CallNot, CallOr, Comparison, Term, TurnAnd, TurnNot, TurnOr, reads_text
+from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Term, TurnAnd, TurnNot, TurnOr, reads_text
 
 __all__ = ["MAX_NESTING", "MAX_WORDS", "reads_text", "text_filter"]
 
@@ -65,7 +65,7 @@ def _any(items: list[Filter | None]) -> Filter | None:
     """The OR of the parts; None when one of them cannot narrow or they hold too many words."""
     if any(x is None for x in items):
         return None
-    flat = _flat("OR", items)
+    flat = _flat("OR", [x for x in items if x is not None])  # all of them
     if sum(_size(x) for x in flat) > MAX_WORDS:
         return None
     return flat[0] if len(flat) == 1 else ("OR", flat)

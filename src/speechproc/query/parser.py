@@ -24,116 +24,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .errors import QuerySyntaxError
-from .lexer import Token, tokenize
+from speechproc.query.errors import QuerySyntaxError
+from speechproc.query.lexer import Token, tokenize
+from speechproc.query.tree import (
+    ANYONE,
+    CHAINS,
+    COMPARISONS,
+    DEFAULT_LIMIT,
+    FIELDS,
+    MAX_DEPTH,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    MAX_QUERY_LENGTH,
+    MAX_SLOP,
+    MAX_TERMS,
+    MAX_WINDOW_MS,
+    TURN_NODES,
+    CallAnd,
+    CallNot,
+    CallOr,
+    Comparison,
+    Order,
+    Statement,
+    Term,
+    TurnAnd,
+    TurnNot,
+    TurnOr,
+    Window,
+    normalise_pattern,
+    reads_text,
+)
 
-ANYONE = "*"
-COMPARISONS = ("=", "!=", "<>", "<", "<=", ">", ">=")
-FIELDS = ("mediaId", "wordCount", "length", "dateCreated", "status")
-MAX_LIMIT = 10000
-MAX_OFFSET = 10**9
-DEFAULT_LIMIT = 10
-MAX_QUERY_LENGTH = 50000  # characters
-MAX_DEPTH = 32  # parentheses and SAYS inside one another
-MAX_TERMS = 1000  # quoted terms and comparisons
-MAX_SLOP = 50
-MAX_WINDOW_MS = 24 * 3600 * 1000  # a time window bound: at most 24 hours either way
 _UNIT_MS = {"": 1000, "s": 1000, "ms": 1, "m": 60000}
-
-
-@dataclass(frozen=True)
-class Window:
-    """A time window in ms; negative values count back from the end of the call; None is open."""
-
-    start: int | None = None
-    end: int | None = None
-
-
-@dataclass(frozen=True)
-class Term:
-    """A quoted word or phrase said by `speaker` (or anyone), `slop` extra words allowed around it."""
-
-    words: tuple[str, ...]
-    speaker: str = ANYONE
-    slop: int = 0
-    windows: tuple[Window, ...] = ()
-    text: str = ""
-
-
-@dataclass(frozen=True, init=False)
-class _Chain:
-    """Operands joined by one operator, in a flat tuple: `TurnOr(a, b, c)` is a || b || c."""
-
-    operands: tuple
-
-    def __init__(self, *operands: object) -> None:
-        object.__setattr__(self, "operands", tuple(operands))
-
-
-@dataclass(frozen=True, init=False)
-class TurnAnd(_Chain):
-    """Said within one turn, all of them."""
-
-
-@dataclass(frozen=True, init=False)
-class TurnOr(_Chain):
-    """Said within one turn, any of them."""
-
-
-@dataclass(frozen=True)
-class TurnNot:
-    operand: object
-    speaker: str = ANYONE
-
-
-@dataclass(frozen=True, init=False)
-class CallAnd(_Chain):
-    """All hold over the whole call; the parser puts operands that need no transcript first."""
-
-
-@dataclass(frozen=True, init=False)
-class CallOr(_Chain):
-    """Any holds over the whole call."""
-
-
-@dataclass(frozen=True)
-class CallNot:
-    operand: object
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """`field op value`: field is a name (wordCount, metadata.title, ...) or ("metrics", name)."""
-
-    field: str
-    op: str
-    value: str | float
-    position: int = 0
-
-
-@dataclass(frozen=True)
-class Order:
-    field: str
-    descending: bool = False
-
-
-@dataclass(frozen=True)
-class Statement:
-    items: tuple[str, ...]  # "*", field names, "hits()"
-    condition: object | None
-    order: Order | None = None
-    limit: int = DEFAULT_LIMIT
-    offset: int = 0
-    text: str = ""
-    limited: bool = False  # whether the statement said LIMIT (else `limit` is the default)
-
-    @property
-    def wants_hits(self) -> bool:
-        return "hits()" in self.items
-
-
-TURN_NODES = (Term, TurnAnd, TurnOr, TurnNot)
-CHAINS = (TurnAnd, TurnOr, CallAnd, CallOr)
 
 
 @dataclass
@@ -166,6 +88,11 @@ class _Parser:
             self.i += 1
             return self.tokens[self.i - 1]
         return None
+
+    def advance(self) -> Token:
+        """The current token, taken: the caller has checked what it is."""
+        self.i += 1
+        return self.tokens[self.i - 1]
 
     def expect(self, kind: str, text: str | None, what: str) -> Token:
         token = self.take(kind, text)
@@ -265,7 +192,7 @@ class _Parser:
         start = self.tok
         operands = [self.turn_and()]
         while self.at("OP", "||"):
-            op = self.take("OP")
+            op = self.advance()
             self.turn_operand(operands[0], start)
             operands.append(self.turn_operand(self.turn_and(), op))
         return _chain(TurnOr, operands)
@@ -274,7 +201,7 @@ class _Parser:
         start = self.tok
         operands = [self.turn_not()]
         while self.at("OP", "&&"):
-            op = self.take("OP")
+            op = self.advance()
             self.turn_operand(operands[0], start)
             operands.append(self.turn_operand(self.turn_not(), op))
         return _chain(TurnAnd, operands)
@@ -282,7 +209,7 @@ class _Parser:
     def turn_not(self) -> object:
         bangs = []
         while self.at("OP", "!"):
-            bangs.append(self.take("OP"))
+            bangs.append(self.advance())
         if not bangs:
             return self.windowed()
         operand = self.turn_operand(self.windowed(), bangs[-1])
@@ -358,7 +285,7 @@ class _Parser:
         raise self.error(f"expected a condition, found {self.describe(token)}")
 
     def says(self) -> object:
-        who = self.take("STRING") or self.take("OP", "*")
+        who = self.advance()  # a quoted speaker or *, as `atom` saw
         self.expect("KEYWORD", "SAYS", "SAYS")
         self.speaker = ANYONE if who.kind == "OP" else who.text
         if not self.speaker.strip():
@@ -383,7 +310,7 @@ class _Parser:
         return Term(words, speaker, slop, (), token.text)
 
     def comparison(self) -> Comparison:
-        name = self.take("NAME")
+        name = self.advance()  # the field's NAME, as `atom` saw
         self.count_term(name)
         field_ = self.field_name(name)
         op = self.tok
@@ -407,7 +334,7 @@ class _Parser:
         if text.endswith((":", ".")):
             if not self.at("STRING"):
                 raise self.error(f"expected a quoted name after {text}")
-            text += self.take("STRING").text
+            text += self.advance().text
         head = text.split(".", 1)[0].split(":", 1)[0]
         if head == "metrics":
             return "metrics:" + text[len("metrics") + 1:]
@@ -435,17 +362,6 @@ def _negated(node: object, negations: int, negate) -> object:
     return negate(node) if negations % 2 == 0 else node
 
 
-def reads_text(node: object) -> bool:
-    """Whether evaluating `node` needs the transcript (it has a term somewhere)."""
-    if isinstance(node, Term):
-        return True
-    if isinstance(node, CHAINS):
-        return any(reads_text(operand) for operand in node.operands)
-    if isinstance(node, (TurnNot, CallNot)):
-        return reads_text(node.operand)
-    return False
-
-
 def _with_windows(node: object, windows: tuple[Window, ...]) -> object:
     """The node with `windows` added to every term inside it."""
     if isinstance(node, Term):
@@ -457,18 +373,6 @@ def _with_windows(node: object, windows: tuple[Window, ...]) -> object:
     if isinstance(node, CallNot):
         return CallNot(_with_windows(node.operand, windows))
     return node  # a comparison has no time
-
-
-def normalise_pattern(word: str) -> str:
-    """A query word as the evaluator compares it: lower case, edge punctuation gone (a trailing * kept)."""
-    star = word.endswith("*")
-    core = normalise_word(word.rstrip("*"))
-    return core + "*" if star and core else ("*" if star else core)
-
-
-def normalise_word(word: str) -> str:
-    """A transcript word as matching sees it: lower case, without punctuation at either end."""
-    return word.lower().strip(".,?!;:\"“”‘’()[]{}<>$%&#@-'")
 
 
 def _tokens(query: str) -> list[Token]:

@@ -13,13 +13,12 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import batching
-from ..conversation import Channel, Conversation, RecognizedWord
-from ..errors import UNSUPPORTED_LANGUAGE, SpeechprocError
-from ..media import ASR_RATE
-from ..models import default_threads, load_whisper, on_cpu, torch_threads_kept, whisper_location
-from ..options import RecognitionOptions
-from ..settings import DEFAULTS
+from speechproc.conversation import Channel, Conversation, RecognizedWord
+from speechproc.engines import batching
+from speechproc.engines.models import default_threads, load_whisper, on_cpu, torch_threads_kept, whisper_location
+from speechproc.errors import UNSUPPORTED_LANGUAGE, SpeechprocError
+from speechproc.media import ASR_RATE
+from speechproc.stages.options import RecognitionOptions
 
 ProgressFn = Callable[[float], None]
 # What one 30 s chunk holds while it is decoded with beam 5 (tiny.en, measured): mostly the decoder's
@@ -60,7 +59,7 @@ def in_flight(options: RecognitionOptions, audio_bytes: int) -> int:
     """Chunks decoded at once for a recording whose 16 kHz audio takes `audio_bytes`: `batch_size`, fewer where
     the audio and the chunks in flight would take more than RECOGNITION_MEMORY together (a long recording, a
     larger model)."""
-    per_chunk = (CHUNK_MEMORY * options.beam_size / DEFAULTS["speechproc.beamSize"]
+    per_chunk = (CHUNK_MEMORY * options.beam_size / RecognitionOptions.beam_size
                  * (weights_bytes(options.model) / TINY_WEIGHTS) ** 0.65)
     return max(1, min(options.batch_size, int((RECOGNITION_MEMORY - audio_bytes) // per_chunk)))
 
@@ -112,8 +111,8 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     """Recognise every channel in shared batches (`batching`); words channel by channel, each in time order."""
     found: list[list[RecognizedWord]] = [[] for _ in channels]
     reached = 0.0
-    size, parallel = batch_plan(options, in_flight(options, sum(channel.samples.nbytes for channel in channels)))
-    chunks = batching.recognise([channel.samples for channel in channels], load(options), size, options.vad,
+    size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
+    chunks = batching.recognise([channel.live_samples() for channel in channels], load(options), size, options.vad,
                                 _decoding(options), parallel)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
@@ -139,7 +138,7 @@ def recognized_word(text: str, start: float, end: float, probability: float, cha
     text = text.strip()
     if not text:
         return None
-    length = round(channel.samples.shape[0] * 1000 / channel.sample_rate)
+    length = round(channel.live_samples().shape[0] * 1000 / channel.sample_rate)
     start_ms = min(length, round(start * 1000))
     return RecognizedWord(text, start_ms, min(length, max(start_ms, round(end * 1000))), float(probability),
                           channel.speaker_name)

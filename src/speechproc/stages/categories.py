@@ -5,10 +5,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from .. import documents
-from .. import errors as E
-from ..conversation import CategoryResult, Conversation
-from ..query import QuerySyntaxError, Statement, evaluate, parse_condition
+from speechproc import errors as E
+from speechproc.conversation import CategoryResult, Conversation
+from speechproc.query import QuerySyntaxError, Statement, documents, evaluate, parse_condition
 
 
 @lru_cache(maxsize=1024)
@@ -25,7 +24,7 @@ def _parsed(definition: dict) -> Statement:
                                    f"{exc.message} (position {exc.position + 1}); put it again") from None
 
 
-def evaluate_all(conv: Conversation, definitions: tuple[dict, ...]) -> list[CategoryResult]:
+def evaluate_all(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> list[CategoryResult]:
     """The result of every category on the conversation, in the order given."""
     doc = documents.from_conversation(conv)
     out = []

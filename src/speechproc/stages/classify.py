@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import classifiers
-from ..conversation import ClassifierResult, Conversation
+from speechproc.conversation import ClassifierResult, Conversation
+from speechproc.engines import classifiers
 
 
 def transcript_text(conv: Conversation) -> str:

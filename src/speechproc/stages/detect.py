@@ -15,10 +15,10 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from .. import errors as E
-from ..conversation import Conversation, Detection, DetectorResult, Word
-from ..numbers import DigitRun, digit_runs, luhn
-from ..options import DetectOptions
+from speechproc import errors as E
+from speechproc.conversation import Conversation, Detection, DetectorResult, Word
+from speechproc.stages.numbers import DigitRun, digit_runs, luhn
+from speechproc.stages.options import DetectOptions
 
 DETECTORS = {  # name -> (display name, class label)
     "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),

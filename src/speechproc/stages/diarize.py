@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
-from .. import campplus
-from ..concurrency import ordered
-from ..conversation import Conversation
-from ..media import ASR_RATE
-from ..models import default_threads, load_campplus, load_voice_encoder
-from ..options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
+from speechproc.conversation import Conversation
+from speechproc.engines import campplus, resemblyzer
+from speechproc.engines.models import default_threads, load_campplus, load_voice_encoder
+from speechproc.engines.resemblyzer import MEL_FRAME_MS
+from speechproc.media import ASR_RATE
+from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
 EMBEDDING = "campplus"
 MIN_SPEAKER_SHARE = 0.15  # of the speech, for a cluster to count as a speaker
@@ -41,10 +42,8 @@ WEAK_SUPPORT = 0.5  # a lone word whose speaker covers less of it than this join
 MAX_FIT_WINDOWS = 3000  # k-means is fitted on at most this many windows (about 20 minutes of speech)
 KMEANS_INITS = 10
 KMEANS_ROUNDS = 30
-EMBED_BATCH = 256
-MEL_FRAME_MS = 10
+
 VAD_LEVEL = 0.1  # -20 dBFS
-_NORM_DBFS = -30.0  # Resemblyzer's training level
 
 
 @dataclass(frozen=True)
@@ -71,48 +70,6 @@ class Segment:
 
 # --- features --------------------------------------------------------------------------------------------
 
-def _hz_to_mel(f: np.ndarray) -> np.ndarray:
-    """Slaney's mel scale (linear below 1 kHz, logarithmic above), as librosa uses by default."""
-    f = np.asarray(f, dtype=np.float64)
-    log_step = np.log(6.4) / 27.0
-    return np.where(f < 1000.0, f * 3.0 / 200.0, 15.0 + np.log(np.maximum(f, 1e-9) / 1000.0) / log_step)
-
-
-def _mel_to_hz(m: np.ndarray) -> np.ndarray:
-    log_step = np.log(6.4) / 27.0
-    return np.where(m < 15.0, m * 200.0 / 3.0, 1000.0 * np.exp(log_step * (m - 15.0)))
-
-
-def mel_filterbank(rate: int = ASR_RATE, n_fft: int = 400, n_mels: int = 40) -> np.ndarray:
-    """Slaney-normalised triangular mel filters, shape (n_mels, n_fft // 2 + 1)."""
-    mel_f = _mel_to_hz(np.linspace(_hz_to_mel(0.0), _hz_to_mel(rate / 2), n_mels + 2))
-    fft_f = np.fft.rfftfreq(n_fft, 1.0 / rate)
-    ramps = mel_f[:, None] - fft_f[None, :]
-    fdiff = np.diff(mel_f)
-    lower = -ramps[:-2] / fdiff[:-1, None]
-    upper = ramps[2:] / fdiff[1:, None]
-    weights = np.maximum(0.0, np.minimum(lower, upper))
-    return (weights * (2.0 / (mel_f[2:] - mel_f[:-2]))[:, None]).astype(np.float32)
-
-
-_FILTERS = mel_filterbank()
-
-
-def mel_spectrogram(samples: np.ndarray) -> np.ndarray:
-    """Resemblyzer's input: 40-band mel power spectrogram (not log), 25 ms windows every 10 ms, (frames, 40)."""
-    n_fft, hop = 400, ASR_RATE * MEL_FRAME_MS // 1000
-    padded = np.pad(samples.astype(np.float32), n_fft // 2)
-    n_frames = 1 + (len(padded) - n_fft) // hop
-    window = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n_fft) / n_fft)).astype(np.float32)  # periodic Hann
-    out = np.empty((n_frames, _FILTERS.shape[0]), dtype=np.float32)
-    step = 8192
-    for lo in range(0, n_frames, step):
-        idx = (np.arange(lo, min(lo + step, n_frames)) * hop)[:, None] + np.arange(n_fft)[None, :]
-        power = np.abs(np.fft.rfft(padded[idx] * window, axis=1)) ** 2
-        out[lo: lo + len(idx)] = power @ _FILTERS.T
-    return out
-
-
 def _levelled(samples: np.ndarray) -> np.ndarray:
     """Scale so the loud frames (90th percentile of 50 ms RMS) sit at -20 dBFS: Silero misses quiet speech."""
     frame = ASR_RATE // 20
@@ -131,16 +88,6 @@ def speech_regions(samples: np.ndarray) -> list[tuple[int, int]]:
     options = VadOptions(min_silence_duration_ms=300, speech_pad_ms=60, min_speech_duration_ms=200)
     chunks = get_speech_timestamps(_levelled(samples), options, sampling_rate=ASR_RATE)
     return [(c["start"] * 1000 // ASR_RATE, c["end"] * 1000 // ASR_RATE) for c in chunks]
-
-
-def _normalised(samples: np.ndarray, regions: list[tuple[int, int]]) -> np.ndarray:
-    """Raise the level so speech sits at Resemblyzer's -30 dBFS (never lowered, as Resemblyzer does)."""
-    speech = np.concatenate([samples[s * ASR_RATE // 1000: e * ASR_RATE // 1000] for s, e in regions])
-    rms = float(np.sqrt(np.mean(np.square(speech, dtype=np.float64)))) if len(speech) else 0.0
-    if rms <= 1e-9:
-        return samples
-    gain = 10 ** ((_NORM_DBFS - 20 * np.log10(rms)) / 20)
-    return samples * np.float32(gain) if gain > 1 else samples
 
 
 @dataclass
@@ -168,36 +115,13 @@ def plan_windows(regions: list[tuple[int, int]], window_s: float, hop_s: float) 
     return Windows(table[:, 0] // MEL_FRAME_MS, np.maximum(table[:, 1] // MEL_FRAME_MS, 1), table[:, 2:])
 
 
-def embed_windows(mel: np.ndarray, windows: Windows, weights: str | None = None, threads: int = 1) -> np.ndarray:
-    """Resemblyzer: one L2-normalised 256-d embedding per window; short windows are tiled to the full length.
-    The windows go through the encoder EMBED_BATCH at a time (memory stays flat on long recordings), `threads`
-    batches side by side."""
-    import torch
-
-    encoder = load_voice_encoder(weights)
-    full = int(windows.lengths.max()) if len(windows.lengths) else 0
-
-    def embedded(lo: int) -> np.ndarray:
-        firsts, lengths = windows.starts[lo: lo + EMBED_BATCH], windows.lengths[lo: lo + EMBED_BATCH]
-        batch = np.zeros((len(firsts), full, mel.shape[1]), dtype=np.float32)
-        for i, (first, n) in enumerate(zip(firsts, lengths)):
-            piece = mel[first: first + n]
-            if len(piece):
-                batch[i] = np.resize(piece, (full, mel.shape[1])) if len(piece) < full else piece[:full]
-        with torch.inference_mode():
-            return encoder(torch.from_numpy(batch)).cpu().numpy()
-
-    out = list(ordered(embedded, range(0, len(windows.starts), EMBED_BATCH), threads, "speechproc-resemblyzer"))
-    emb = np.concatenate(out) if out else np.zeros((0, 256), dtype=np.float32)
-    return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
-
-
 def embed(samples: np.ndarray, regions: list[tuple[int, int]], windows: Windows, backend: str = EMBEDDING,
           weights: str | None = None, threads: int = 1) -> np.ndarray:
     """One L2-normalised speaker embedding per window, from the chosen backend (campplus, resemblyzer), the
     network's pieces of work computed `threads` at a time."""
     if backend == "resemblyzer":
-        return embed_windows(mel_spectrogram(_normalised(samples, regions)), windows, weights, threads)
+        mel = resemblyzer.mel_spectrogram(resemblyzer.normalised(samples, regions))
+        return resemblyzer.embed_windows(mel, windows.starts, windows.lengths, weights, threads)
     features = campplus.fbank(samples)
     frames = [(s // MEL_FRAME_MS, e // MEL_FRAME_MS) for s, e in regions]
     return campplus.embed_spans(load_campplus(weights), features, frames, windows.starts, windows.lengths,
@@ -232,6 +156,8 @@ def kmeans(emb: np.ndarray, k: int, inits: int = KMEANS_INITS, rounds: int = KME
         score = float(np.sum(fit * centroids[np.argmax(fit @ centroids.T, axis=1)]))
         if best is None or score > best_score:
             best_score, best = score, centroids
+    if best is None:
+        raise ValueError("k-means needs at least one start (inits >= 1)")
     return np.argmax(emb @ best.T, axis=1)
 
 
@@ -388,7 +314,7 @@ def attribute(spans: list[tuple[int, int]], segments: list[Segment]) -> list[int
     for i in range(1, len(labels) - 1):
         if labels[i - 1] == labels[i + 1] != labels[i] and support[i] < WEAK_SUPPORT:
             labels[i] = labels[i - 1]
-    return [int(lab) for lab in labels]
+    return [int(lab) for lab in cast("list[int]", labels)]  # every word has its speaker by now
 
 
 # --- the stage -------------------------------------------------------------------------------------------
@@ -419,7 +345,7 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments = diarize(channel.samples, options.speakers, options.max_speakers, options.embedding, options.encoder,
+    segments = diarize(channel.live_samples(), options.speakers, options.max_speakers, options.embedding, options.encoder,
                        threads=options.threads or default_threads())
     if not segments:
         return

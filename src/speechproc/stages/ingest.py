@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import errors as E
-from ..conversation import Channel, Conversation
-from ..media import ASR_RATE, AudioTrack, decode, probe
-from ..options import IngestOptions
+from speechproc import errors as E
+from speechproc.conversation import Channel, Conversation
+from speechproc.media import ASR_RATE, AudioTrack, decode, probe
+from speechproc.stages.options import IngestOptions
 
 IDENTICAL_TOLERANCE = 1e-3
 
@@ -99,5 +99,5 @@ def load_channels(path: Path, options: IngestOptions, conv: Conversation) -> Non
     info = probe(path)
     conv.content_type = info.content_type
     conv.channels = build_channels(path, options, conv)
-    decoded_ms = round(conv.channels[0].samples.shape[0] * 1000 / conv.channels[0].sample_rate)
+    decoded_ms = round(conv.channels[0].live_samples().shape[0] * 1000 / conv.channels[0].sample_rate)
     conv.length_ms = info.length_ms or decoded_ms

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import errors as E
-from .. import parsing, sentences, taxonomy
-from ..conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
-from ..models import load_sentence_encoder, load_spacy, loaded_once
-from ..options import TextOptions
-from ..parsing import ParsedTurn
-from ..sentences import char_offsets
+from speechproc import errors as E
+from speechproc.conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
+from speechproc.engines.models import load_sentence_encoder, load_spacy, loaded_once
+from speechproc.stages import parsing, sentences, taxonomy
+from speechproc.stages.options import TextOptions
+from speechproc.stages.parsing import ParsedTurn
+from speechproc.stages.sentences import char_offsets
 
 MAX_KEYWORDS = 20
 KEYWORD_MIN = 0.25  # relevance below this is not a keyword
@@ -138,7 +138,7 @@ def _taxonomy_vectors(path: str | None, encoder_name: str) -> tuple[tuple, np.nd
     return topics, topic_vectors, sub_vectors
 
 
-def _top_mean(similarities: np.ndarray) -> float:
+def _top_mean(similarities: np.ndarray) -> np.ndarray:
     """Mean of the TOP_SENTENCES largest values of each column."""
     k = min(TOP_SENTENCES, similarities.shape[0])
     return np.sort(similarities, axis=0)[-k:].mean(axis=0)
@@ -176,7 +176,7 @@ def discover(conv: Conversation, options: TextOptions) -> Knowledge:
     if not conv.sentences:
         return Knowledge([], [])
     sentences.embed(conv.sentences, options.sentence_encoder)
-    sentence_vectors = np.stack([s.embedding for s in conv.sentences])
+    sentence_vectors = sentences.embeddings(conv.sentences)
     centroid = sentence_vectors.mean(axis=0)
     centroid /= np.linalg.norm(centroid) or 1.0
     encoder = load_sentence_encoder(options.sentence_encoder)

@@ -9,32 +9,18 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 
-from .. import errors as E
-from ..conversation import Conversation, MetricGroup, Sentence, Word
-from ..options import MetricsOptions, english
-
-Span = tuple[int, int]
+from speechproc import errors as E
+from speechproc.conversation import SILENCE_INCIDENT_MS, Conversation, MetricGroup, Sentence, Span, Word, merge
+from speechproc.stages.options import MetricsOptions, english
 
 AGENT_NAMES = ("agent", "service", "representative", "operator", "salesperson", "callcenter", "contactcenter")
 CALLER_NAMES = ("caller", "client", "customer", "prospect")
 STREAK_PAUSE_MS = 3000  # a pause this long ends a talking streak
-SILENCE_INCIDENT_MS = 4000  # a silence longer than this is an incident
 AGENT_VOLUME_REFERENCE = 4.33
 CALLER_VOLUME_REFERENCE = 7.57
 
 
 # ---------------------------------------------------------------- spans
-
-def merge(spans: Iterable[Span]) -> list[Span]:
-    """The union of spans as sorted, disjoint spans."""
-    out: list[Span] = []
-    for s, e in sorted(spans):
-        if out and s <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], e))
-        elif e > s:
-            out.append((s, e))
-    return out
-
 
 def total(spans: Iterable[Span]) -> int:
     return sum(e - s for s, e in spans)
@@ -265,11 +251,11 @@ def sentiment_summary(values: Sequence[float], prefix: str) -> dict[str, float]:
 
 def sentiment(sentences: Sequence[Sentence], agent: str | None, caller: str | None) -> dict[str, float]:
     """The sentiment group from scored sentences in transcript order."""
-    scored = sorted((s for s in sentences if s.sentiment is not None), key=lambda s: s.s)
-    out = sentiment_summary([s.sentiment for s in scored], "call")
-    out |= sentiment_summary([s.sentiment for s in scored if s.speaker == agent], "agent") if agent else \
+    scored = sorted(((s, s.sentiment) for s in sentences if s.sentiment is not None), key=lambda pair: pair[0].s)
+    out = sentiment_summary([v for _, v in scored], "call")
+    out |= sentiment_summary([v for s, v in scored if s.speaker == agent], "agent") if agent else \
         sentiment_summary([], "agent")
-    out |= sentiment_summary([s.sentiment for s in scored if s.speaker == caller], "caller") if caller else \
+    out |= sentiment_summary([v for s, v in scored if s.speaker == caller], "caller") if caller else \
         sentiment_summary([], "caller")
     return out
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ..conversation import PUNC, Conversation, RecognizedWord, Word
+from speechproc.conversation import PUNC, Conversation, RecognizedWord, Word
 
 _TRAILING = re.compile(r"[\s.,?!;:…\"'”’)\]}»-]+$")
 _LEADING = re.compile(r"^[\s\"'“‘(\[{«¿¡-]+")

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import errors as E
-from ..conversation import Conversation, Sentence
-from ..models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_vader
-from ..options import ENGLISH, SentimentOptions
-from ..sentences import embed
+from speechproc import errors as E
+from speechproc.conversation import Conversation, Sentence
+from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_vader
+from speechproc.stages.options import ENGLISH, SentimentOptions
+from speechproc.stages.sentences import embed, embeddings
 
 HEAD = Path(__file__).resolve().parent.parent / "data" / "sentiment_minilm.npz"
 
@@ -47,7 +47,7 @@ def score(sentences: list[Sentence], options: SentimentOptions) -> None:
         return
     if options.engine == "minilm":
         embed(sentences, options.sentence_encoder)
-        values = minilm_scores(np.stack([s.embedding for s in sentences]))
+        values = minilm_scores(embeddings(sentences))
     else:
         values = vader_scores([s.text for s in sentences])
     for sentence, value in zip(sentences, values):

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import documents
-from ..conversation import Conversation, Keyword, SpottedGroup
-from ..query import Document
-from ..query.evaluator import term_hits
-from ..query.parser import Term, normalise_word
+from speechproc.conversation import Conversation, Keyword, SpottedGroup
+from speechproc.query import Document, documents
+from speechproc.query.evaluator import term_hits
+from speechproc.query.tree import Term, normalise_word
 
 
 def spot(doc: Document, group: dict) -> SpottedGroup:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 
-from .. import sentences
-from ..conversation import TURN, Conversation, Turn, Word
+from speechproc.conversation import TURN, Conversation, Turn, Word
+from speechproc.stages import sentences
 
 TURN_PAUSE_MS = 1000  # a pause this long ends an utterance
 ACTIVITY_GAP_MS = 500  # words closer than this form one voice-activity span

@@ -4,13 +4,13 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from .. import errors as E
-from .. import parsing
-from ..conversation import Conversation, VerbNounPair, Word
-from ..models import load_spacy
-from ..options import TextOptions
-from ..parsing import ParsedTurn
-from ..sentences import char_offsets
+from speechproc import errors as E
+from speechproc.conversation import Conversation, VerbNounPair, Word
+from speechproc.engines.models import load_spacy
+from speechproc.stages import parsing
+from speechproc.stages.options import TextOptions
+from speechproc.stages.parsing import ParsedTurn
+from speechproc.stages.sentences import char_offsets
 
 OBJECT_DEPS = frozenset({"dobj", "obj"})
 NOUN_POS = frozenset({"NOUN", "PROPN"})

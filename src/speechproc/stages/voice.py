@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..concurrency import ordered
-from ..conversation import Channel, Conversation, Frequency, Word
+from speechproc.concurrency import ordered
+from speechproc.conversation import Channel, Conversation, Frequency, Word
 
 FRAME_S = 0.040
 HOP_S = 0.020
@@ -180,7 +180,7 @@ def analyse_words(samples: np.ndarray, sample_rate: int, spans: list[tuple[int, 
 def _channel_audio(channel: Channel) -> tuple[np.ndarray, int]:
     if channel.original is not None:
         return channel.original, channel.original_rate
-    return channel.samples, channel.sample_rate
+    return channel.live_samples(), channel.sample_rate
 
 
 def run(conv: Conversation) -> None:

@@ -1,0 +1,162 @@
+"""Planning a batch: the inputs under the paths given (folders walked), and the output files of each."""
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from speechproc import errors as E
+from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
+from speechproc.media import MEDIA_EXTENSIONS
+from speechproc.paths import absolute, shown
+
+
+@dataclass
+class Input:
+    path: Path  # absolute once `process` has it
+    root: Path | None = None  # the folder named on the command line, for mirroring under --out
+
+
+def is_redacted_copy(path: Path) -> bool:
+    """A redacted copy written by an earlier run (`call.redacted.flac`): not picked up when walking folders."""
+    return Path(path.stem).suffix == ".redacted"
+
+
+def discover(paths: list[str | Path],
+             note: Callable[[str], None] | None = None) -> tuple[list[Input], list[dict[str, Any]]]:
+    """Media files under the given paths (folders walked recursively, by extension), and problems found.
+
+    A path that is not a folder is an input whatever it is (a missing file becomes a failed item). Symbolic
+    links met while walking a folder are not followed: each one named like media, or pointing to a folder,
+    is passed to `note` as skipped. A link named among `paths` is followed."""
+    inputs: list[Input] = []
+    problems: list[dict[str, Any]] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            inputs.append(Input(path))
+            continue
+        found = [Input(p, path) for p in _walk(path, note or (lambda message: None))]
+        if not found:
+            problems.append(E.error_body(400, [(E.NO_MEDIA, f"{shown(path)}: no media files found in this folder")]))
+        inputs += found
+    return inputs, problems
+
+
+def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
+    """Media files below `folder`, in name order; hidden names, redacted copies and symbolic links left out."""
+    for p in sorted(folder.rglob("*")):
+        if any(part.startswith(".") for part in p.relative_to(folder).parts):
+            continue
+        media_name = p.suffix.lower() in MEDIA_EXTENSIONS
+        if p.is_symlink():
+            if media_name or p.is_dir():
+                note(f"{shown(p)}: symbolic link, skipped (name it on the command line to process it)")
+        elif media_name and p.is_file() and not is_redacted_copy(p):
+            yield p
+
+
+def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False) -> dict[Path, dict[str, Path]]:
+    """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ... (and with
+    `report`, the HTML call report `call.report.html`).
+
+    Beside the input, or under `out_dir` mirroring the tree below each folder argument. No two inputs
+    ever share an output file (the same file given twice counts once):
+    - two inputs that would share names in one folder (call.wav and call.mp3) keep their extension
+      (`call.wav.srt`);
+    - with `out_dir`, when files of two folder arguments would land on the same name, every folder
+      argument is mirrored under its own folder name instead (`DIR/d1/a.srt`, `DIR/d2/a.srt`);
+    - a clash that remains (files of one name given directly, folders of one name) gives every input
+      after the first, in argument order, a numeric suffix (`a-2.srt`, `a-3.srt`).
+    """
+    def folder(inp: Input, own_root: bool) -> Path:
+        if out_dir is None:
+            return inp.path.parent
+        if inp.root is None:
+            return out_dir
+        below = inp.path.relative_to(inp.root).parent
+        return out_dir / inp.root.resolve().name / below if own_root else out_dir / below
+
+    def names(inp: Input, place: Path, base: str) -> dict[str, Path]:
+        plain = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
+        if report:
+            plain["report"] = base + REPORT_SUFFIX
+        if any(place / n == inp.path for n in plain.values()):  # never overwrite the input itself
+            plain = {k: inp.path.name + {"json": JSON_SUFFIX, "report": REPORT_SUFFIX}.get(k, Path(n).suffix)
+                     for k, n in plain.items()}
+        return {k: place / n for k, n in plain.items()}
+
+    def plan(own_root: bool) -> tuple[dict[Path, dict[str, Path]], bool]:
+        """The outputs, and whether files of two different folder arguments clashed."""
+        same = {inp.path: inp.path.resolve() for inp in inputs}
+        stems: dict[tuple[Path, str], set[str]] = {}  # file names that would share a stem in one folder
+        for inp in inputs:
+            stems.setdefault((folder(inp, own_root), inp.path.stem), set()).add(inp.path.name)
+        result: dict[Path, dict[str, Path]] = {}
+        owners: dict[Path, Input] = {}  # absolute output path -> the input it is planned for
+        done: dict[Path, dict[str, Path]] = {}  # resolved input -> its outputs
+        across = False
+        for inp in inputs:
+            if same[inp.path] in done:
+                result[inp.path] = done[same[inp.path]]
+                continue
+            place = folder(inp, own_root)
+            base = inp.path.stem if len(stems[(place, inp.path.stem)]) == 1 else inp.path.name
+            planned, n = names(inp, place, base), 1
+            while clashes := [owners[p] for p in map(Path.absolute, planned.values()) if p in owners]:
+                across = across or any(o.root is not None and inp.root is not None
+                                       and o.root.resolve() != inp.root.resolve()
+                                       for o in clashes)
+                n += 1
+                planned = names(inp, place, f"{base}-{n}")
+            owners.update({p.absolute(): inp for p in planned.values()})
+            result[inp.path] = done[same[inp.path]] = planned
+        return result, across
+
+    result, across = plan(own_root=False)
+    return plan(own_root=True)[0] if across else result
+
+
+def out_folder(out_dir: str | Path | None) -> Path | None:
+    """`--out` made absolute; ConfigurationError when it is empty or names something that is not a folder."""
+    if out_dir is None:
+        return None
+    if not os.fspath(out_dir).strip():
+        raise E.ConfigurationError(E.INVALID_VALUE, "--out: must name a folder (it is empty)")
+    out = absolute(out_dir)
+    if os.path.lexists(out) and not out.is_dir():
+        raise E.ConfigurationError(E.INVALID_VALUE, f"--out: {shown(out)} exists and is not a folder")
+    return out
+
+
+def same_file_as(path: Path, first_of: dict[tuple[int, int], Path]) -> Path | None:
+    """The input named earlier in this run that is this very file (through a link, or a folder given
+    twice), else None; records this one as the first otherwise."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    key = (info.st_dev, info.st_ino)
+    if key in first_of:
+        return first_of[key]
+    first_of[key] = path
+    return None
+
+
+def unreadable(path: Path) -> E.SpeechprocError | None:
+    """Why `path` cannot be read at all (missing, a broken or looping symbolic link), or None."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return E.SpeechprocError(E.MEDIA_UNREADABLE, f"{shown(path)}: the file is malformed or unreadable "
+                                     "(a symbolic link loop: too many levels of symbolic links)")
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            why = "a broken symbolic link" if path.is_symlink() else "no such file"
+            return E.SpeechprocError(E.RESOURCE_NOT_FOUND, f"{shown(path)}: {why}", 404)
+        return E.SpeechprocError(E.MEDIA_UNREADABLE, f"{shown(path)}: the file is malformed or unreadable "
+                                 f"({exc.strerror})")
+    return None

@@ -1,0 +1,423 @@
+"""Running a batch: plan → jobs → run_job → record.
+
+Each input is claimed in the catalog (or skipped, as `reuse` decides), planned into a `Job` (output
+places checked, their ownership record attached), run by `jobs.run_job`, and its result recorded in the
+catalog. One bad input fails its own item only. Items left running by a killed process are failed first."""
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from speechproc import errors as E
+from speechproc import results
+from speechproc.batch import distributed, jobs, reuse
+from speechproc.batch.jobs import Job, JobEvents, JobResult, as_error
+from speechproc.batch.planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
+from speechproc.batch.publishing import redacted_audio_path
+from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, plan_workers
+from speechproc.config import item_metadata
+from speechproc.config import v3 as config_module
+from speechproc.config.options import build as build_options
+from speechproc.config.options import callback_options
+from speechproc.config.v3 import Settings
+from speechproc.conversation import MediaItem
+from speechproc.delivery import outbox
+from speechproc.formats import v3json
+from speechproc.paths import absolute, printable, shown
+from speechproc.report import writing as reporting
+from speechproc.stages.options import Options, with_threads
+from speechproc.stages.pipeline import new_tasks
+from speechproc.store import ownership
+from speechproc.store.catalog import Catalog, using
+
+
+@dataclass
+class ItemResult:
+    path: str  # the exact path (it may hold a name that is not UTF-8); as_json shows it with shown()
+    media_id: str | None
+    status: str  # finished, failed or skipped
+    outputs: dict[str, str] = field(default_factory=dict)
+    error: dict[str, Any] | None = None
+    length_ms: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The summary entry: {input, mediaId, status, outputs?, error?}, paths as valid UTF-8 text."""
+        out: dict[str, Any] = {"input": shown(self.path), "mediaId": self.media_id, "status": self.status}
+        if self.outputs:
+            out["outputs"] = {k: shown(v) for k, v in self.outputs.items()}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+class Reporter:
+    """Receives progress; the CLI draws it, tests can record it. Every method is optional."""
+
+    def batch_started(self, inputs: list[Input]) -> None: ...
+    def item_started(self, inp: Input) -> None: ...
+    def item_done(self, result: ItemResult) -> None: ...
+    def audio_seconds(self, seconds: float, media_id: str | None = None) -> None: ...
+    def note(self, message: str) -> None: ...
+
+
+@dataclass
+class BatchResult:
+    items: list[ItemResult]
+    problems: list[dict[str, Any]]  # v3 error bodies for inputs that yield no item (a folder with no media)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(i.status != "failed" for i in self.items)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the batch: the items it had handled by then (those it stopped recorded as failed,
+    `interrupted`), how many inputs it never started, and the batch's problems."""
+
+    def __init__(self, items: list[ItemResult], not_started: int,
+                 problems: list[dict[str, Any]] | None = None) -> None:
+        super().__init__()
+        self.items, self.not_started, self.problems = items, not_started, problems or []
+
+
+def resolve(settings: Settings, catalog: Catalog) -> Settings:
+    """The settings with the category and keyword-group definitions they name, from the catalog.
+
+    Raise ConfigurationError for a category or group that is not defined (or a group without keywords)."""
+    wanted = settings.category_names
+    if settings.all_categories:
+        found = catalog.list_definitions("category")
+    else:
+        found = []
+        for i, name in enumerate(wanted):
+            definition = catalog.get_definition("category", name)
+            if definition is None:
+                raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
+                                           "defined (speechproc categories put NAME FILE)")
+            found.append(definition)
+    groups = []
+    for i, name in enumerate(settings.spotting_group_names):
+        group = catalog.get_definition("group", name)
+        if group is None:
+            raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
+                                       f"{name!r} is not defined (speechproc groups put NAME FILE)")
+        if not group.get("keywords"):
+            raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
+        groups.append(group)
+    models = []
+    stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
+    for i, item in enumerate(settings.classifier_refs):
+        definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
+            else stored.get(item.get("classifierId", ""))
+        if definition is None:
+            which = item.get("classifierName") or item.get("classifierId")
+            raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
+                                       "registered (speechproc classifiers put NAME MODEL_FILE)")
+        models.append(definition)
+    return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOptions:
+    """How one batch runs (the options of `speechproc run`)."""
+
+    metadata: dict[str, Any] = field(default_factory=dict)  # every recording's metadata (--metadata)
+    metadata_csv: str | Path | None = None  # a manifest with a row of metadata per recording
+    out_dir: str | Path | None = None  # where the outputs go; None: beside each recording
+    force: bool = False  # process unchanged recordings again
+    report: bool = False  # also write each item's HTML call report
+    deliver: bool = True  # send the callbacks that are due at the end
+    workers: int | None = 1  # jobs at once; None: as `workers.plan_workers` decides
+    engine: str = "local"  # local or ray
+    ray_address: str | None = None  # the Ray cluster; None: a local one
+
+
+def process(paths: list[str | Path], settings: Settings, run: RunOptions | None = None, *,
+            reporter: Reporter | None = None, catalog: Catalog | None = None) -> BatchResult:
+    """Process every recording under `paths`; each becomes a media item in the catalog. At the end the
+    callbacks that are due (these items' and earlier ones') are sent, unless `deliver` is False.
+
+    Paths (and `out_dir`) are made absolute first, so the catalog holds absolute paths. Items that an
+    earlier run on this host left `running` when its process stopped are marked failed first. Each input
+    is claimed in the catalog just before its job starts: one that a live overlapping run is processing
+    now, with the same content and configuration, is skipped. Whatever goes wrong with one input fails
+    that item only. `run.workers`: how many jobs run at once, each in a worker process of its own when more
+    than one (None: as `workers.plan_workers` decides from the cores and memory); results are the same.
+    `engine` "ray" runs the jobs on the Ray cluster at `ray_address` (None: a local one), `workers` actors
+    (None: one per `speechproc.threads` CPUs of the cluster, default 1 thread each). Each recording's
+    metadata is `metadata`, then its row of the `metadata_csv` manifest, then its sidecar file
+    (`item_metadata`), all read and validated before any audio is (ConfigurationError). `report`: write
+    each item's HTML call report too; an unchanged item that is skipped gets it from its stored result."""
+    run = run or RunOptions()
+    reporter = reporter or Reporter()
+    out = out_folder(run.out_dir)
+    with using(catalog) as cat:
+        settings = resolve(settings, cat)
+        _fail_abandoned(cat, reporter)
+        inputs, problems = discover([absolute(p) for p in paths], reporter.note)
+        metadata_of = _metadata_of(inputs, run.metadata, run.metadata_csv, reporter)
+        # an input that cannot be read at all (missing, a looping link) fails with no output files
+        names = output_paths([i for i in inputs if unreadable(i.path) is None], out, run.report)
+        options = build_options(settings)
+        if run.engine == "ray":
+            threads = settings.local("threads") or 1
+            pool: Engine = distributed.RayPool(run.ray_address, run.workers, threads)
+        else:
+            count, threads = plan_workers(run.workers, len(inputs), settings.local("threads"))
+            pool = InProcess() if count == 1 else LocalPool(count, threads)
+        if not isinstance(pool, InProcess):
+            options = with_threads(options, threads)
+        batch = _Batch(settings, options, metadata_of, out, run.force, cat, reporter, names)
+        reporter.batch_started(inputs)
+        try:
+            results = batch.run(inputs, pool)
+        except Interrupted as stopped:
+            stopped.problems = problems
+            raise
+        finally:
+            pool.close()
+        if run.deliver:
+            _deliver(cat, settings, reporter)
+    return BatchResult(results, problems)
+
+
+NOTED_UNMATCHED = 10  # manifest rows naming no recording of the run that are named on stderr
+
+
+def _metadata_of(inputs: list[Input], default: dict[str, Any], manifest_path: str | Path | None,
+                 reporter: Reporter) -> dict[Path, dict[str, Any]]:
+    """Every input's metadata, read and validated before any audio is; manifest rows naming no input noted."""
+    manifest = item_metadata.read_manifest(Path(manifest_path)) if manifest_path is not None else {}
+    recordings = [i.path for i in inputs]
+    unmatched = item_metadata.unmatched(recordings, manifest)
+    named = shown(Path(manifest_path)) if manifest_path is not None else ""  # rows come from a manifest only
+    for path in unmatched[:NOTED_UNMATCHED]:
+        reporter.note(f"{named}: a row names {shown(path)}, which is not among the recordings")
+    if len(unmatched) > NOTED_UNMATCHED:
+        reporter.note(f"{named}: {len(unmatched) - NOTED_UNMATCHED} more rows name files that "
+                      "are not among the recordings")
+    return item_metadata.for_inputs(recordings, default, manifest)
+
+
+@dataclass
+class _Batch:
+    """One run over its inputs: what every item shares, and the loop that keeps the engine busy."""
+
+    settings: Settings
+    options: Options
+    metadata_of: dict[Path, dict[str, Any]]  # input -> its metadata
+    out: Path | None
+    force: bool
+    catalog: Catalog
+    reporter: Reporter
+    names: dict[Path, dict[str, Path]]  # input -> its output files
+    first_of: dict[tuple[int, int], Path] = field(default_factory=dict)  # (device, inode) -> first input naming it
+
+    def run(self, inputs: list[Input], engine: Engine) -> list[ItemResult]:
+        """Every input's result, in input order: jobs started as the engine has room, recorded as they end.
+        Ctrl-C stops the jobs running, records them failed, and goes on up."""
+        results: list[ItemResult | None] = [None] * len(inputs)
+        recorder = Recorder(self.catalog, self.reporter)
+        waiting = iter(enumerate(inputs))
+        try:
+            while True:
+                while engine.free() and (nxt := next(waiting, None)) is not None:
+                    index, inp = nxt
+                    self.reporter.item_started(inp)
+                    prepared = self.prepare(inp)
+                    if isinstance(prepared, Job):
+                        engine.submit(index, prepared)
+                    else:
+                        results[index] = prepared
+                        self.reporter.item_done(prepared)
+                if not engine.busy():
+                    break
+                stop = False
+                for finished in engine.wait(recorder):
+                    done = self.finish(finished, inputs[finished.index])
+                    results[finished.index] = done
+                    self.reporter.item_done(done)
+                    stop = stop or bool(finished.result and finished.result.interrupted)
+                if stop:
+                    raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            for finished in engine.interrupt(recorder):
+                results[finished.index] = self.finish(finished, inputs[finished.index])
+            handled = [r for r in results if r is not None]
+            raise Interrupted(handled, len(inputs) - len(handled)) from None
+        return [r for r in results if r is not None]
+
+    def prepare(self, inp: Input) -> Job | ItemResult:
+        """Claim one input and plan its job; or the result of an input that is not processed (skipped,
+        the same file again, unreadable, an output place that is not speechproc's)."""
+        same = same_file_as(inp.path, self.first_of)
+        if same is not None:
+            self.reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
+            return ItemResult(os.fspath(inp.path), None, "skipped")
+        path = os.fspath(inp.path)
+        media_id, created = str(uuid.uuid4()), v3json.utc_now()
+        metadata = self.metadata_of[inp.path]
+        config_hash = reuse.settings_key(self.settings, metadata, self.out)
+        item = MediaItem(media_id, "running", created, metadata=metadata)
+        job = None
+        try:
+            problem = unreadable(inp.path)
+            content_hash = None if problem else reuse.content_key(inp.path)
+            reusable = None if self.force else reuse.still_there
+            state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, config_hash,
+                                            new_tasks(media_id), self.settings.raw, reusable)
+            if state != "claimed":
+                assert row is not None  # the finished item, or the one being processed elsewhere
+                if state == "finished" and "report" in self.names.get(inp.path, {}):
+                    row = _report_of_skipped(row, self.catalog, self.reporter)
+                return _skipped(inp, state, row, self.reporter)
+            job = Job(media_id=media_id, input=inp.path, outputs=self.names.get(inp.path, {}), redacted_audio=None,
+                      options=self.options, metadata=metadata, date_created=created, content_hash=content_hash,
+                      config_hash=config_hash, ownership={}, analytic_index=self.settings.analytic_indexing)
+            if problem:
+                raise problem
+            return plan(job, self.settings, self.catalog)
+        except KeyboardInterrupt:
+            if job is not None:
+                record(jobs.fail(job, E.SpeechprocError(E.INTERNAL, jobs.INTERRUPTED, 500), interrupted=True),
+                       self.settings, self.catalog)
+            raise
+        except Exception as exc:
+            if job is None:  # not claimed: nothing in the catalog to mark
+                return ItemResult(path, None, "failed", error=as_error(exc).body())
+            return self.finish(Finished(-1, job, jobs.fail(_with_ownership(job, self.catalog), as_error(exc))), inp)
+
+    def finish(self, finished: Finished, inp: Input) -> ItemResult:
+        """Record a job that ended (one whose worker died, or that Ctrl-C stopped unanswered, fails)."""
+        result = finished.result
+        if result is None:
+            interrupted = finished.died == jobs.INTERRUPTED
+            error = E.SpeechprocError(E.INTERNAL, finished.died or jobs.INTERRUPTED, 500)
+            result = jobs.fail(_with_ownership(finished.job, self.catalog), error, interrupted=interrupted)
+        recorded = record(result, self.settings, self.catalog)
+        return ItemResult(os.fspath(inp.path), recorded.media_id, recorded.status, recorded.outputs, recorded.error,
+                          recorded.length_ms)
+
+
+INTERRUPTED = "interrupted: the process handling it stopped"
+
+
+def _fail_abandoned(catalog: Catalog, reporter: Reporter) -> None:
+    """Mark failed the items whose process stopped (killed, or the machine restarted) while they were
+    unfinished; their unfinished tasks become failed (started) or cancelled (pending)."""
+    try:
+        abandoned = catalog.abandoned()
+    except Exception as exc:  # never a reason not to process this run's files
+        reporter.note(f"could not look for interrupted items ({type(exc).__name__}: {exc})")
+        return
+    for row in abandoned:
+        tasks = [{**t, "status": {"pending": "cancelled", "started": "failed"}.get(t["status"], t["status"])}
+                 for t in row["tasks"]]
+        stored: results.MediaItem = row["item"]
+        body: results.MediaItem = {**stored, "status": "failed", "dateFinished": v3json.utc_now(),
+                                   "errors": [{"code": E.INTERNAL, "error": INTERRUPTED}]}
+        if not catalog.update(row["media_id"], item=body, tasks=tasks, only_if_status=row["status"]):
+            continue  # an overlapping run marked it first
+        reporter.note(f"{row['input_path']}: media {row['media_id']} was {INTERRUPTED}; marked failed")
+        try:
+            outbox.enqueue(catalog, body, callback_options(config_module.validate(row["configuration"])), {})
+        except Exception as exc:  # a configuration this version no longer accepts: no callbacks for it
+            reporter.note(f"media {row['media_id']}: callbacks not queued ({type(exc).__name__}: {exc})")
+
+
+def _deliver(catalog: Catalog, settings: Settings, reporter: Reporter) -> None:
+    """Send the callbacks that are due; a failure to do so is a note, never the end of the batch."""
+    try:
+        sent = outbox.deliver_due(catalog, callback_options(settings))
+    except Exception as exc:
+        reporter.note(f"callbacks: not sent this time ({type(exc).__name__}: {exc}); speechproc callbacks deliver "
+                      "retries them")
+        return
+    if any(sent.values()):
+        reporter.note(f"callbacks: {sent['delivered']} delivered, {sent['pending']} to retry later "
+                      f"(speechproc callbacks deliver), {sent['dead']} given up")
+
+
+def plan(job: Job, settings: Settings, catalog: Catalog) -> Job:
+    """The job with its redacted-audio place and the ownership record of its output places; raise
+    ownership.OutputConflict, before any audio is processed, when one of them may not be written."""
+    redacted = redacted_audio_path(job.outputs, job.input, job.options.detect.redacts_audio,
+                                   settings.redacted_audio_format)
+    ownership.check([*job.outputs.values(), redacted], catalog)
+    return _with_ownership(replace(job, redacted_audio=redacted), catalog)
+
+
+def _with_ownership(job: Job, catalog: Catalog) -> Job:
+    targets = [*job.outputs.values(), job.redacted_audio]
+    return replace(job, ownership=ownership.Ledger.of(targets, catalog).known)
+
+
+class Recorder(JobEvents):
+    """Records a running job's progress in the catalog as it goes (tasks, and each output before it is
+    put in place), and passes the recognised seconds to the reporter."""
+
+    def __init__(self, catalog: Catalog, reporter: Reporter | None = None) -> None:
+        self.catalog, self.reporter = catalog, reporter or Reporter()
+
+    def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
+        self.catalog.update(media_id, tasks=tasks)
+
+    def seconds(self, media_id: str, seconds: float) -> None:
+        self.reporter.audio_seconds(seconds, media_id)
+
+    def output(self, path: str, sha256: str, media_id: str | None) -> None:
+        self.catalog.record_output(path, sha256, media_id)
+
+
+def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult:
+    """Put a job's result into the catalog: the ownership record, the item, its tasks and outputs, the
+    analytic index entry, its callbacks. Should that fail, the item is marked failed in the catalog alone
+    and the returned result says why."""
+    try:
+        ownership.replay(result.ownership, catalog)
+        catalog.update(result.media_id, item=result.item, tasks=result.tasks, outputs=result.outputs)
+        if result.index is not None:
+            catalog.index(result.media_id, **result.index)
+        outbox.enqueue(catalog, result.item, callback_options(settings), result.streams)
+        return result
+    except Exception as exc:
+        error = as_error(exc)
+        first = result.error or error.body()
+        body: results.MediaItem = {
+            **result.item, "status": "failed", "dateFinished": v3json.utc_now(),
+            "errors": [*result.item.get("errors", []),
+                       {"code": E.INTERNAL, "error": printable(f"while recording the result: {error.message}")}]}
+        try:
+            catalog.update(result.media_id, item=body, only_if_status="running")
+        except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
+            pass
+        return replace(result, status="failed", item=body, error=first)
+
+
+def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter) -> dict[str, Any]:
+    """The call report of an unchanged item, from its stored result (`reporting.report_of_unchanged`); a
+    failure to write it is a note: the item stays as it was."""
+    try:
+        return reporting.report_of_unchanged(row, catalog)
+    except E.SpeechprocError as exc:
+        reporter.note(f"media {row['media_id']}: report not written ({exc.message})")
+    except Exception as exc:
+        reporter.note(f"media {row['media_id']}: report not written ({type(exc).__name__}: {exc})")
+    return row
+
+
+def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:
+    """The result for an input not processed: unchanged since a finished item, or being processed elsewhere."""
+    if state == "finished":
+        reporter.note(f"{shown(inp.path)}: unchanged since media {row['media_id']}, skipped (--force redoes it)")
+        return ItemResult(os.fspath(inp.path), row["media_id"], "skipped", row["outputs"],
+                          length_ms=row["item"].get("length", 0))
+    owner = row["owner"]
+    reporter.note(f"{shown(inp.path)}: being processed by another run (pid {owner['pid']} on {owner['host']}) as "
+                  f"media {row['media_id']}, skipped")
+    return ItemResult(os.fspath(inp.path), row["media_id"], "skipped")
+
+

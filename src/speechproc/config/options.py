@@ -1,0 +1,81 @@
+"""Each stage's options, and the callbacks' options, built once from a validated configuration.
+
+A field that declares a local setting (`Setting.field()`) is filled from the configuration's `speechproc`
+section by `declared_values`; the rest come from the v3 sections here.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from speechproc.config.settings import DEFAULTS, Settings
+from speechproc.config.v3 import DETECTOR_NAME_BY_ID, detector_id
+from speechproc.delivery.options import CallbackOptions
+from speechproc.schema import declared
+from speechproc.stages.options import (
+    DetectOptions,
+    DetectorOptions,
+    DiarizationOptions,
+    IngestOptions,
+    MetricsOptions,
+    Options,
+    RecognitionOptions,
+    SentimentOptions,
+    TextOptions,
+)
+
+
+def declared_values(options_type: type, settings: Settings) -> dict[str, Any]:
+    """The value of every local setting that `options_type` declares, by field name."""
+    values = {name: settings.local(setting.key) for name, setting in declared(options_type)}
+    return {name: tuple(v) if isinstance(v, list) else v for name, v in values.items()}
+
+
+def detector_options(item: dict[str, Any]) -> DetectorOptions:
+    """A validated `prediction.detectors` entry (by name or by id), with its redactor's defaults."""
+    name = item.get("detectorName") or DETECTOR_NAME_BY_ID[item["detectorId"]]
+    redactor = item.get("redactor") or {}
+    replacement = tone = None
+    if "transcript" in redactor:
+        replacement = redactor["transcript"].get("replacement", DEFAULTS["redactor.transcript.replacement"])
+    if "audio" in redactor:
+        audio = redactor["audio"]
+        tone = (int(audio.get("tone", DEFAULTS["redactor.audio.tone"])),
+                float(audio.get("gain", DEFAULTS["redactor.audio.gain"])))
+    parameters = {p["parameter"]: p.get("value") for p in item.get("parameters", [])}
+    return DetectorOptions(name=name, detector_id=detector_id(name), parameters=parameters,
+                           replacement=replacement, tone=tone)
+
+
+def build(settings: Settings) -> Options:
+    """The options of every stage from validated settings (definitions resolved by api.resolve)."""
+    language = settings.language
+    text = dict(language=language, **declared_values(TextOptions, settings))
+    return Options(
+        language=language,
+        ingest=IngestOptions(layout=dict(settings.ingest), original_rate=settings.voice_features),
+        recognition=RecognitionOptions(language=language, hotwords=settings.hotwords,
+                                       **declared_values(RecognitionOptions, settings)),
+        diarization=DiarizationOptions(**declared_values(DiarizationOptions, settings)),
+        advanced_punctuation=settings.advanced_punctuation,
+        detect=DetectOptions(language=language, detectors=tuple(detector_options(d) for d in settings.detectors)),
+        voice_features=settings.voice_features,
+        sentiment=SentimentOptions(language=language, per_speaker=settings.speaker_sentiments,
+                                   for_metrics="sentiment" in settings.metric_groups,
+                                   **declared_values(SentimentOptions, settings)),
+        verb_noun_pairs=TextOptions(enabled=settings.verb_noun_pairs, **text),
+        discovery=TextOptions(enabled=settings.discovery, **text),
+        metrics=MetricsOptions(language=language, groups=tuple(settings.metric_groups),
+                               voice_features=settings.voice_features),
+        keyword_groups=settings.groups,
+        categories_requested=settings.categories_requested,
+        categories=settings.categories,
+        classifiers=settings.classifiers,
+        number_formatting=settings.number_formatting,
+        profanity_filtering=settings.profanity_filtering,
+    )
+
+
+def callback_options(settings: Settings) -> CallbackOptions:
+    """What the callbacks of a configuration need: the configured ones and the local rules for sending."""
+    return CallbackOptions(callbacks=tuple(settings.callbacks), time_to_live=settings.time_to_live,
+                           language=settings.language, **declared_values(CallbackOptions, settings))

@@ -1,0 +1,191 @@
+"""Effective settings of a validated configuration: the values every stage reads, with their defaults.
+
+The local settings (the `speechproc` section) are declared once, as fields of the options dataclasses
+(`speechproc.stages.options`, `speechproc.delivery.options`); `LOCAL_SETTINGS` collects them, and their
+defaults join the v3 ones here.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from speechproc.delivery.options import CallbackOptions
+from speechproc.schema import Setting, declared
+from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, Options
+
+
+def _local_settings(*roots: type) -> dict[str, Setting]:
+    """Every setting the options dataclasses under `roots` declare, by key, in declaration order."""
+    found: dict[str, Setting] = {}
+    todo = list(roots)
+    while todo:
+        options_type = todo.pop(0)
+        for _, setting in declared(options_type):
+            found.setdefault(setting.key, setting)
+        todo += [f.default.__class__ for f in dataclasses.fields(options_type)
+                 if dataclasses.is_dataclass(f.default) and not isinstance(f.default, type)]
+    return found
+
+
+LOCAL_SETTINGS = _local_settings(Options, CallbackOptions)
+# The default of every setting a configuration may leave out, by its path in the configuration.
+DEFAULTS: dict[str, Any] = {
+    "speechModel.language": DEFAULT_LANGUAGE,
+    "speechModel.features": (),
+    "ingest": {},
+    **{f"speechproc.{key}": setting.default for key, setting in LOCAL_SETTINGS.items()},
+    "categories": (),
+    "spotting.groups": (),
+    "metrics": (),
+    "vocabularies": (),
+    "prediction.detectors": (),
+    "prediction.classifiers": (),
+    "publish.callbacks": (),
+    "publish.audioTranscode.fileFormat": None,
+    "publish.enableAnalyticIndexing": False,
+    "knowledge.enableDiscovery": False,
+    "speakerSentiments": False,
+    "conversation.verbNounPairsEnabled": False,
+    "transcript.formatting.enableNumberFormatting": True,
+    "transcript.contentFiltering.enableProfanityFiltering": False,
+    "timeToLiveInSeconds": None,
+    # inside a detector's redactor
+    "redactor.transcript.replacement": "[redacted]",
+    "redactor.audio.tone": 270,
+    "redactor.audio.gain": 0.5,
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A validated configuration with its effective values."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+    # definitions from the catalog that the configuration names, resolved before processing (api.resolve)
+    categories: tuple[dict[str, Any], ...] = ()
+    groups: tuple[dict[str, Any], ...] = ()
+    classifiers: tuple[dict[str, Any], ...] = ()
+
+    def local(self, key: str) -> Any:
+        """A local setting (`speechproc.KEY`), else its declared default."""
+        return self.value(f"speechproc.{key}")
+
+    def value(self, path: str) -> Any:
+        """The configured value at a dotted path (`speechproc.model`), else its default from DEFAULTS."""
+        node: Any = self.raw
+        for key in path.split("."):
+            if not isinstance(node, dict) or key not in node:
+                return DEFAULTS[path]
+            node = node[key]
+        return node
+
+    @property
+    def language(self) -> str:
+        return self.value("speechModel.language")
+
+    @property
+    def whisper_language(self) -> str:
+        return LANGUAGES[self.language]
+
+    @property
+    def features(self) -> frozenset[str]:
+        return frozenset(self.value("speechModel.features"))
+
+    @property
+    def advanced_punctuation(self) -> bool:
+        return "advancedPunctuation" in self.features
+
+    @property
+    def voice_features(self) -> bool:
+        return "voiceFeatures" in self.features
+
+    @property
+    def ingest(self) -> dict[str, Any]:
+        return self.value("ingest")
+
+    @property
+    def all_categories(self) -> bool:
+        return any(item.get("allCategories") for item in self.value("categories"))
+
+    @property
+    def category_names(self) -> list[str]:
+        return [item["categoryName"] for item in self.value("categories") if "categoryName" in item]
+
+    @property
+    def spotting_group_names(self) -> list[str]:
+        return [g["groupName"] for g in self.value("spotting.groups")]
+
+    @property
+    def redacted_audio_format(self) -> str | None:
+        """`publish.audioTranscode.fileFormat`; None means the format of the recording (FLAC or WAV)."""
+        return self.value("publish.audioTranscode.fileFormat")
+
+    @property
+    def analytic_indexing(self) -> bool:
+        return self.value("publish.enableAnalyticIndexing")
+
+    @property
+    def metric_groups(self) -> list[str]:
+        return [g["metricGroupName"] for g in self.value("metrics")]
+
+    @property
+    def discovery(self) -> bool:
+        """Keywords and topics (v3 `knowledge.enableDiscovery`, off unless asked for)."""
+        return self.value("knowledge.enableDiscovery")
+
+    @property
+    def speaker_sentiments(self) -> bool:
+        return self.value("speakerSentiments")
+
+    @property
+    def verb_noun_pairs(self) -> bool:
+        return self.value("conversation.verbNounPairsEnabled")
+
+    @property
+    def number_formatting(self) -> bool:
+        return self.value("transcript.formatting.enableNumberFormatting")
+
+    @property
+    def hotwords(self) -> str | None:
+        """Custom vocabulary terms and scripts as one hint string for the recogniser."""
+        parts: list[str] = []
+        for item in self.value("vocabularies"):
+            parts += [t["term"] for t in item.get("terms", [])]
+            parts += [s["script"] for s in item.get("scripts", [])]
+        return " ".join(parts) or None
+
+    @property
+    def categories_requested(self) -> bool:
+        """The configuration asks for categories (by name, or all of them)."""
+        return bool(self.value("categories"))
+
+    @property
+    def detectors(self) -> list[dict[str, Any]]:
+        """The `prediction.detectors` entries as configured."""
+        return list(self.value("prediction.detectors"))
+
+    @property
+    def classifier_refs(self) -> list[dict[str, Any]]:
+        """The `prediction.classifiers` entries as configured (a classifierName or a classifierId each)."""
+        return list(self.value("prediction.classifiers"))
+
+    @property
+    def callbacks(self) -> list[dict[str, Any]]:
+        """The `publish.callbacks` entries as configured."""
+        return list(self.value("publish.callbacks"))
+
+    @property
+    def time_to_live(self) -> int | None:
+        return self.value("timeToLiveInSeconds")
+
+    @property
+    def profanity_filtering(self) -> bool:
+        return bool(self.value("transcript.contentFiltering.enableProfanityFiltering"))
+
+    def fingerprint(self) -> str:
+        """Hash of everything that changes the outputs (used to skip unchanged work)."""
+        canonical = json.dumps(self.raw, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]

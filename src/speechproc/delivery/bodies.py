@@ -1,0 +1,112 @@
+"""What each configured callback delivers: the v3 analytics body (or the v2-beta one), a transcript in a
+text format, or a media stream, as deliveries for the outbox (`plan`)."""
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from datetime import datetime, timedelta, timezone
+from typing import Any, cast
+
+from speechproc.delivery.account import account
+from speechproc.delivery.options import CallbackOptions
+from speechproc.formats import v3json
+from speechproc.formats.stored import stored_transcript
+from speechproc.results import CallbackBody, MediaItem
+
+CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/srt", "dfxp": "application/ttaf+xml",
+                 "webvtt": "text/vtt"}
+LATEST = datetime.max.replace(tzinfo=timezone.utc)
+
+
+def _expiry(item: MediaItem, ttl: int | None) -> dict[str, Any]:
+    """`timeToLiveInSeconds` and `expiresOn`; an expiry past the year 9999 is the last moment of 9999,
+    and one that cannot be computed (no or an unreadable dateFinished) is left out."""
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not item.get("dateFinished"):
+        return {}
+    try:
+        finished = datetime.strptime(item["dateFinished"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except (TypeError, ValueError):
+        return {"timeToLiveInSeconds": ttl}
+    try:
+        expires = finished + timedelta(seconds=ttl)
+    except (OverflowError, ValueError):
+        expires = LATEST if ttl > 0 else finished
+    return {"timeToLiveInSeconds": ttl, "expiresOn": v3json.iso(expires)}
+
+
+def analytics_body(item: MediaItem, include: list[str] | None, ttl: int | None = None,
+                   owner: dict[str, str] | None = None, language: str = "en-US") -> CallbackBody:
+    """The v3 analytics callback: the media-level fields (with `owner`'s accountId and accountName)
+    and the included sections (all when None); a failed item always carries its errors."""
+    wanted = list(v3json.CALLBACK_SECTIONS) if include is None else include
+    stored: Mapping[str, Any] = item
+    fields = {**stored, **(owner or {})}
+    body = {k: fields[k] for k in v3json.CALLBACK_ALWAYS if k in fields}
+    body |= _expiry(item, ttl)
+    for section in wanted:
+        for key in v3json.CALLBACK_SECTIONS[section]:
+            if key in stored:
+                body[key] = stored[key]
+    if "transcript" in body:
+        body["transcript"] = stored_transcript(item, language).with_alternate_formats(
+            body["transcript"], list(v3json.ALTERNATE_ORDER))
+    if item.get("status") == "failed":
+        body["errors"] = item.get("errors", [])
+    return cast(CallbackBody, body)  # the keys chosen above are the callback's
+
+
+def v2_body(item: MediaItem, include: list[str] | None) -> dict[str, Any]:
+    """The old v2-beta contract: a `callback` envelope and a `media` object with `latest` versions."""
+    wanted = set(v3json.V2_SECTIONS) if include is None else set(include) & set(v3json.V2_SECTIONS)
+    media: dict[str, Any] = {"mediaId": item["mediaId"], "status": item["status"]}
+    if "metadata" in wanted:
+        media["metadata"] = {"latest": item.get("metadata", {})}
+    if "transcript" in wanted and "transcript" in item:
+        media["transcripts"] = {"latest": item["transcript"]}
+    if "knowledge" in wanted and "knowledge" in item:
+        media["keywords"] = {"latest": item["knowledge"].get("keywords", [])}
+        media["topics"] = {"latest": item["knowledge"].get("topics", [])}
+    if "prediction" in wanted and "prediction" in item:
+        media["predictions"] = item["prediction"]
+    return {"callback": {"success": item["status"] == "finished", "errors": item.get("errors", []),
+                         "warnings": item.get("warnings", []), "event": {"status": item["status"]}},
+            "media": media}
+
+
+def _transcript(item: MediaItem, fmt: str, language: str) -> bytes:
+    if fmt == "json":
+        return json.dumps({**v3json.summary(item), "transcript": item["transcript"]}).encode()
+    return stored_transcript(item, language).render(fmt).encode("utf-8")
+
+
+def plan(item: MediaItem, options: CallbackOptions, streams: dict[str, str], now: float) -> list[dict[str, Any]]:
+    """One delivery per configured callback (for a failed item: the analytics callbacks only).
+
+    `streams` maps stream names (original, redacted-audio) to files."""
+    out = []
+    created = v3json.utc_now()
+    owner: dict[str, str] = {}
+    for position, cb in enumerate(options.callbacks):
+        kind = cb.get("type", "analytics")
+        if item["status"] != "finished" and kind != "analytics":
+            continue
+        delivery: dict[str, Any] = {"id": str(uuid.uuid4()), "mediaId": item["mediaId"], "position": position,
+                                    "url": cb["url"], "method": cb.get("method", "POST").upper(), "type": kind,
+                                    "contract": options.contract, "nextDue": now, "created": created,
+                                    "allowHttp": options.allow_http,
+                                    "fileFolder": options.file_folder}
+        if kind == "analytics":
+            if options.contract != "v2-beta":
+                owner = owner or account(options)
+            body = v2_body(item, cb.get("include")) if options.contract == "v2-beta" else \
+                analytics_body(item, cb.get("include"), options.time_to_live, owner,
+                               options.language)
+            delivery |= {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
+        elif kind == "transcript":
+            delivery |= {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"], options.language)}
+        else:
+            delivery |= {"contentType": "application/octet-stream", "bodyPath": streams.get(cb["stream"], ""),
+                         "stream": cb["stream"]}
+        out.append(delivery)
+    return out

@@ -1,0 +1,23 @@
+"""One attempt to deliver, by the destination's transport (HTTP or a file), the URL checked again first."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from speechproc.delivery import files, http
+from speechproc.delivery.destinations import Refused, delivery_destination
+
+Sender = Callable[[dict[str, Any], bytes, float], str | None]  # delivery, body, timeout -> error or None
+
+
+def send(delivery: dict[str, Any], body: bytes, timeout: float) -> str | None:
+    """One attempt; None on success (a 2xx answer, or the file written), else what went wrong.
+
+    The URL is checked again first; redirects are not followed (a 3xx is a failed attempt)."""
+    try:
+        dest = delivery_destination(delivery)
+    except Refused as exc:
+        return f"refused: {exc}"
+    if dest.scheme == "file":
+        return files.write_file(dest, delivery, body)
+    return http.post(dest, delivery, body, timeout)

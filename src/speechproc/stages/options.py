@@ -1,0 +1,180 @@
+"""Each stage's options: one frozen dataclass per stage, the pattern of faster-whisper's VadOptions.
+
+A stage receives only its own options and never reads the configuration. A field made by `Setting.field()`
+is a local setting (`speechproc.KEY` in a configuration): that one declaration is its validation, its
+default and its documentation, and `speechproc.config` fills the field from a configuration by itself
+(`speechproc.config.options.build`). Adding a setting is a declaration here plus its use in the stage.
+Everything here is plain, picklable data.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, BUNDLED_SPACY
+from speechproc.schema import Arr, Bool, Int, Setting, Str
+
+# v3 language code -> Whisper language code
+LANGUAGES = {
+    "en-US": "en", "en-UK": "en", "en-AU": "en", "fr-FR": "fr", "de-DE": "de", "it-IT": "it",
+    "pt-BR": "pt", "es-LA": "es", "es-ES": "es", "es-US": "es", "es-MX": "es", "nl-NL": "nl",
+}
+DEFAULT_LANGUAGE = "en-US"
+ENGLISH = ("en-US", "en-UK", "en-AU")  # the languages detectors, discovery, verb-noun pairs and sentiment need
+DEVICES = ("cpu", "cuda", "auto")
+SENTIMENT_ENGINES = ("vader", "minilm")
+SPEAKER_EMBEDDINGS = ("campplus", "resemblyzer")
+MAX_SPEAKERS = 20
+
+# Settings that more than one stage reads: declared once, each stage's field made from the declaration.
+THREADS = Setting("threads", 0, Int(minimum=0, maximum=256),
+                  "Threads for recognition and speaker embeddings; 0: one per core (a worker's share of them). "
+                  "The results do not depend on it.")
+SENTENCE_ENCODER = Setting("sentenceEncoder", BUNDLED_SENTENCE_ENCODER, Str(non_empty=True),
+                           "Sentence encoder (a sentence-transformers name or folder) for topics and minilm sentiment.")
+SPACY_MODEL = Setting("spacyModel", BUNDLED_SPACY, Str(non_empty=True),
+                      "spaCy pipeline (a name or folder) for verb-noun pairs, keywords and topics.")
+TOPIC_TAXONOMY = Setting("topicTaxonomy", None, Str(non_empty=True),
+                         "A topic taxonomy file (YAML or JSON) instead of the bundled contact-centre one.")
+
+
+def english(language: str) -> bool:
+    """Whether `language` (a v3 code) is one of the English variants: the one English check."""
+    return language in ENGLISH
+
+
+@dataclass(frozen=True, kw_only=True)
+class LanguageOptions:
+    """The recording's language (a v3 code), for stages whose result depends on it."""
+
+    language: str = DEFAULT_LANGUAGE
+
+    @property
+    def english(self) -> bool:
+        return english(self.language)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IngestOptions:
+    """How the recording's channels and tracks map to speakers (v3 `ingest`)."""
+
+    layout: dict[str, Any] = field(default_factory=dict)
+    original_rate: bool = False  # also keep each channel at the recording's own rate (voice features)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecognitionOptions(LanguageOptions):
+    model: str = Setting("model", "tiny.en", Str(non_empty=True),
+                         "Whisper model: a size name (tiny.en and base come bundled) or a CTranslate2 folder.").field()
+    device: str = Setting("device", "cpu", Str(enum=DEVICES), "Where the recogniser runs: cpu, cuda or auto.").field()
+    compute_type: str = Setting("computeType", "int8", Str(non_empty=True),
+                                "CTranslate2 compute type (int8, float16, ...).").field()
+    threads: int = THREADS.field()
+    beam_size: int = Setting("beamSize", 5, Int(minimum=1, maximum=20), "Beam width of the decoder.").field()
+    vad: bool = Setting("vad", True, Bool(), "Recognise only the speech that voice activity detection finds.").field()
+    batched: bool = Setting("batched", True, Bool(),
+                            "Decode the 30 s chunks of all channels in shared batches (else one after another).").field()
+    batch_size: int = Setting("batchSize", 8, Int(minimum=1, maximum=64),
+                              "Chunks of at most 30 s decoded at once (1-64); on the CPU in calls of 2, fewer for a long "
+                              "recording or a larger model.").field()
+    hotwords: str | None = None  # custom vocabulary terms and scripts as one hint string
+
+    @property
+    def whisper_language(self) -> str:
+        return LANGUAGES[self.language]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiarizationOptions:
+    enabled: bool = Setting("diarization", True, Bool(),
+                            "Find the speakers of a channel that holds several (mono recordings).").field()
+    speakers: int | None = Setting("speakers", None, Int(minimum=1, maximum=MAX_SPEAKERS),
+                                   "The number of speakers of a mono recording; unset: estimated.").field()
+    max_speakers: int = Setting("maxSpeakers", 8, Int(minimum=1, maximum=MAX_SPEAKERS),
+                                "The most speakers an estimate may find.").field()
+    speaker_names: tuple[str, ...] = Setting(
+        "speakerNames", (), Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
+        "Names for the speakers that diarization finds, in order of first speech.").field()
+    embedding: str = Setting("speakerEmbedding", "campplus", Str(enum=SPEAKER_EMBEDDINGS),
+                             "Speaker embeddings: campplus or resemblyzer.").field()
+    encoder: str | None = Setting("speakerEncoder", None, Str(non_empty=True),
+                                  "Weights of the speaker encoder; unset: the backend's bundled weights.").field()
+    threads: int = THREADS.field()  # pieces of the embedding network's work at once; 0: one per core
+
+
+@dataclass(frozen=True, kw_only=True)
+class DetectorOptions:
+    """One configured detector and what it redacts."""
+
+    name: str
+    detector_id: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+    replacement: str | None = None  # redact the transcript's words with this
+    tone: tuple[int, float] | None = None  # redact the audio with this tone (Hz) and gain
+
+
+@dataclass(frozen=True, kw_only=True)
+class DetectOptions(LanguageOptions):
+    detectors: tuple[DetectorOptions, ...] = ()
+
+    @property
+    def redacts_audio(self) -> bool:
+        return any(d.tone is not None for d in self.detectors)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SentimentOptions(LanguageOptions):
+    engine: str = Setting("sentimentEngine", "vader", Str(enum=SENTIMENT_ENGINES),
+                          "Sentence sentiment: vader (lexicon) or minilm (sentence encoder and a fitted head).").field()
+    sentence_encoder: str = SENTENCE_ENCODER.field()
+    per_speaker: bool = False  # v3 speakerSentiments
+    for_metrics: bool = False  # the sentiment metric group is asked for
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextOptions(LanguageOptions):
+    """Verb-noun pairs, keywords and topics: the spaCy parser and the sentence encoder."""
+
+    enabled: bool = False
+    spacy_model: str = SPACY_MODEL.field()
+    sentence_encoder: str = SENTENCE_ENCODER.field()
+    topic_taxonomy: str | None = TOPIC_TAXONOMY.field()  # None: the bundled taxonomy
+
+
+@dataclass(frozen=True, kw_only=True)
+class MetricsOptions(LanguageOptions):
+    groups: tuple[str, ...] = ()
+    voice_features: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """Every stage's options for one recording."""
+
+    language: str = DEFAULT_LANGUAGE
+    ingest: IngestOptions = IngestOptions()
+    recognition: RecognitionOptions = RecognitionOptions()
+    diarization: DiarizationOptions = DiarizationOptions()
+    advanced_punctuation: bool = False
+    detect: DetectOptions = DetectOptions()
+    voice_features: bool = False
+    sentiment: SentimentOptions = SentimentOptions()
+    verb_noun_pairs: TextOptions = TextOptions()
+    discovery: TextOptions = TextOptions()
+    metrics: MetricsOptions = MetricsOptions()
+    keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (api.resolve)
+    categories_requested: bool = False
+    categories: tuple[dict[str, Any], ...] = ()
+    classifiers: tuple[dict[str, Any], ...] = ()
+    number_formatting: bool = True
+    profanity_filtering: bool = False
+
+
+def with_threads(options: Options, threads: int) -> Options:
+    """The options with `threads` for every stage that shares work out over threads (a worker's share of the
+    cores). The results do not depend on it."""
+    return replace(options, recognition=replace(options.recognition, threads=threads),
+                   diarization=replace(options.diarization, threads=threads))
+
+
+DEFAULT_MAX_SPEAKERS: int = DiarizationOptions.max_speakers

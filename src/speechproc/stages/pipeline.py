@@ -1,0 +1,210 @@
+"""The ordered stages and the runner: progress events per stage, failures named by stage."""
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from speechproc import errors as E
+from speechproc.concurrency import one_thread_each
+from speechproc.conversation import Conversation, RecognizedWord
+from speechproc.media import ASR_RATE, give_back_memory
+from speechproc.stages import (
+    asr,
+    categories,
+    classify,
+    detect,
+    diarize,
+    ingest,
+    knowledge,
+    metrics,
+    punctuation,
+    sentiment,
+    spotting,
+    turns,
+    verbnoun,
+    voice,
+)
+from speechproc.stages.options import Options
+
+WARM_UP_MAX_S = 20 * 60  # the longest recording whose later stages' models load while recognition runs
+WARM_UP_THREAD = "speechproc-warm-up"
+
+
+@dataclass
+class Run:
+    """One recording's pass through the stages: what the steps and predicates read."""
+
+    path: Path
+    options: Options
+    conv: Conversation
+    on_seconds: SecondsEvent | None
+    words: list[RecognizedWord] | None  # an aligned transcript instead of recognition
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: its progress task, the one predicate that decides whether it runs, and the step."""
+
+    name: str
+    display: str
+    phase: str
+    runs: Callable[[Run], bool]
+    step: Callable[[Run], None]
+    then: Callable[[Run], None] | None = None  # after the stage, run or skipped: let go of what no later one reads
+    prepare: Callable[[Run], None] | None = None  # load the stage's models (in the background, see _warm_up)
+
+
+def _always(run: Run) -> bool:
+    return True
+
+
+def _recognise(run: Run) -> None:
+    if run.words is None:
+        asr.check_language(run.options.recognition)  # loads the recogniser: one that cannot load fails before any warm-up
+        _warm_up(run)
+        asr.run(run.conv, run.options.recognition, run.on_seconds)
+    else:
+        _take_words(run.conv, run.words)
+
+
+def _warm_up(run: Run) -> None:
+    """Load the models of the later stages that will run in a background thread, while recognition runs:
+    they are ready when it ends instead of loading after it. Recognition spends its time in native code
+    that lets go of the GIL. A stage that reaches its model first waits for the load under way
+    (`models.loaded_once`); a load that fails here fails again, with its error, in the stage.
+
+    Not for recordings over WARM_UP_MAX_S: there the loads are a small share of the time, and the models
+    would add their memory to the audio's and the decoders' at the peak of recognition."""
+    if max((len(ch.samples) for ch in run.conv.channels if ch.samples is not None), default=0) > WARM_UP_MAX_S * ASR_RATE:
+        return
+    todo = [stage.prepare for stage in STAGES if stage.prepare is not None and stage.runs(run)]
+    if todo:
+        threading.Thread(target=_prepare, args=(todo, run), name=WARM_UP_THREAD, daemon=True).start()
+
+
+def _prepare(todo: list[Callable[[Run], None]], run: Run) -> None:
+    for prepare in todo:
+        try:
+            prepare(run)
+        except Exception:  # the stage loads it again and reports the error
+            pass
+
+
+def _release_recognition_audio(run: Run) -> None:
+    """After diarization only the voice features may read the 16 kHz copy of the audio."""
+    keep = run.options.voice_features and ingest.reads_recognition_copy(run.path, run.options.ingest)
+    for channel in run.conv.channels:
+        channel.release(keep_samples=keep)
+    give_back_memory()
+
+
+def _voice(run: Run) -> None:
+    ingest.attach_originals(run.path, run.options.ingest, run.conv)  # decoded now, as no earlier stage reads it
+    voice.run(run.conv)
+
+
+def _release_audio(run: Run) -> None:
+    for channel in run.conv.channels:
+        channel.release()
+    give_back_memory()
+
+
+STAGES = (
+    Stage("decode", "Decode the recording into channels", "ingest", _always,
+          lambda r: ingest.load_channels(r.path, r.options.ingest, r.conv)),
+    Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
+    Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
+          lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
+          lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio,
+          prepare=lambda r: diarize.prepare(r.options.diarization)),
+    Stage("punctuation", "Split punctuation", "transcription", _always,
+          lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
+    Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
+    Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(r.options.detect.detectors),
+          lambda r: detect.run(r.conv, r.options.detect)),
+    Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features, _voice,
+          then=_release_audio),
+    Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
+          lambda r: sentiment.run(r.conv, r.options.sentiment), prepare=lambda r: sentiment.prepare(r.options.sentiment)),
+    Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
+          lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs),
+          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs)),
+    Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.options.discovery.enabled,
+          lambda r: knowledge.run(r.conv, r.options.discovery), prepare=lambda r: knowledge.prepare(r.options.discovery)),
+    Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
+          lambda r: metrics.run(r.conv, r.options.metrics)),
+    Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.options.keyword_groups),
+          lambda r: spotting.run(r.conv, r.options.keyword_groups)),
+    Stage("categories", "Categories", "analytics", lambda r: r.options.categories_requested,
+          lambda r: categories.run(r.conv, r.options.categories)),
+    Stage("classify", "Classifiers", "analytics", lambda r: bool(r.options.classifiers),
+          lambda r: classify.run(r.conv, r.options.classifiers)),
+)
+PUBLISH = ("publish", "Write the outputs", "publish")  # run by the runner after the stages
+
+StageEvent = Callable[[str, str], None]  # (stage name, task status)
+SecondsEvent = Callable[[float], None]
+
+# Configuration parts this version accepts but does not compute yet: (test, what is ignored).
+_NOT_YET = (
+    (lambda o: not o.number_formatting, "transcript.formatting.enableNumberFormatting false"),
+    (lambda o: o.profanity_filtering, "transcript.contentFiltering.enableProfanityFiltering"),
+)
+
+
+def new_tasks(media_id: str) -> list[dict[str, Any]]:
+    """One pending task per stage, with ids stable for the media item."""
+    tasks = [(st.name, st.display, st.phase) for st in STAGES] + [PUBLISH]
+    return [{"taskId": str(uuid.uuid5(uuid.UUID(media_id), name)), "name": name, "display": display,
+             "phase": phase, "status": "pending"} for name, display, phase in tasks]
+
+
+def unsupported_warnings(options: Options) -> list[tuple[int, str]]:
+    return [(E.FEATURE_NOT_AVAILABLE, f"{what} is not computed by this version of speechproc and was ignored")
+            for test, what in _NOT_YET if test(options)]
+
+
+def _take_words(conv: Conversation, words: list[RecognizedWord]) -> None:
+    """Use given words (an aligned human transcript) instead of recognising; their speakers name the parties."""
+    conv.recognized = list(words)
+    speakers = list(dict.fromkeys(w.speaker for w in words))
+    if len(conv.channels) == 1 and speakers != [conv.channels[0].speaker_name]:
+        conv.diarized_speakers = speakers
+
+
+def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEvent,
+            on_seconds: SecondsEvent | None = None, words: list[RecognizedWord] | None = None) -> None:
+    """Run every stage on one recording; raise a SpeechprocError naming the failed stage.
+
+    A stage whose predicate says no is not run, and its task is `skipped`. With `words` (an aligned
+    transcript) recognition and diarization are replaced by those words. Numeric kernels run on one thread
+    each meanwhile (`concurrency.one_thread_each`): the results do not depend on the threads or workers."""
+    run = Run(path, options, conv, on_seconds, words)
+    with one_thread_each():
+        _run_stages(run, on_stage)
+    for code, message in unsupported_warnings(options):
+        conv.warn(code, message)
+
+
+def _run_stages(run: Run, on_stage: StageEvent) -> None:
+    for stage in STAGES:
+        if not stage.runs(run):
+            on_stage(stage.name, "skipped")
+        else:
+            on_stage(stage.name, "started")
+            try:
+                stage.step(run)
+            except E.SpeechprocError:
+                on_stage(stage.name, "failed")
+                raise
+            except Exception as exc:  # a bug or a library failure: report it against the stage, keep the batch going
+                on_stage(stage.name, "failed")
+                raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
+                                        status=500) from exc
+            on_stage(stage.name, "finished")
+        if stage.then is not None:
+            stage.then(run)

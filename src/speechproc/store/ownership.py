@@ -1,0 +1,218 @@
+"""May speechproc write this file? It never replaces a file it did not write.
+
+Every output speechproc writes is recorded in the catalog: absolute path, SHA-256 of the content, media
+id, time. An existing file may be replaced only when the record says speechproc wrote exactly the
+content it holds now. A person's file, or one of ours edited since, makes the item fail instead.
+
+The record is the catalog's, or, for one job that runs with no catalog connection, a `Ledger`: the
+record of the job's output places as it was when the job was planned, and what the job adds to it,
+which the runner then replays into the catalog.
+
+Files written by versions that kept no record are recognised from the media items' outputs: a file
+listed there by its absolute path, or by a relative path (older versions kept the path as given,
+relative to the folder the run started in) when the `.v3.json` listed beside it by the same media
+item holds that media item's id. Such a file is adopted into the record as it is when first checked
+(its content before that cannot be checked: there is no record of it).
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from speechproc import errors as E
+from speechproc.paths import publish, remove_stale_temporaries, sha256_file, temporary, write_bytes
+
+_cleaned: set[Path] = set()  # folders already cleared of stale temporary files by this process
+
+
+class OutputRecord(Protocol):
+    """Where speechproc remembers what it wrote: the catalog, or a job's Ledger."""
+
+    def output_hashes(self, path: str) -> set[str]: ...
+    def record_output(self, path: str, sha256: str, media_id: str | None) -> None: ...
+    def forget_other_outputs(self, path: str, sha256: str) -> None: ...
+    def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]: ...
+
+
+class Ledger:
+    """The output record of one job, carried with it as plain data: the SHA-256 of what speechproc had
+    written at each of the job's output places when it was planned (`known`, canonical path -> hashes),
+    and every change the job makes to the record, in order (`changes`), for the runner to replay into
+    the catalog (`replay`). `on_record` hears of each file just before it is put in place."""
+
+    def __init__(self, known: Mapping[str, Iterable[str]],
+                 on_record: Callable[[str, str, str | None], None] | None = None) -> None:
+        self.known = {path: set(hashes) for path, hashes in known.items()}
+        self.changes: list[tuple[Any, ...]] = []
+        self.on_record = on_record
+
+    @classmethod
+    def of(cls, targets: Iterable[Path | None], record: OutputRecord) -> Ledger:
+        """The ledger of `targets` (None is ignored) as `record` knows them now (call after `check`)."""
+        keys = [str(canonical(Path(t))) for t in targets if t is not None]
+        return cls({key: record.output_hashes(key) for key in keys})
+
+    def output_hashes(self, path: str) -> set[str]:
+        return set(self.known.get(path, ()))
+
+    def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
+        self.known.setdefault(path, set()).add(sha256)
+        self.changes.append(("record", path, sha256, media_id))
+        if self.on_record is not None:
+            self.on_record(path, sha256, media_id)
+
+    def forget_other_outputs(self, path: str, sha256: str) -> None:
+        self.known[path] = {sha256}
+        self.changes.append(("forget", path, sha256))
+
+    def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:
+        return []  # files of older versions were adopted into the record when the job was planned
+
+
+def replay(changes: Iterable[tuple[Any, ...]], record: OutputRecord) -> None:
+    """Apply a Ledger's changes to `record` (the catalog), in order."""
+    for change in changes:
+        if change[0] == "record":
+            record.record_output(*change[1:])
+        else:
+            record.forget_other_outputs(*change[1:])
+
+
+class OutputConflict(E.SpeechprocError):
+    """An output file exists and speechproc may not replace it."""
+
+    def __init__(self, path: Path, edited: bool) -> None:
+        why = "was changed since speechproc wrote it" if edited else "was not written by speechproc"
+        super().__init__(E.INVALID_VALUE, f"{path} already exists and {why}; it was left as it is. Move it "
+                         "away, or write the outputs elsewhere with --out DIR", 409)
+        self.path = path
+
+
+def canonical(path: Path) -> Path:
+    """The absolute path with the folder's symbolic links resolved (not the file's: a link is replaced)."""
+    path = Path(path)
+    return path.parent.resolve() / path.name
+
+
+def check(targets: Iterable[Path | None], record: OutputRecord) -> None:
+    """Raise OutputConflict for the first target that exists and may not be replaced (None is ignored).
+
+    Call it before any audio is processed. It also removes stale temporary files of speechproc from the
+    targets' folders (once per folder in a process)."""
+    for target in targets:
+        if target is None:
+            continue
+        _check_name(Path(target))
+        _clean_once(Path(target).parent)
+        verdict = _conflict(Path(target), record)
+        if verdict is not None:
+            raise OutputConflict(Path(target), edited=verdict == "edited")
+
+
+def write(path: Path, content: str | bytes | Callable[[Path], None], record: OutputRecord,
+          media_id: str | None) -> None:
+    """Write one output atomically, unless an existing file there may not be replaced (OutputConflict).
+
+    `content` is the data, or a function that writes a given temporary path. The file is recorded as
+    speechproc's before the rename, so that a crash in between never orphans it. A file that did not
+    exist when checked is never replaced, even if it appears while this one is written."""
+    path = Path(path)
+    _clean_once(path.parent)
+    with temporary(path) as tmp:
+        if callable(content):
+            content(tmp)
+        else:
+            write_bytes(tmp, content)
+        digest = sha256_file(tmp)
+        existed = os.path.lexists(path)
+        verdict = _conflict(path, record) if existed else None
+        if verdict is not None:
+            raise OutputConflict(path, edited=verdict == "edited")
+        key = str(canonical(path))
+        record.record_output(key, digest, media_id)
+        try:
+            publish(tmp, path, replace=existed)
+        except FileExistsError:
+            raise OutputConflict(path, edited=False) from None
+        record.forget_other_outputs(key, digest)
+
+
+def start_set(targets: Iterable[Path], json_path: Path, record: OutputRecord) -> None:
+    """Before writing the files of one media item: check them all, then remove the `.v3.json` of an
+    earlier run, so that a `.v3.json` is only ever beside the complete set of its own run."""
+    check(targets, record)
+    if os.path.lexists(json_path):
+        Path(json_path).unlink(missing_ok=True)
+
+
+def is_ours(path: Path, record: OutputRecord) -> bool:
+    """Whether `path` holds exactly content that speechproc recorded writing there."""
+    try:
+        return sha256_file(path) in record.output_hashes(str(canonical(path)))
+    except OSError:
+        return False
+
+
+def _check_name(path: Path) -> None:
+    """An output name the file system cannot hold fails the item before any work, not half way through."""
+    try:
+        longest = os.pathconf(path.parent, "PC_NAME_MAX") if path.parent.is_dir() else 255
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(path.name)) > longest:
+        raise E.SpeechprocError(E.INVALID_VALUE, f"{path.name[:40]}...: the output name is {len(os.fsencode(path.name))}"
+                                f" bytes long, more than the {longest} the file system allows; rename the recording")
+
+
+def _clean_once(folder: Path) -> None:
+    if folder not in _cleaned:
+        remove_stale_temporaries(folder)
+        _cleaned.add(folder)
+
+
+def _conflict(path: Path, record: OutputRecord) -> str | None:
+    """None when `path` may be written; "edited" for an output of ours changed since; else "foreign"."""
+    if not os.path.lexists(path):
+        return None
+    if path.is_symlink() or not path.is_file():
+        return "foreign"
+    key = canonical(path)
+    known = record.output_hashes(str(key))
+    try:
+        content = sha256_file(path)
+    except OSError:  # a file speechproc cannot even read is not one it may replace
+        return "edited" if known else "foreign"
+    if known:
+        return None if content in known else "edited"
+    media_id = _written_by_older_version(key, record)
+    if media_id is None:
+        return "foreign"
+    record.record_output(str(key), content, media_id)  # adopted: from now on the record decides
+    return None
+
+
+def _written_by_older_version(path: Path, record: OutputRecord) -> str | None:
+    """The media item listing `path` (canonical) among its outputs, as the module docstring says, or None."""
+    for media_id, outputs in record.media_with_output_named(path.name):
+        for listed in outputs.values():
+            if Path(listed).is_absolute():
+                if canonical(Path(listed)) == path:
+                    return media_id
+            elif _relative_match(path, Path(os.path.normpath(listed)), media_id, outputs):
+                return media_id
+    return None
+
+
+def _relative_match(path: Path, listed: Path, media_id: str, outputs: dict[str, str]) -> bool:
+    n = len(listed.parts)
+    if ".." in listed.parts or path.parts[-n:] != listed.parts or "json" not in outputs:
+        return False
+    base = Path(*path.parts[:-n])
+    try:
+        item = json.loads((base / os.path.normpath(outputs["json"])).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(item, dict) and item.get("mediaId") == media_id

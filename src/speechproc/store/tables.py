@@ -1,0 +1,117 @@
+"""The catalog's tables (SQLite DDL, by schema version) and how a row reads back. SQL lives here and in
+`catalog.py` alone."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Any
+
+SCHEMA_VERSION = 5
+# columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
+ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
+                        "owner_pid": "INTEGER", "owner_start": "TEXT"}
+TABLES = """
+CREATE TABLE IF NOT EXISTS media (
+    media_id      TEXT PRIMARY KEY,
+    input_path    TEXT NOT NULL,
+    content_hash  TEXT,
+    config_hash   TEXT,
+    status        TEXT NOT NULL,
+    date_created  TEXT NOT NULL,
+    date_finished TEXT,
+    item_json     TEXT NOT NULL,
+    progress_json TEXT NOT NULL DEFAULT '[]',
+    outputs_json  TEXT NOT NULL DEFAULT '{}',
+    config_json   TEXT NOT NULL DEFAULT '{}',
+    input_raw     BLOB,
+    owner_host    TEXT,
+    owner_pid     INTEGER,
+    owner_start   TEXT
+);
+CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
+CREATE TABLE IF NOT EXISTS definitions (
+    kind          TEXT NOT NULL,
+    name          TEXT NOT NULL,
+    body_json     TEXT NOT NULL,
+    date_created  TEXT NOT NULL,
+    date_modified TEXT NOT NULL,
+    PRIMARY KEY (kind, name)
+);
+CREATE TABLE IF NOT EXISTS indexed (
+    media_id      TEXT PRIMARY KEY,
+    date_created  TEXT NOT NULL,
+    status        TEXT NOT NULL,
+    length_ms     INTEGER NOT NULL,
+    word_count    INTEGER NOT NULL,
+    metadata_json TEXT NOT NULL,
+    metrics_json  TEXT NOT NULL,
+    turns_json    TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS indexed_text USING fts5(media_id UNINDEXED, text);
+CREATE TABLE IF NOT EXISTS outbox (
+    delivery_id   TEXT PRIMARY KEY,
+    media_id      TEXT NOT NULL,
+    position      INTEGER NOT NULL,
+    url           TEXT NOT NULL,
+    method        TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    content_type  TEXT NOT NULL,
+    body          BLOB,
+    body_path     TEXT,
+    contract      TEXT NOT NULL,
+    state         TEXT NOT NULL,
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    next_due      REAL NOT NULL,
+    first_try     REAL,
+    last_error    TEXT,
+    created       TEXT NOT NULL,
+    rules_json    TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_due);
+CREATE TABLE IF NOT EXISTS written (
+    path          TEXT NOT NULL,
+    sha256        TEXT NOT NULL,
+    media_id      TEXT,
+    date_written  TEXT NOT NULL,
+    PRIMARY KEY (path, sha256)
+);
+"""
+
+
+def path_key(path: str | None) -> bytes | None:
+    """A file path as its exact bytes (a name need not be valid UTF-8, which SQLite text must be)."""
+    return None if path is None else os.fsencode(path)
+
+
+def path_of(stored: bytes | str | None) -> str | None:
+    """A path stored by `path_key` (or as text by an earlier version) back as a path string."""
+    return os.fsdecode(stored) if isinstance(stored, bytes) else stored
+
+
+def delivery_row(row: sqlite3.Row, with_body: bool = True) -> dict[str, Any]:
+    """An outbox row as the delivery `speechproc.delivery` reads."""
+    out = {"id": row["delivery_id"], "mediaId": row["media_id"], "position": row["position"], "url": row["url"],
+           "method": row["method"], "type": row["kind"], "contentType": row["content_type"],
+           "contract": row["contract"], "state": row["state"], "attempts": row["attempts"],
+           "nextDue": row["next_due"], "firstTry": row["first_try"], "lastError": row["last_error"],
+           "created": row["created"], "bodyPath": path_of(row["body_path"])}
+    rules = json.loads(row["rules_json"] or "{}")  # the destination rules the delivery was queued with
+    out |= {"allowHttp": bool(rules.get("allowHttp")), "fileFolder": rules.get("fileFolder")}
+    if with_body:
+        out["body"] = row["body"]
+    return out
+
+
+def definition_row(row: sqlite3.Row) -> dict[str, Any]:
+    """A stored definition with its dates."""
+    return {**json.loads(row["body_json"]), "dateCreated": row["date_created"], "dateModified": row["date_modified"]}
+
+
+def media_row(row: sqlite3.Row) -> dict[str, Any]:
+    """A media row with its JSON columns read."""
+    return {
+        "media_id": row["media_id"], "input_path": row["input_path"], "status": row["status"],
+        "item": json.loads(row["item_json"]), "tasks": json.loads(row["progress_json"]),
+        "outputs": json.loads(row["outputs_json"]), "configuration": json.loads(row["config_json"]),
+    }

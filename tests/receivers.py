@@ -1,0 +1,140 @@
+"""A local HTTP receiver for the callback tests: a server on a free loopback port, in a thread, that records
+every request (method, path, headers, body) and answers as a test tells it: a status per path, a sequence
+of statuses (fail twice, then succeed), a redirect, or no answer at all until the test lets it go. Closing
+it lets go of every held request and waits for every request under way: nothing is left running."""
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+STALL_AT_MOST_S = 60  # only a client that should have given up waits this long
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as the receiver got it; `path` as sent, its query included."""
+
+    method: str
+    path: str
+    headers: Message  # looked up without regard to case, as HTTP names are
+    body: bytes
+
+    @property
+    def route(self) -> str:
+        return self.path.split("?", 1)[0]
+
+    @property
+    def content_type(self) -> str | None:
+        return self.headers.get("Content-Type")
+
+
+class Receiver:
+    """Answers 200 to every path unless told otherwise with `answer` or `stalling`; `requests` holds every
+    request in the order they came."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self._answers: dict[str, tuple[list[int], str | None]] = {}
+        self._held: dict[str, threading.Event] = {}
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        server_class = type("Server", (_Server,), {"address_family": family})
+        self._httpd = server_class((host, 0), _Handler)
+        self._httpd.receiver = self
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown}:{self._httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="receiver", daemon=True)
+        self._thread.start()
+
+    def answer(self, route: str, *statuses: int, location: str | None = None) -> None:
+        """The statuses of the next requests to `route` (the path without its query), in order; the last one
+        answers every request after them. `location` (a path of this receiver, or a URL) goes in a Location
+        header: with a 3xx status, a redirect."""
+        if not statuses:
+            raise ValueError("answer needs at least one status")
+        if location is not None and location.startswith("/"):
+            location = self.url + location
+        with self._lock:
+            self._answers[route] = (list(statuses), location)
+
+    @contextmanager
+    def stalling(self, route: str) -> Iterator[None]:
+        """Requests to `route` get no answer while the block runs (each is recorded when it comes); they are
+        answered when it ends, to whoever still waits, or after STALL_AT_MOST_S: a client that never gives
+        up then gets its answer, and the test that expected it to give up fails instead of hanging."""
+        release = threading.Event()
+        with self._lock:
+            self._held[route] = release
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held.pop(route, None)
+            release.set()
+
+    def requests_to(self, route: str) -> list[Request]:
+        """The requests to `route`, whatever their query."""
+        with self._lock:
+            return [r for r in self.requests if r.route == route]
+
+    def close(self) -> None:
+        with self._lock:
+            held, self._held = list(self._held.values()), {}
+        for release in held:
+            release.set()
+        self._httpd.shutdown()
+        self._thread.join()
+        self._httpd.server_close()  # waits for the requests under way
+
+    def _take(self, request: Request) -> tuple[threading.Event | None, int, str | None]:
+        """Record `request`; what holds it (if anything), its status and its Location."""
+        with self._lock:
+            self.requests.append(request)
+            statuses, location = self._answers.get(request.route, ([200], None))
+            status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
+            return self._held.get(request.route), status, location
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = False  # server_close joins the threads of requests under way
+    block_on_close = True
+    receiver: Receiver
+
+
+class _Handler(BaseHTTPRequestHandler):
+    timeout = 60  # a client that stops sending in the middle of a request ends its thread
+
+    def _handle(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        receiver = self.server.receiver
+        release, status, location = receiver._take(Request(self.command, self.path, self.headers, body))
+        if release is not None:
+            release.wait(STALL_AT_MOST_S)
+        try:
+            self.send_response(status)
+            if location is not None:
+                self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):  # a client that gave up waiting
+            pass
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _handle  # noqa: N815 - http.server's names
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextmanager
+def receiving(host: str = "127.0.0.1") -> Iterator[Receiver]:
+    """A Receiver on `host` (an IPv4 or IPv6 loopback address) while the block runs, closed after it."""
+    receiver = Receiver(host)
+    try:
+        yield receiver
+    finally:
+        receiver.close()
