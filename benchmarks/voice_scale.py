@@ -68,19 +68,25 @@ def analyse(path: Path, ingest: dict | None, threads: int) -> tuple[list[dict], 
     """Rows per channel for one recording, and its talk-style metrics (empty for one channel)."""
     from speechproc import config, options, pipeline
     from speechproc.conversation import Conversation
+    from speechproc.stages import ingest as ingest_stage
 
     raw = {"speechModel": {"features": ["voiceFeatures"]}, "speechproc": {"threads": threads},
            "metrics": [{"metricGroupName": "talk-style-tone-and-volume"}]}
     if ingest:
         raw["ingest"] = ingest
     conv = Conversation("00000000-0000-0000-0000-000000000000")
-    pipeline.analyse(path, options.build(config.validate(raw)), conv, on_stage=lambda *_: None)
+    wanted = options.build(config.validate(raw))
+    pipeline.analyse(path, wanted, conv, on_stage=lambda *_: None)
+    # the analysis lets go of the audio when it is done: the channels again, at the recording's own rate
+    originals = {c.speaker_name: c for c in ingest_stage.build_channels(path, wanted.ingest, Conversation(conv.media_id),
+                                                                       rate=None)}
     rows = []
     for channel in conv.channels:
         words = [w for w in conv.words if w.is_word and w.speaker == channel.speaker_name]
         if not words:
             continue
-        level = speech_level(channel.original, channel.original_rate, [(w.s, w.e) for w in words])
+        original = originals[channel.speaker_name]
+        level = speech_level(original.samples, original.sample_rate, [(w.s, w.e) for w in words])
         rows.append({"speaker": channel.speaker_name, "speech_level_dbfs": level, **distribution([w.v for w in words]),
                      "values": [w.v for w in words]})
     metrics = {k: v for g in conv.metrics for k, v in g.values.items()} if conv.multichannel else {}
