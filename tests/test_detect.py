@@ -102,6 +102,21 @@ def test_numbers_only_covers_the_card_the_expiry_and_the_code():
     assert detection.segments == {"Caller": [card, expiry, code]}
 
 
+def test_an_expiry_and_code_heard_as_one_number_are_both_card_data_and_a_later_number_is_not():
+    """Read out in one breath, "oh four twenty seven, seven three one" may come back as one 7-digit number;
+    the 4-digit confirmation number the agent reads after it is then no security code."""
+    conv = conversation(("Agent", "Please read me the card number."),
+                        ("Caller", "It is 4539 1488 0343 6467."),
+                        ("Agent", "The expiration date and the three digit security code on the back?"),
+                        ("Caller", "0427 731"),
+                        ("Agent", "Thank you. Your confirmation number is eight two one five."))
+    [detection] = detect.detect(conv, "PCI", {"detectionLevel": "numbersOnly"})
+    at = {w.w: w for w in conv.words if w.is_word}
+    assert detection.segments == {"Caller": [(at["4539"].s, at["6467"].e), (at["0427"].s, at["731"].e)]}
+    [region] = detect.detect(conv, "PCI", {})
+    assert max(e for spans in region.segments.values() for _, e in spans) < at["eight"].s + detect.REGION_BUFFER_MS
+
+
 def test_detection_levels_nest():
     conv = conversation(*PAYMENT)
     spans = {level: detect.detect(conv, "PCI", {"detectionLevel": level})[0].segments

@@ -275,5 +275,10 @@ class ChunkWordTimes:
 
 
 def _decode_sequentially(model, audio: np.ndarray, options: dict) -> list[ChunkWord]:
-    segments, _ = model.transcribe(audio, vad_filter=False, word_timestamps=True, **options)
+    """A broken chunk decoded again with Whisper's own fallbacks. Each 30 s window is decoded without the text
+    before it: where the first window stops short of the chunk's end, the rest is decoded on its own, as
+    its own speech, not as more of what may have gone wrong (conditioned on it, a read-out phone number
+    after a garbled card number was dropped as silence on one CPU path)."""
+    segments, _ = model.transcribe(audio, vad_filter=False, word_timestamps=True, condition_on_previous_text=False,
+                                   **options)
     return [ChunkWord(w.word, w.start, w.end, w.probability) for segment in segments for w in segment.words or []]

@@ -2,7 +2,8 @@
 
 PCI: a run of 13-19 spoken digits that passes the Luhn check, or that follows card talk ("card",
 "visa", ...) within CONTEXT_MS; then, within FOLLOW_MS after it, a 3-4 digit expiry date after
-expiry talk and a 3-4 digit security code after security-code talk. SSN: 9 digits after social
+expiry talk and a 3-4 digit security code after security-code talk, or both as one run of 6-8 digits
+(read out in one breath, the recogniser may write them as one number). SSN: 9 digits after social
 security talk. Number: any run of 4 or more digits. Amounts of money are never runs.
 
 PCI `detectionLevel`: `entireRegion` (default) is the card conversation, from the card talk to the
@@ -35,6 +36,7 @@ CARD_TALK = re.compile(r"\b(card|credit|debit|visa|master ?card|amex|american ex
 EXPIRY_TALK = re.compile(r"\b(expir\w*|exp|valid|good (thru|through)|end date)\b")
 CODE_TALK = re.compile(r"\b(security code|cvv|cvc|csc|cv2|verification code|(three|four|3|4)[ -]digit|"
                        r"code on the back|back of the card)\b")
+EXPIRY_OR_CODE_TALK = re.compile(f"{EXPIRY_TALK.pattern}|{CODE_TALK.pattern}")
 SSN_TALK = re.compile(r"\b(social security|social|ssn|security number)\b")
 
 Span = tuple[int, int]
@@ -55,13 +57,30 @@ def _talk(words: Sequence[Word], start: int, end: int, pattern: re.Pattern) -> W
     return window[max(i for i, o in enumerate(offsets) if o <= match.start())]
 
 
-def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Word], cue: re.Pattern) -> DigitRun | None:
-    """The first 3-4 digit run within FOLLOW_MS after a card number that comes after `cue` talk."""
+def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Word], cue: re.Pattern,
+              sizes: range = range(3, 5)) -> DigitRun | None:
+    """The first run of `sizes` digits within FOLLOW_MS after a card number that comes after `cue` talk."""
     for run in runs:
-        if run.s > after.e and run.s - after.e <= FOLLOW_MS and 3 <= len(run.digits) <= 4 and \
+        if run.s > after.e and run.s - after.e <= FOLLOW_MS and len(run.digits) in sizes and \
                 _talk(words, run.s - CUE_MS, run.s, cue) is not None:
             return run
     return None
+
+
+def _card_items(runs: Sequence[DigitRun], card: DigitRun, words: Sequence[Word]) -> list[DigitRun]:
+    """The card number and what follows it: the expiry date and the security code, each a run of its own,
+    or both in one run of 6-8 digits when the recogniser heard them read out in one breath (then a later
+    3-4 digit run after code talk, a confirmation number say, is not taken for the code)."""
+    followers = [f for f in (_follower(runs, card, words, EXPIRY_TALK), _follower(runs, card, words, CODE_TALK))
+                 if f is not None]
+    together = _follower(runs, card, words, EXPIRY_OR_CODE_TALK, range(6, 9))
+    if together is not None and all(together.s < f.s for f in followers):
+        followers = [together]
+    items = [card]
+    for follower in followers:
+        if id(follower) not in {id(x) for x in items}:
+            items.append(follower)
+    return items
 
 
 def _spans_by_speaker(runs: Sequence[DigitRun], buffer: int) -> dict[str, list[Span]]:
@@ -91,10 +110,7 @@ def pci(words: Sequence[Word], runs: Sequence[DigitRun], level: str = "entireReg
         cue = _talk(words, run.s - CONTEXT_MS, run.e, CARD_TALK)
         if not luhn(run.digits) and cue is None:
             continue  # an order or account number, not a card
-        items = [run]
-        for follower in (_follower(runs, run, words, EXPIRY_TALK), _follower(runs, run, words, CODE_TALK)):
-            if follower is not None and id(follower) not in {id(x) for x in items}:
-                items.append(follower)
+        items = _card_items(runs, run, words)
         used.update(id(x) for x in items)
         if level == "numbersOnly":
             segments = _spans_by_speaker(items, 0)
