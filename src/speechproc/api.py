@@ -21,15 +21,17 @@ from speechproc.config.options import callback_options
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
-from speechproc.formats import JSON_SUFFIX, v3json
+from speechproc.formats import JSON_SUFFIX, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.paths import absolute, printable, shown
 from speechproc.report.writing import call as call_report
 from speechproc.report.writing import corpus as corpus_report
 from speechproc.stages import align
 from speechproc.stages.pipeline import new_tasks
+from speechproc.store import items, retention
 from speechproc.store.catalog import Catalog, using
 from speechproc.store.export import export
+from speechproc.store.keys import add_key, delete_key, get_key, list_keys
 from speechproc.store.reading import get_media, get_metadata, get_progress, list_media, media_row
 from speechproc.store.registry import (
     delete_definition,
@@ -46,7 +48,9 @@ __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResul
            "discover", "export", "get_definition", "get_media", "get_metadata", "get_progress",
            "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
            "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
-           "resolve", "run_job", "shown", "write_outputs"]
+           "resolve", "run_job", "shown", "write_outputs",
+           "add_key", "delete_key", "get_key", "list_keys",
+           "delete_media", "get_streams", "purge_media", "put_metadata"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
@@ -58,10 +62,16 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
     `running` (its transcript answers 404); if it fails the earlier results stay."""
     with using(catalog) as cat:
         row = media_row(cat, media_id)
+        if openpgp.is_encrypted(row["item"]):
+            raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is encrypted: an encrypted media item "
+                                       "cannot be aligned (the catalog keeps none of its words)")
         if row["status"] != "finished" or "transcript" not in row["item"]:
             raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
                                        "media item can be aligned")
         settings = resolve(settings or config_module.validate(row["configuration"]), cat)
+        if settings.public_key is not None:
+            raise E.ConfigurationError(E.INVALID_VALUE, "encryption.publicKeyId: alignment cannot encrypt; process "
+                                       "the recording with speechproc run instead")
         machine = stored_transcript(row["item"], settings.language).words
         try:
             aligned = align.align_text(transcript, machine)
@@ -74,7 +84,8 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
         job = Job(media_id=media_id, input=Path(row["input_path"]), outputs=outputs, redacted_audio=None,
                   options=build_options(settings), metadata=item.metadata, date_created=item.date_created,
                   content_hash=row.get("content_hash"), config_hash=row.get("config_hash") or "", ownership={},
-                  analytic_index=settings.analytic_indexing, words=tuple(aligned.words))
+                  analytic_index=settings.analytic_indexing, words=tuple(aligned.words),
+                  time_to_live=settings.time_to_live)
         try:
             record(execute(plan(job, settings, cat), events=Recorder(cat)), settings, cat)
         except (E.SpeechprocError, OSError) as exc:
@@ -98,6 +109,31 @@ def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any
     return runner.process(paths, settings, run, reporter=reporter, catalog=catalog)
 
 
+def delete_media(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`DELETE /media/{id}`: the item and every file speechproc wrote for it, its callbacks and its index
+    entry, now (`retention.delete`; never the recording or a file speechproc did not write). What was
+    deleted and what was left: {mediaId, status, deletedFiles, keptFiles, callbacksDropped}."""
+    with using(catalog, purge_expired=False) as cat:
+        return retention.delete(cat, media_id)
+
+
+def purge_media(catalog: Catalog | None = None) -> dict[str, Any]:
+    """`speechproc media purge`: delete every item whose expiresOn has passed ({deleted, waiting})."""
+    with using(catalog, purge_expired=False) as cat:
+        return retention.purge(cat)
+
+
+def put_metadata(media_id: str, metadata: Any, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`PUT /media/{id}/metadata`: validate `metadata` as upload metadata (ConfigurationError, nothing
+    changed), then replace the item's (`items.replace_metadata`)."""
+    return items.replace_metadata(media_id, config_module.validate_metadata(metadata), catalog)
+
+
+def get_streams(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media/{id}/streams`: {streams: [{streamName, streamLocation}]} (`items.streams`)."""
+    return items.streams(media_id, catalog)
+
+
 def deliver_callbacks(settings: Settings | None = None, catalog: Catalog | None = None) -> dict[str, int]:
     """`speechproc callbacks deliver`: send every callback that is due; counts of delivered, pending, dead."""
     with using(catalog) as cat:
@@ -117,6 +153,8 @@ def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None =
     with using(catalog) as cat:
         row = media_row(cat, media_id)
     item = row["item"]
+    if openpgp.is_encrypted(item):
+        raise openpgp.not_readable(media_id, "transcript")
     if item["status"] != "finished" or "transcript" not in item:
         raise TranscriptNotReady()
     stored = stored_transcript(item, Settings(row["configuration"]).language)

@@ -261,6 +261,11 @@ class Stream(TypedDict):  # a media stream of the item (`streams`): the original
     status: str
 
 
+class Encryption(TypedDict):  # the key an encrypted item's results were encrypted to (docs/output.md)
+    publicKeyId: str
+    publicKeyHash: str  # SHA-256 of the key's binary OpenPGP encoding
+
+
 # ----------------------------------------------------------------------------- the media item
 
 class _MediaSummaryRequired(TypedDict):
@@ -276,10 +281,13 @@ class MediaSummary(_MediaSummaryRequired, total=False):
 
     metadata: dict[str, Any]  # as given (title, externalId, extended, ...); speechproc always writes it
     dateFinished: str
+    timeToLiveInSeconds: int | float  # the configuration's timeToLiveInSeconds (docs/state.md, retention)
+    expiresOn: str  # dateFinished plus timeToLiveInSeconds: when the item is deleted
     mediaContentType: str
     length: int  # ms
     errors: list[ErrorMessage]
     warnings: list[WarningMessage]
+    encryption: Encryption  # only on an item processed with encryption.publicKeyId
 
 
 class Results(TypedDict, total=False):
@@ -355,6 +363,7 @@ class CallbackBody(_CallbackBodyRequired, total=False):
     timeToLiveInSeconds: int | float
     expiresOn: str
     metadata: dict[str, Any]
+    encryption: Encryption  # an encrypted item's key (the body itself is then encrypted to it)
     transcript: Transcript  # with alternateFormats (dfxp, webvtt, srt, text)
     knowledge: Knowledge
     prediction: Prediction

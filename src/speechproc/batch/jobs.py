@@ -13,18 +13,18 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from speechproc import errors as E
 from speechproc import results
 from speechproc.batch.publishing import redact_audio, write_outputs
 from speechproc.conversation import Conversation, MediaItem, RecognizedWord
-from speechproc.formats import v3json
+from speechproc.formats import openpgp, v3json
 from speechproc.paths import printable
 from speechproc.query import documents
 from speechproc.stages.options import Options
 from speechproc.stages.pipeline import analyse, new_tasks
-from speechproc.store import ownership
+from speechproc.store import ownership, retention
 
 INTERRUPTED = "interrupted"  # the error of a job stopped by Ctrl-C
 
@@ -45,6 +45,8 @@ class Job:
     ownership: dict[str, set[str]]  # canonical output path -> SHA-256 of what speechproc wrote there
     analytic_index: bool = False  # also return the item's analytic index entry
     words: tuple[RecognizedWord, ...] | None = None  # an aligned transcript instead of recognition
+    time_to_live: int | None = None  # timeToLiveInSeconds: the item shows it and its expiresOn (retention)
+    encryption: openpgp.PublicKey | None = None  # every output written encrypted to this key (NAME.gpg)
 
 
 @dataclass
@@ -164,16 +166,24 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
     redacted = job.redacted_audio if any(d.tone is not None for d in conv.detectors or []) else None
     if redacted is not None:  # checked with the set before the copy is written (write_outputs checks the rest)
         ownership.start_set([*outputs.values(), redacted], outputs["json"], state.ledger)
-    if redacted is not None and redact_audio(job.input, redacted, conv.detectors or [], state.ledger, job.media_id):
+    if redacted is not None and redact_audio(job.input, redacted, conv.detectors or [], state.ledger, job.media_id,
+                                             job.encryption):
         outputs["redacted-audio"] = redacted
         conv.streams = [("original", job.input.resolve().as_uri(), "finished"),
                         ("redacted-audio", redacted.resolve().as_uri(), "finished")]
-    body = v3json.media_item(item, conv)
-    written = write_outputs(body, conv, outputs, state.ledger, job.input)
+    body = _expiring(v3json.media_item(item, conv), job)
+    if job.encryption is not None:
+        body["encryption"] = job.encryption.reference()
+    written = write_outputs(body, conv, outputs, state.ledger, job.input, job.encryption)
     on_stage("publish", "finished")
     return JobResult(job.media_id, "finished", body, tasks, written, state.ledger.changes,
-                     documents.index_entry(conv) if job.analytic_index else None,
+                     documents.index_entry(conv) if job.analytic_index and job.encryption is None else None,
                      {"original": source, "redacted-audio": written.get("redacted-audio")})
+
+
+def _expiring(body: results.MediaItem, job: Job) -> results.MediaItem:
+    """The item with its timeToLiveInSeconds and expiresOn, when the job has a time to live."""
+    return cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))
 
 
 def _failed(job: Job, state: _State, error: E.SpeechprocError, interrupted: bool = False) -> JobResult:
@@ -187,12 +197,14 @@ def _failed(job: Job, state: _State, error: E.SpeechprocError, interrupted: bool
     item.content_type = item.content_type or conv.content_type or None
     item.length_ms = item.length_ms or conv.length_ms or None
     item.errors = [(error.code, error.message)]
-    body = v3json.media_item(item)
+    body = _expiring(v3json.media_item(item), job)
     written = {}
     json_path = job.outputs.get("json")
     try:
         if json_path is not None and not interrupted and job.input.is_file():
-            ownership.write(json_path, json.dumps(body, indent=2) + "\n", state.ledger, job.media_id)
+            failure = json.dumps(body, indent=2) + "\n"
+            ownership.write(json_path, openpgp.encrypt(failure, job.encryption) if job.encryption else failure,
+                            state.ledger, job.media_id)
             written = {"json": str(json_path.absolute())}
     except ownership.OutputConflict:  # the name is someone else's file: the catalog alone says why
         pass

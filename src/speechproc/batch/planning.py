@@ -132,6 +132,15 @@ def out_folder(out_dir: str | Path | None) -> Path | None:
     return out
 
 
+PRIORITY_RANK = {"high": 0, "normal": 1, "low": 2}
+
+
+def by_priority(items: list[Any], priority_of: Callable[[Any], str]) -> list[Any]:
+    """`items` in the order their work starts: high priority first, then normal, then low, each priority
+    in the given order (a stable sort; an unknown priority counts as normal)."""
+    return sorted(items, key=lambda item: PRIORITY_RANK.get(priority_of(item), 1))
+
+
 def same_file_as(path: Path, first_of: dict[tuple[int, int], Path]) -> Path | None:
     """The input named earlier in this run that is this very file (through a link, or a folder given
     twice), else None; records this one as the first otherwise."""

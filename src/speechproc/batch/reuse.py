@@ -20,6 +20,8 @@ def settings_key(settings: Settings, metadata: dict[str, Any], out_dir: Path | N
     """What besides the content decides reuse: configuration, definitions, metadata, output place, version."""
     defined = [{k: v for k, v in d.items() if k not in ("dateCreated", "dateModified")}
                for d in settings.categories + settings.groups + settings.classifiers]
+    if settings.named_vocabularies:  # the stored lists as they read now (inline terms are in the fingerprint)
+        defined.append({"vocabulary": list(settings.vocabulary_terms)})
     blob = json.dumps([settings.fingerprint(), defined, metadata, str(out_dir), __version__], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

@@ -15,7 +15,7 @@ from speechproc import errors as E
 from speechproc import results
 from speechproc.batch import distributed, jobs, reuse
 from speechproc.batch.jobs import Job, JobEvents, JobResult, as_error
-from speechproc.batch.planning import Input, discover, out_folder, output_paths, same_file_as, unreadable
+from speechproc.batch.planning import Input, by_priority, discover, out_folder, output_paths, same_file_as, unreadable
 from speechproc.batch.publishing import redacted_audio_path
 from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, plan_workers
 from speechproc.config import item_metadata
@@ -25,12 +25,12 @@ from speechproc.config.options import callback_options
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
-from speechproc.formats import v3json
+from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
 from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import new_tasks
-from speechproc.store import ownership
+from speechproc.store import keys, ownership, retention, vocabularies
 from speechproc.store.catalog import Catalog, using
 
 
@@ -86,7 +86,10 @@ class Interrupted(KeyboardInterrupt):
 def resolve(settings: Settings, catalog: Catalog) -> Settings:
     """The settings with the category and keyword-group definitions they name, from the catalog.
 
-    Raise ConfigurationError for a category or group that is not defined (or a group without keywords)."""
+    Raise ConfigurationError for a category or group that is not defined (or a group without keywords), a
+    vocabulary that is not stored or is empty (20008, 20009), a term in two lists (20017), or an
+    `encryption.publicKeyId` that is not stored."""
+    public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names
     if settings.all_categories:
         found = catalog.list_definitions("category")
@@ -117,7 +120,10 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
             raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
                                        "registered (speechproc classifiers put NAME MODEL_FILE)")
         models.append(definition)
-    return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models))
+    vocabulary = vocabularies.resolve(settings.value("vocabularies"),
+                                      lambda name: catalog.get_definition("vocabulary", name))
+    return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
+                   public_key=public_key, vocabulary=vocabulary)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -221,7 +227,7 @@ class _Batch:
         Ctrl-C stops the jobs running, records them failed, and goes on up."""
         results: list[ItemResult | None] = [None] * len(inputs)
         recorder = Recorder(self.catalog, self.reporter)
-        waiting = iter(enumerate(inputs))
+        waiting = iter(by_priority(list(enumerate(inputs)), lambda _: self.settings.priority))
         try:
             while True:
                 while engine.free() and (nxt := next(waiting, None)) is not None:
@@ -267,16 +273,21 @@ class _Batch:
             problem = unreadable(inp.path)
             content_hash = None if problem else reuse.content_key(inp.path)
             reusable = None if self.force else reuse.still_there
-            state, row = self.catalog.claim(v3json.media_item(item), path, content_hash, config_hash,
+            claimed = openpgp.catalog_item(v3json.media_item(item), self.settings.public_key)
+            state, row = self.catalog.claim(claimed, path, content_hash, config_hash,
                                             new_tasks(media_id), self.settings.raw, reusable)
             if state != "claimed":
                 assert row is not None  # the finished item, or the one being processed elsewhere
                 if state == "finished" and "report" in self.names.get(inp.path, {}):
                     row = _report_of_skipped(row, self.catalog, self.reporter)
                 return _skipped(inp, state, row, self.reporter)
-            job = Job(media_id=media_id, input=inp.path, outputs=self.names.get(inp.path, {}), redacted_audio=None,
+            outputs = self.names.get(inp.path, {})
+            if self.settings.public_key is not None:  # every file of an encrypted item is written as NAME.gpg
+                outputs = {k: openpgp.sealed_name(v) for k, v in outputs.items()}
+            job = Job(media_id=media_id, input=inp.path, outputs=outputs, redacted_audio=None,
                       options=self.options, metadata=metadata, date_created=created, content_hash=content_hash,
-                      config_hash=config_hash, ownership={}, analytic_index=self.settings.analytic_indexing)
+                      config_hash=config_hash, ownership={}, analytic_index=self.settings.analytic_indexing,
+                      encryption=self.settings.public_key, time_to_live=self.settings.time_to_live)
             if problem:
                 raise problem
             return plan(job, self.settings, self.catalog)
@@ -323,7 +334,9 @@ def _fail_abandoned(catalog: Catalog, reporter: Reporter) -> None:
             continue  # an overlapping run marked it first
         reporter.note(f"{row['input_path']}: media {row['media_id']} was {INTERRUPTED}; marked failed")
         try:
-            outbox.enqueue(catalog, body, callback_options(config_module.validate(row["configuration"])), {})
+            configured = config_module.validate(row["configuration"])
+            configured = replace(configured, public_key=keys.resolve(keys.configured_key_id(configured.raw), catalog))
+            outbox.enqueue(catalog, body, callback_options(configured), {})
         except Exception as exc:  # a configuration this version no longer accepts: no callbacks for it
             reporter.note(f"media {row['media_id']}: callbacks not queued ({type(exc).__name__}: {exc})")
 
@@ -378,16 +391,18 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
     and the returned result says why."""
     try:
         ownership.replay(result.ownership, catalog)
-        catalog.update(result.media_id, item=result.item, tasks=result.tasks, outputs=result.outputs)
-        if result.index is not None:
+        stored = openpgp.catalog_item(result.item, settings.public_key)  # no results of an encrypted item
+        catalog.update(result.media_id, item=stored, tasks=result.tasks, outputs=result.outputs)
+        if result.index is not None and settings.public_key is None:
             catalog.index(result.media_id, **result.index)
+        retention.record(catalog, result.media_id, result.item, searchable=settings.searchable)
         outbox.enqueue(catalog, result.item, callback_options(settings), result.streams)
         return result
     except Exception as exc:
         error = as_error(exc)
         first = result.error or error.body()
         body: results.MediaItem = {
-            **result.item, "status": "failed", "dateFinished": v3json.utc_now(),
+            **openpgp.catalog_item(result.item, settings.public_key), "status": "failed", "dateFinished": v3json.utc_now(),
             "errors": [*result.item.get("errors", []),
                        {"code": E.INTERNAL, "error": printable(f"while recording the result: {error.message}")}]}
         try:

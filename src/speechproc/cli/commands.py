@@ -14,6 +14,7 @@ from speechproc import __version__, api
 from speechproc import errors as E
 from speechproc.batch import distributed
 from speechproc.cli import definitions as cli_definitions
+from speechproc.cli import keys as cli_keys
 from speechproc.cli import media as cli_media
 from speechproc.cli.progress import BarReporter
 from speechproc.cli.support import (
@@ -175,6 +176,7 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
 
 
 cli_definitions.add_commands(main)
+cli_keys.add_commands(main)
 
 
 @main.group("callbacks")

@@ -1,5 +1,5 @@
-"""The commands over stored definitions: categories, keyword groups and classifiers (put, list, get,
-delete), added to the command group by `add_commands`."""
+"""The commands over stored definitions: categories, keyword groups, custom vocabularies and classifiers
+(put, list, get, delete), added to the command group by `add_commands`."""
 from __future__ import annotations
 
 import click
@@ -76,6 +76,8 @@ def add_commands(main: click.Group) -> None:
     """The categories, groups and classifiers commands, under `main`."""
     _definition_commands(main, "category", "categories", "category", "configs/categories/greeting.yaml", "greeting")
     _definition_commands(main, "group", "groups", "keyword group", "configs/groups/billing.yaml", "billing")
+    _definition_commands(main, "vocabulary", "vocabularies", "custom vocabulary", "configs/vocabularies/products.yaml",
+                         "products")
     classifiers = _definition_commands(main, "classifier", "classifiers", "classifier", "cancellation.skops",
                                        "cancellation", put_from_document=False)
     classifiers.add_command(classifiers_put)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from speechproc import api
+from speechproc.cli import media_admin
 from speechproc.cli.support import TEXT, emit, v3_errors
 from speechproc.config import v3 as configuration
 from speechproc.store import listing
@@ -15,11 +16,12 @@ from speechproc.store import listing
 def add_commands(main: click.Group) -> None:
     """Add the `media` group to the command line."""
     main.add_command(media)
+    media_admin.add_commands(media)
 
 
 @click.group()
 def media() -> None:
-    """Read media items from the catalog (the v3 /media endpoints)."""
+    """Read, change and delete media items of the catalog (the v3 /media endpoints)."""
 
 
 @media.command("list")

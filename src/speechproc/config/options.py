@@ -21,6 +21,8 @@ from speechproc.stages.options import (
     RecognitionOptions,
     SentimentOptions,
     TextOptions,
+    VocabularyOptions,
+    VocabularyTerm,
 )
 
 
@@ -53,8 +55,7 @@ def build(settings: Settings) -> Options:
     return Options(
         language=language,
         ingest=IngestOptions(layout=dict(settings.ingest), original_rate=settings.voice_features),
-        recognition=RecognitionOptions(language=language, hotwords=settings.hotwords,
-                                       **declared_values(RecognitionOptions, settings)),
+        recognition=RecognitionOptions(language=language, **declared_values(RecognitionOptions, settings)),
         diarization=DiarizationOptions(**declared_values(DiarizationOptions, settings)),
         advanced_punctuation=settings.advanced_punctuation,
         detect=DetectOptions(language=language, detectors=tuple(detector_options(d) for d in settings.detectors)),
@@ -66,6 +67,7 @@ def build(settings: Settings) -> Options:
         discovery=TextOptions(enabled=settings.discovery, **text),
         metrics=MetricsOptions(language=language, groups=tuple(settings.metric_groups),
                                voice_features=settings.voice_features),
+        vocabulary=vocabulary_options(settings),
         keyword_groups=settings.groups,
         categories_requested=settings.categories_requested,
         categories=settings.categories,
@@ -75,7 +77,16 @@ def build(settings: Settings) -> Options:
     )
 
 
+def vocabulary_options(settings: Settings) -> VocabularyOptions:
+    """The custom vocabulary's terms (named lists resolved by runner.resolve) and scripts, and its settings."""
+    terms = tuple(VocabularyTerm(t["term"], tuple(t.get("soundsLike", ())), t.get("weight", 0))
+                  for t in settings.vocabulary_terms)
+    return VocabularyOptions(terms=terms, scripts=settings.vocabulary_scripts,
+                             **declared_values(VocabularyOptions, settings))
+
+
 def callback_options(settings: Settings) -> CallbackOptions:
     """What the callbacks of a configuration need: the configured ones and the local rules for sending."""
     return CallbackOptions(callbacks=tuple(settings.callbacks), time_to_live=settings.time_to_live,
-                           language=settings.language, **declared_values(CallbackOptions, settings))
+                           language=settings.language, encryption=settings.public_key,
+                           **declared_values(CallbackOptions, settings))

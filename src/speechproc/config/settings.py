@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from speechproc.delivery.options import CallbackOptions
+from speechproc.formats.openpgp import PublicKey
 from speechproc.schema import Setting, declared
 from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, Options
 
@@ -46,6 +47,8 @@ DEFAULTS: dict[str, Any] = {
     "publish.callbacks": (),
     "publish.audioTranscode.fileFormat": None,
     "publish.enableAnalyticIndexing": False,
+    "searchability.searchable": True,
+    "priority": "normal",
     "knowledge.enableDiscovery": False,
     "speakerSentiments": False,
     "conversation.verbNounPairsEnabled": False,
@@ -68,6 +71,9 @@ class Settings:
     categories: tuple[dict[str, Any], ...] = ()
     groups: tuple[dict[str, Any], ...] = ()
     classifiers: tuple[dict[str, Any], ...] = ()
+    # every vocabulary term, named lists read from the catalog (runner.resolve); None: only the inline terms
+    vocabulary: tuple[dict[str, Any], ...] | None = None
+    public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
 
     def local(self, key: str) -> Any:
         """A local setting (`speechproc.KEY`), else its declared default."""
@@ -125,7 +131,18 @@ class Settings:
 
     @property
     def analytic_indexing(self) -> bool:
-        return self.value("publish.enableAnalyticIndexing")
+        """Whether items go into the analytic index: asked for, and not kept out of search."""
+        return self.value("publish.enableAnalyticIndexing") and self.searchable
+
+    @property
+    def searchable(self) -> bool:
+        """`searchability.searchable`: false keeps the items out of every corpus-wide search."""
+        return self.value("searchability.searchable")
+
+    @property
+    def priority(self) -> str:
+        """`priority`: low, normal or high (the order a batch starts its items in)."""
+        return self.value("priority")
 
     @property
     def metric_groups(self) -> list[str]:
@@ -149,13 +166,21 @@ class Settings:
         return self.value("transcript.formatting.enableNumberFormatting")
 
     @property
-    def hotwords(self) -> str | None:
-        """Custom vocabulary terms and scripts as one hint string for the recogniser."""
-        parts: list[str] = []
-        for item in self.value("vocabularies"):
-            parts += [t["term"] for t in item.get("terms", [])]
-            parts += [s["script"] for s in item.get("scripts", [])]
-        return " ".join(parts) or None
+    def vocabulary_terms(self) -> tuple[dict[str, Any], ...]:
+        """Every custom vocabulary term ({term, soundsLike, weight}) in the order given; before the named lists
+        are resolved, the inline ones only."""
+        if self.vocabulary is not None:
+            return self.vocabulary
+        return tuple({"soundsLike": [], "weight": 0, **t} for item in self.value("vocabularies")
+                     for t in item.get("terms", []))
+
+    @property
+    def vocabulary_scripts(self) -> tuple[str, ...]:
+        return tuple(s["script"] for item in self.value("vocabularies") for s in item.get("scripts", []))
+
+    @property
+    def named_vocabularies(self) -> bool:
+        return any("vocabularyName" in item for item in self.value("vocabularies"))
 
     @property
     def categories_requested(self) -> bool:

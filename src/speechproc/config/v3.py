@@ -14,6 +14,7 @@ from speechproc.formats import v3json
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 from speechproc.stages import taxonomy
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
+from speechproc.store import vocabularies
 
 __all__ = ["DEFAULT_MAX_SPEAKERS", "LANGUAGES", "Settings", "load", "validate"]
 
@@ -85,9 +86,6 @@ def _check_vocabulary(item: dict, path: str) -> None:
         raise invalid(path, "vocabularyName and terms/scripts cannot be in one item", E.VOCABULARY_NAME_AND_TERMS)
     if not item:
         raise invalid(path, "needs vocabularyName, terms or scripts")
-    terms = [t["term"].lower() for t in item.get("terms", [])]
-    if len(set(terms)) != len(terms):
-        raise invalid(f"{path}.terms", "duplicate terms", E.VOCABULARY_DUPLICATE_TERMS)
 
 
 def _check_detector(item: dict, path: str) -> None:
@@ -213,10 +211,7 @@ SCHEMA = Obj(section="root", fields={
     }, section="transcript"),
     "vocabularies": Arr(Obj({
         "vocabularyName": Str(non_empty=True),
-        "terms": Arr(Obj({"term": Str(non_empty=True, max_len=64),
-                          "soundsLike": Arr(Str(non_empty=True), max_items=100),
-                          "weight": Int(minimum=0, maximum=5)}, required=("term",), section="vocabulary term"),
-                     min_items=1, max_items=1000),
+        "terms": vocabularies.Terms(),  # the v3 term rules and codes (20009-20017)
         "scripts": Arr(Obj({"script": Str(non_empty=True)}, required=("script",), section="vocabulary script"),
                        min_items=1),
     }, section="vocabulary", extra_check=_check_vocabulary)),
@@ -267,7 +262,7 @@ def validate(raw: Any) -> Settings:
         raise _with_documented_code(exc) from None
     _check_account(raw.get("speechproc", {}))
     _check_callback_destinations(raw)
-    _check_vocabulary_names(raw)
+    _check_inline_vocabularies(raw)
     return Settings(raw)
 
 
@@ -281,11 +276,11 @@ def _with_documented_code(exc: E.ConfigurationError) -> E.ConfigurationError:
     return exc
 
 
-def _check_vocabulary_names(raw: dict) -> None:
-    for i, item in enumerate(raw.get("vocabularies", [])):
-        if "vocabularyName" in item:
-            raise invalid(f"vocabularies[{i}].vocabularyName",
-                          "named vocabularies are not stored locally; give the terms inline")
+def _check_inline_vocabularies(raw: dict) -> None:
+    """A term twice across the inline lists is 20017 here; named lists are read and checked before any audio is
+    (`speechproc.batch.runner.resolve`)."""
+    vocabularies.resolve([item for item in raw.get("vocabularies", []) if "vocabularyName" not in item],
+                         lambda name: None)
 
 
 def validate_metadata(raw: Any) -> dict[str, Any]:

@@ -5,34 +5,24 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping
-from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, cast
 
 from speechproc.delivery.account import account
 from speechproc.delivery.options import CallbackOptions
-from speechproc.formats import v3json
+from speechproc.formats import openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.results import CallbackBody, MediaItem
+from speechproc.store import retention
 
 CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/srt", "dfxp": "application/ttaf+xml",
                  "webvtt": "text/vtt"}
-LATEST = datetime.max.replace(tzinfo=timezone.utc)
+LATEST = retention.LATEST
 
 
 def _expiry(item: MediaItem, ttl: int | None) -> dict[str, Any]:
-    """`timeToLiveInSeconds` and `expiresOn`; an expiry past the year 9999 is the last moment of 9999,
-    and one that cannot be computed (no or an unreadable dateFinished) is left out."""
-    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not item.get("dateFinished"):
-        return {}
-    try:
-        finished = datetime.strptime(item["dateFinished"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-    except (TypeError, ValueError):
-        return {"timeToLiveInSeconds": ttl}
-    try:
-        expires = finished + timedelta(seconds=ttl)
-    except (OverflowError, ValueError):
-        expires = LATEST if ttl > 0 else finished
-    return {"timeToLiveInSeconds": ttl, "expiresOn": v3json.iso(expires)}
+    """`timeToLiveInSeconds` and `expiresOn` (`retention.expiry`: the same values the media item shows)."""
+    return retention.expiry(item, ttl)
 
 
 def analytics_body(item: MediaItem, include: list[str] | None, ttl: int | None = None,
@@ -108,5 +98,23 @@ def plan(item: MediaItem, options: CallbackOptions, streams: dict[str, str], now
         else:
             delivery |= {"contentType": "application/octet-stream", "bodyPath": streams.get(cb["stream"], ""),
                          "stream": cb["stream"]}
-        out.append(delivery)
+        out.append(delivery if options.encryption is None else _sealed(delivery, options.encryption, options.max_bytes))
     return out
+
+
+def _sealed(delivery: dict[str, Any], key: openpgp.PublicKey, max_bytes: int) -> dict[str, Any]:
+    """The delivery of an encrypted item: its body encrypted to `key` before it is queued. A redacted-audio
+    stream is its `.gpg` file as written; the original recording is encrypted into the body (one larger than
+    `max_bytes` is not read, and the delivery dies: nothing is ever sent in the clear)."""
+    sealed = {**delivery, "contentType": openpgp.CONTENT_TYPE}
+    if delivery.get("body") is not None:
+        return sealed | {"body": openpgp.encrypt(delivery["body"], key)}
+    path = Path(delivery.get("bodyPath") or "")
+    if path.name.endswith(openpgp.SUFFIX):
+        return sealed
+    try:
+        small = path.is_file() and path.stat().st_size <= max_bytes
+        return sealed | ({"body": openpgp.encrypt(path.read_bytes(), key), "bodyPath": None} if small
+                         else {"bodyPath": ""})
+    except OSError:
+        return sealed | {"bodyPath": ""}

@@ -13,7 +13,8 @@ from typing import Any
 
 from speechproc.delivery.destinations import Destination, Refused
 
-SUFFIXES = {"application/json": ".json", "text/plain": ".txt", "text/srt": ".srt", "application/ttaf+xml": ".dfxp",
+SUFFIXES = {"application/pgp-encrypted": ".gpg",
+            "application/json": ".json", "text/plain": ".txt", "text/srt": ".srt", "application/ttaf+xml": ".dfxp",
             "text/vtt": ".vtt"}
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from speechproc.formats.openpgp import PublicKey
 from speechproc.schema import Bool, Int, Num, Setting, Str
 
 CONTRACTS = ("v3", "v2-beta")
@@ -17,6 +18,7 @@ class CallbackOptions:
     callbacks: tuple[dict[str, Any], ...] = ()
     time_to_live: int | None = None  # timeToLiveInSeconds
     language: str = "en-US"  # speechModel.language, for the transcript callbacks' text formats
+    encryption: PublicKey | None = None  # bodies encrypted to this key (encryption.publicKeyId)
     allow_http: bool = Setting("allowHttpCallbacks", False, Bool(),
                                "Allow plain http:// callback URLs to hosts other than loopback.").field()
     timeout: float = Setting("callbackTimeoutSeconds", 10, Num(minimum=0.1, maximum=600),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import av
 import numpy as np
@@ -57,14 +58,16 @@ def write(path: str | Path, samples: np.ndarray, rate: int, layout: str, wide: b
         encode(tmp, samples, rate, layout, wide, fmt)
 
 
-def encode(path: str | Path, samples: np.ndarray, rate: int, layout: str, wide: bool, fmt: str) -> None:
-    """Encode samples (channels, n) straight into `path` in `fmt`; the caller makes it atomic."""
+def encode(path: str | Path | BinaryIO, samples: np.ndarray, rate: int, layout: str, wide: bool, fmt: str) -> None:
+    """Encode samples (channels, n) straight into `path` (or a binary file object: memory) in `fmt`; the caller
+    makes it atomic."""
     if fmt == "flac" and samples.shape[0] > FLAC_MAX_CHANNELS:
         raise SpeechprocError(INVALID_VALUE, f"the redacted audio cannot be FLAC: FLAC holds at most {FLAC_MAX_CHANNELS} "
                               f"channels and the recording has {samples.shape[0]} (set "
                               "publish.audioTranscode.fileFormat to wav)")
     codec = CODECS[fmt][1 if wide else 0]
-    with av.open(str(path), "w", format={"ogg": "ogg", "opus": "ogg"}.get(fmt, fmt)) as container:
+    target = path if not isinstance(path, (str, Path)) else str(path)
+    with av.open(target, "w", format={"ogg": "ogg", "opus": "ogg"}.get(fmt, fmt)) as container:
         stream = container.add_stream(codec, rate=48000 if codec == "libopus" else rate, layout=layout)
         packed = "s32" if samples.dtype == np.int32 else "s16"
         step = 4096
@@ -84,7 +87,8 @@ def redact(source: str | Path, target: str | Path, regions: Sequence[Region], fm
     write(target, with_tones(samples, rate, regions), rate, layout, wide, fmt)
 
 
-def redact_into(source: str | Path, path: str | Path, regions: Sequence[Region], fmt: str) -> None:
-    """Encode the redacted copy of `source` straight into `path` (a temporary file the caller publishes)."""
+def redact_into(source: str | Path, path: str | Path | BinaryIO, regions: Sequence[Region], fmt: str) -> None:
+    """Encode the redacted copy of `source` straight into `path` (a temporary file the caller publishes, or
+    memory: a binary file object)."""
     samples, rate, layout, wide = read_pcm(source)
     encode(path, with_tones(samples, rate, regions), rate, layout, wide, fmt)

@@ -28,7 +28,7 @@ ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends
 # The analytics callback body: the media-level fields it always has, and the item keys each `include`
 # name adds (all of them when `include` is omitted); the old v2-beta contract's names of the same.
 CALLBACK_ALWAYS = ("_links", "formatVersion", "mediaId", "accountId", "accountName", "status", "dateCreated",
-                   "dateFinished", "mediaContentType", "length")
+                   "dateFinished", "mediaContentType", "length", "encryption")
 CALLBACK_SECTIONS = {"metadata": ("metadata",), "transcript": ("transcript",), "knowledge": ("knowledge",),
                      "prediction": ("prediction",), "spotting": ("spotting",), "streams": ("streams",),
                      "metrics": ("metrics",), "speakerSentiments": ("speakerSentiments",),
@@ -218,8 +218,8 @@ def media_item(item: MediaItem, conv: Conversation | None = None) -> v3.MediaIte
 
 def summary(item_json: Mapping[str, Any]) -> v3.MediaSummary:
     """A media item without its results, for listings."""
-    keys = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "mediaContentType",
-            "length", "metadata", "errors", "warnings")
+    keys = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "timeToLiveInSeconds",
+            "expiresOn", "mediaContentType", "length", "metadata", "errors", "warnings", "encryption")
     return cast(v3.MediaSummary, {k: item_json[k] for k in keys if k in item_json})
 
 

@@ -13,13 +13,14 @@ from typing import Any
 
 from speechproc import errors as E
 from speechproc.config.documents_io import parse_document, read_bounded
-from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX
+from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, openpgp
 from speechproc.paths import absolute, printable
 from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
 from speechproc.store import ownership
 from speechproc.store.catalog import Catalog, using
+from speechproc.store.corpus import searchable
 from speechproc.store.export import records, refuse, write_requested
 
 MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's is about 60 MB)
@@ -66,6 +67,8 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
             shown = target if len(target) <= 80 else target[:80] + "..."
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, printable(
                 f"media {shown} was not found in the catalog (give a media id or a .v3.json file)"))
+        if openpgp.is_encrypted(record["item"]):
+            raise _encrypted(target)
         json_output = (record.get("outputs") or {}).get("json")
         return record["item"], record, Path(json_output) if json_output else None
     path = absolute(target)
@@ -158,11 +161,20 @@ def write_own_report(place: Path, html: str, record: dict[str, Any], catalog: Ca
     write_requested(place, html, catalog, record["media_id"], _earlier_items(place, record, catalog), option)
 
 
+def _encrypted(media_id: str) -> E.NotFoundError:
+    return E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {media_id} is encrypted: the catalog keeps none of its "
+                           "results (its call report is written, encrypted, when it is processed with --report)")
+
+
 def report_of_unchanged(row: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     """Write the call report of an unchanged (skipped) item from its stored result, beside its .v3.json, as
     its own output; the row with the report among its outputs (as it was, when it has no .v3.json)."""
     if "json" not in row["outputs"]:
         return row
+    if openpgp.is_encrypted(row["item"]):  # its report was written encrypted with it, or cannot be now
+        if "report" in row["outputs"] and Path(row["outputs"]["report"]).is_file():
+            return row
+        raise _encrypted(row["media_id"])
     json_file = Path(row["outputs"]["json"])
     place = report_path(json_file)
     page = call_report.page_at(row["item"], place, Path(row["input_path"]), json_file)
@@ -192,7 +204,7 @@ def corpus(query: str | None = None, output: str | Path | None = None, date_fiel
     when `output` is "-", a summary {report, items, bytes, sections})."""
     field = corpus_report.check_date_field(date_field if date_field is not None else "dateCreated")
     with using(catalog) as cat:
-        chosen = records(cat, query)
+        chosen = [r for r in records(cat, query) if searchable(r["configuration"])]
         if date_field is not None and chosen and not any(
                 corpus_report.parse_date(corpus_report.field_value(r["item"], field)) for r in chosen):
             raise E.ConfigurationError(E.INVALID_VALUE, printable(

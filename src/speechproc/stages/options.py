@@ -84,6 +84,27 @@ class RecognitionOptions(LanguageOptions):
         return LANGUAGES[self.language]
 
 
+@dataclass(frozen=True)
+class VocabularyTerm:
+    """One custom vocabulary term: its spelling, its spoken forms (`soundsLike`) and its weight (0-5)."""
+
+    term: str
+    sounds_like: tuple[str, ...] = ()
+    weight: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class VocabularyOptions:
+    """Custom vocabulary (v3 `vocabularies`, named lists resolved): the recogniser's hint, the spoken forms and
+    the correction after recognition (`speechproc.stages.vocabulary`)."""
+
+    terms: tuple[VocabularyTerm, ...] = ()
+    scripts: tuple[str, ...] = ()
+    correction: bool = Setting("vocabularyCorrection", True, Bool(),
+                               "After recognition, replace a low-confidence run of words that sounds like a "
+                               "vocabulary term (5 letters or more) with the term.").field()
+
+
 @dataclass(frozen=True, kw_only=True)
 class DiarizationOptions:
     enabled: bool = Setting("diarization", True, Bool(),
@@ -162,6 +183,7 @@ class Options:
     verb_noun_pairs: TextOptions = TextOptions()
     discovery: TextOptions = TextOptions()
     metrics: MetricsOptions = MetricsOptions()
+    vocabulary: VocabularyOptions = VocabularyOptions()
     keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (api.resolve)
     categories_requested: bool = False
     categories: tuple[dict[str, Any], ...] = ()

@@ -26,6 +26,7 @@ from speechproc.stages import (
     spotting,
     turns,
     verbnoun,
+    vocabulary,
     voice,
 )
 from speechproc.stages.options import Options
@@ -66,7 +67,9 @@ def _recognise(run: Run) -> None:
     if run.words is None:
         asr.check_language(run.options.recognition)  # loads the recogniser: one that cannot load fails before any warm-up
         _warm_up(run)
-        asr.run(run.conv, run.options.recognition, run.on_seconds)
+        recognition = vocabulary.with_hint(run.conv, run.options.recognition, run.options.vocabulary,
+                                           lambda: asr.load(run.options.recognition))
+        asr.run(run.conv, recognition, run.on_seconds)
     else:
         _take_words(run.conv, run.words)
 
@@ -117,6 +120,9 @@ STAGES = (
     Stage("decode", "Decode the recording into channels", "ingest", _always,
           lambda r: ingest.load_channels(r.path, r.options.ingest, r.conv)),
     Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
+    Stage("vocabulary", "Custom vocabulary: spoken forms and corrections", "transcription",
+          lambda r: r.words is None and bool(r.options.vocabulary.terms),
+          lambda r: vocabulary.run(r.conv, r.options.vocabulary, asr.load(r.options.recognition).hf_tokenizer)),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
           lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio,

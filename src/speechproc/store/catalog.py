@@ -13,6 +13,7 @@ from typing import Any
 
 from speechproc.paths import path_text, process_mark, state_home
 from speechproc.results import MediaItem
+from speechproc.store import retention
 from speechproc.store.listing import MediaFilter
 from speechproc.store.tables import (
     ADDED_MEDIA_COLUMNS,
@@ -26,12 +27,16 @@ from speechproc.store.tables import (
 
 
 @contextmanager
-def using(catalog: Catalog | None) -> Iterator[Catalog]:
-    """The caller's catalog (left open), or the default one, closed afterwards."""
+def using(catalog: Catalog | None, purge_expired: bool = True) -> Iterator[Catalog]:
+    """The caller's catalog (left open), or the default one, closed afterwards. Opening the default one
+    first deletes the media items whose time to live has passed (`retention`: one indexed query when
+    nothing is due), unless `purge_expired` is False (the commands that delete items themselves)."""
     if catalog is not None:
         yield catalog
         return
     with Catalog() as own:
+        if purge_expired:
+            retention.purge_quietly(own)
         yield own
 
 
@@ -102,6 +107,8 @@ class Catalog:
                             "input_path = replace(input_path, '\\', '\\\\') WHERE input_raw IS NULL")
             self.db.execute("CREATE INDEX IF NOT EXISTS media_by_raw_input ON media "
                             "(input_raw, content_hash, config_hash, status)")
+            self.db.execute("CREATE INDEX IF NOT EXISTS media_by_expiry ON media (expires_on) "
+                            "WHERE expires_on IS NOT NULL")  # retention: what is due, in one indexed query
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _add_columns(self, table: str, wanted: dict[str, str]) -> None:
@@ -225,6 +232,8 @@ class Catalog:
     def find_media(self, selection: MediaFilter) -> builtins.list[dict[str, Any]] | None:
         """Media items that pass a listing filter, in its order; None when a cursor item does not exist."""
         where, args = [], []
+        if selection.terms:  # a full-text search never finds an item kept out of search (searchability)
+            where.append("json_extract(config_json, '$.searchability.searchable') IS NOT 0")
         if selection.external_id is not None:
             where.append("json_extract(item_json, '$.metadata.externalId') = ?")
             args.append(selection.external_id)

@@ -23,6 +23,13 @@ def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> Non
     catalog.index(conv.media_id, **documents.index_entry(conv, status))
 
 
+def searchable(configuration: dict[str, Any]) -> bool:
+    """Whether the items of this configuration may be found by corpus-wide searches (the analytic index,
+    `media list --query`, the corpus report): not when `searchability.searchable` is false."""
+    section = configuration.get("searchability") if isinstance(configuration, dict) else None
+    return not (isinstance(section, dict) and section.get("searchable") is False)
+
+
 def _sort_key(value: Any) -> tuple[int, Any]:
     return (0, value) if isinstance(value, (int, float)) else (1, str(value).casefold())
 

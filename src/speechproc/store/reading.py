@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from speechproc import errors as E
-from speechproc.formats import v3json
+from speechproc.formats import openpgp, v3json
 from speechproc.results import MediaItem, MediaListing
 from speechproc.store import listing
 from speechproc.store.catalog import Catalog, using
@@ -59,4 +59,6 @@ def get_metadata(media_id: str, catalog: Catalog | None = None) -> dict[str, Any
     """`GET /media/{id}/metadata`."""
     with using(catalog) as cat:
         item = media_row(cat, media_id)["item"]
+    if openpgp.is_encrypted(item):
+        raise openpgp.not_readable(media_id, "metadata")
     return {"_links": v3json.links(media_id), **item.get("metadata", {})}

@@ -8,11 +8,12 @@ from speechproc import errors as E
 from speechproc.engines import classifiers
 from speechproc.formats import v3json
 from speechproc.query import QuerySyntaxError, Statement, parse
-from speechproc.store import corpus, definitions
+from speechproc.store import corpus, definitions, vocabularies
 from speechproc.store.catalog import Catalog, using
 
 _DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group),
-                "classifier": ("classifiers", None)}  # a classifier is put with put_classifier
+                "classifier": ("classifiers", None),  # a classifier is put with put_classifier
+                "vocabulary": ("vocabularies", lambda name, body: vocabularies.stored(name, body, definitions.check_name))}
 
 
 def _kind(kind: str) -> tuple[str, Any]:

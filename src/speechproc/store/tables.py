@@ -1,5 +1,5 @@
-"""The catalog's tables (SQLite DDL, by schema version) and how a row reads back. SQL lives here and in
-`catalog.py` alone."""
+"""The catalog's tables (SQLite DDL, by schema version) and how a row reads back. SQL lives here, in
+`catalog.py`, and in the store modules that own a part of it (`retention.py`, `items.py`)."""
 from __future__ import annotations
 
 import json
@@ -7,10 +7,11 @@ import os
 import sqlite3
 from typing import Any
 
-SCHEMA_VERSION = 5
-# columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
+SCHEMA_VERSION = 6
+# columns that catalogs of earlier versions lack; config_json came in version 2, expires_on (the item's
+# expiresOn, ISO 8601 UTC, NULL when it has no timeToLiveInSeconds) in 6, the others in 5
 ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
-                        "owner_pid": "INTEGER", "owner_start": "TEXT"}
+                        "owner_pid": "INTEGER", "owner_start": "TEXT", "expires_on": "TEXT"}
 TABLES = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,

@@ -1,0 +1,107 @@
+"""One stored media item: its metadata replaced (`PUT /media/{id}/metadata`) and its streams listed
+(`GET /media/{id}/streams`).
+
+Replacing the metadata changes the item in the catalog and its analytic index entry together, then its
+`.v3.json`, only when that file holds exactly what speechproc wrote there for the item (`ownership`): a
+file someone replaced or edited is left as it is, and the answer says so in its `warnings`.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from speechproc import errors as E
+from speechproc.formats import openpgp, v3json
+from speechproc.paths import shown
+from speechproc.store import ownership
+from speechproc.store.catalog import Catalog, using
+from speechproc.store.reading import media_row
+
+MAX_JSON_BYTES = 256 << 20  # a `.v3.json` larger than this is not read back to be rewritten
+
+
+class ItemBusy(E.SpeechprocError):
+    """A live process is working on the item: it is not changed under it."""
+
+    def __init__(self, media_id: str, status: str, what: str) -> None:
+        super().__init__(E.INVALID_VALUE, f"media {media_id} is {status}: its {what} cannot be changed until it "
+                         "has finished; nothing was changed", 409)
+
+
+def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog | None = None) -> dict[str, Any]:
+    """Put validated metadata in place of the item's; the `GET /media/{id}/metadata` answer, with
+    `warnings` when the item's `.v3.json` was not rewritten (and why)."""
+    with using(catalog) as cat:
+        row = media_row(cat, media_id)
+        item = row["item"]
+        if openpgp.is_encrypted(item):
+            raise openpgp.not_readable(media_id, "metadata")
+        raw = cat.db.execute("SELECT * FROM media WHERE media_id = ?", (media_id,)).fetchone()
+        if row["status"] in ("accepted", "running") and cat.owner_alive(raw):
+            raise ItemBusy(media_id, row["status"], "metadata")
+        changed = {**item, "metadata": metadata}
+        with cat.db:
+            cat.db.execute("BEGIN IMMEDIATE")
+            done = cat.db.execute("UPDATE media SET item_json = ? WHERE media_id = ? AND item_json = ?",
+                                  (json.dumps(changed), media_id, raw["item_json"])).rowcount
+            if not done:
+                raise E.SpeechprocError(E.INVALID_VALUE, f"media {media_id} changed while its metadata was being "
+                                        "replaced; nothing was changed: try again", 409)
+            cat.db.execute("UPDATE indexed SET metadata_json = ? WHERE media_id = ?", (json.dumps(metadata), media_id))
+        warnings = _rewrite_json(row["outputs"].get("json"), media_id, metadata, cat)
+    answer: dict[str, Any] = {"_links": v3json.links(media_id), **metadata}
+    if warnings:
+        answer["warnings"] = [{"code": E.INVALID_VALUE, "message": w} for w in warnings]
+    return answer
+
+
+def _rewrite_json(place: str | None, media_id: str, metadata: dict[str, Any], catalog: Catalog) -> list[str]:
+    """Rewrite the item's `.v3.json` with the new metadata when it is speechproc's; why not, otherwise."""
+    if place is None:
+        return []
+    path = Path(place)
+    if not os.path.lexists(path):
+        return [f"{shown(path)} is no longer there: only the catalog has the new metadata"]
+    left = f"{shown(path)} was left as it is (it still holds the old metadata): "
+    if not ownership.is_ours(path, catalog) or path.is_symlink():
+        return [left + "it is not the file speechproc wrote for this item (it was replaced or changed since)"]
+    try:
+        if path.stat().st_size > MAX_JSON_BYTES:
+            return [left + "it is too large to be rewritten"]
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return [left + f"it could not be read back ({exc})"]
+    if not isinstance(document, dict) or document.get("mediaId") != media_id:
+        return [left + "it does not hold this media item"]
+    document["metadata"] = metadata
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    try:
+        ownership.write(path, text, catalog, media_id)
+    except (ownership.OutputConflict, OSError) as exc:
+        return [left + str(getattr(exc, "message", exc))]
+    return []
+
+
+def streams(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`GET /media/{id}/streams`: {streams: [{streamName, streamLocation}]}, the location a file path.
+
+    `original` is the recording; `redacted-audio` the redacted copy, when speechproc wrote one and it is
+    still there. An encrypted item (its media item carries `encryption`) lists its encrypted files as
+    `original-encrypted` and `redacted-encrypted` instead: only those speechproc wrote (a recording is
+    never encrypted in place)."""
+    with using(catalog) as cat:
+        row = media_row(cat, media_id)
+    outputs = row["outputs"]
+    encrypted = openpgp.is_encrypted(row["item"])
+    found: list[dict[str, str]] = []
+    if encrypted:
+        places = [("original-encrypted", outputs.get("original-encrypted")),
+                  ("redacted-encrypted", outputs.get("redacted-audio"))]
+    else:
+        places = [("original", row["input_path"]), ("redacted-audio", outputs.get("redacted-audio"))]
+    for name, place in places:
+        if place is not None and os.path.exists(place):
+            found.append({"streamName": name, "streamLocation": shown(Path(place))})
+    return {"streams": found}
