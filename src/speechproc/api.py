@@ -21,6 +21,7 @@ from speechproc.config.options import callback_options
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
+from speechproc.download import looks_like_url
 from speechproc.formats import JSON_SUFFIX, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.paths import absolute, printable, shown
@@ -61,6 +62,9 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
         if row["status"] != "finished" or "transcript" not in row["item"]:
             raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
                                        "media item can be aligned")
+        if looks_like_url(row["input_path"]):  # its download was not kept, nor the URL's secrets
+            raise E.SpeechprocError(E.RESOURCE_NOT_FOUND, f"media {media_id} was fetched from {row['input_path']}, "
+                                    "and speechproc keeps no copy of the recording to align it with", 404)
         settings = resolve(settings or config_module.validate(row["configuration"]), cat)
         machine = stored_transcript(row["item"], settings.language).words
         try:

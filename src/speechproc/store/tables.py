@@ -7,10 +7,12 @@ import os
 import sqlite3
 from typing import Any
 
-SCHEMA_VERSION = 5
-# columns that catalogs of earlier versions lack; config_json came in version 2, the others in 5
+SCHEMA_VERSION = 6
+# columns that catalogs of earlier versions lack; config_json came in version 2, input_raw and owner_* in 5,
+# source_* in 6 (a URL's validators and the key of its whole URL, see `download`)
 ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
-                        "owner_pid": "INTEGER", "owner_start": "TEXT"}
+                        "owner_pid": "INTEGER", "owner_start": "TEXT", "source_etag": "TEXT",
+                        "source_modified": "TEXT", "source_key": "TEXT"}
 TABLES = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -27,7 +29,10 @@ CREATE TABLE IF NOT EXISTS media (
     input_raw     BLOB,
     owner_host    TEXT,
     owner_pid     INTEGER,
-    owner_start   TEXT
+    owner_start   TEXT,
+    source_etag   TEXT,
+    source_modified TEXT,
+    source_key    TEXT
 );
 CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
 CREATE TABLE IF NOT EXISTS definitions (
