@@ -1,7 +1,10 @@
 """A local HTTP receiver for the callback tests: a server on a free loopback port, in a thread, that records
 every request (method, path, headers, body) and answers as a test tells it: a status per path, a sequence
 of statuses (fail twice, then succeed), a redirect, or no answer at all until the test lets it go. Closing
-it lets go of every held request and waits for every request under way: nothing is left running."""
+it lets go of every held request and waits for every request under way: nothing is left running.
+
+It also serves files for the tests of recordings fetched from URLs (`serve`): a body with its ETag and
+Last-Modified (a conditional request that matches gets 304 and no body), or a `Content-Length` that lies."""
 from __future__ import annotations
 
 import socket
@@ -42,6 +45,7 @@ class Receiver:
         self._lock = threading.Lock()
         self._answers: dict[str, tuple[list[int], str | None]] = {}
         self._held: dict[str, threading.Event] = {}
+        self._bodies: dict[str, Served] = {}
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         server_class = type("Server", (_Server,), {"address_family": family})
         self._httpd = server_class((host, 0), _Handler)
@@ -77,6 +81,16 @@ class Receiver:
                 self._held.pop(route, None)
             release.set()
 
+    def serve(self, route: str, body: bytes, *, etag: str | None = None, last_modified: str | None = None,
+              length: int | bool = True, content_type: str = "application/octet-stream") -> None:
+        """GET `route` answers 200 with `body` (unless `answer` tells it otherwise). `etag` and `last_modified`
+        are sent as the ETag and Last-Modified headers; a request whose If-None-Match is `etag` (or, without
+        one, whose If-Modified-Since is `last_modified`) gets 304 and no body. `length`: True, the real
+        Content-Length; a number, that one whatever the body is (a lie); False, none (the body ends when
+        the connection does)."""
+        with self._lock:
+            self._bodies[route] = Served(body, etag, last_modified, length, content_type)
+
     def requests_to(self, route: str) -> list[Request]:
         """The requests to `route`, whatever their query."""
         with self._lock:
@@ -100,6 +114,22 @@ class Receiver:
             return self._held.get(request.route), status, location
 
 
+@dataclass(frozen=True)
+class Served:
+    """What `Receiver.serve` answers on one route."""
+
+    body: bytes
+    etag: str | None
+    last_modified: str | None
+    length: int | bool
+    content_type: str
+
+    def not_modified(self, request: Request) -> bool:
+        if self.etag is not None and "If-None-Match" in request.headers:
+            return request.headers["If-None-Match"] == self.etag
+        return self.last_modified is not None and request.headers.get("If-Modified-Since") == self.last_modified
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = False  # server_close joins the threads of requests under way
     block_on_close = True
@@ -112,15 +142,30 @@ class _Handler(BaseHTTPRequestHandler):
     def _handle(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         receiver = self.server.receiver
-        release, status, location = receiver._take(Request(self.command, self.path, self.headers, body))
+        request = Request(self.command, self.path, self.headers, body)
+        release, status, location = receiver._take(request)
         if release is not None:
             release.wait(STALL_AT_MOST_S)
+        with receiver._lock:
+            served = receiver._bodies.get(request.route) if self.command == "GET" and status == 200 else None
+        if served is not None and served.not_modified(request):
+            status, served = 304, None
         try:
             self.send_response(status)
             if location is not None:
                 self.send_header("Location", location)
-            self.send_header("Content-Length", "0")
+            if served is None:
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_header("Content-Type", served.content_type)
+            for name, value in (("ETag", served.etag), ("Last-Modified", served.last_modified)):
+                if value is not None:
+                    self.send_header(name, value)
+            if served.length is not False:
+                self.send_header("Content-Length", str(len(served.body) if served.length is True else served.length))
             self.end_headers()
+            self.wfile.write(served.body)
         except (BrokenPipeError, ConnectionResetError):  # a client that gave up waiting
             pass
 

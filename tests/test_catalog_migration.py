@@ -68,3 +68,16 @@ def test_overlapping_runs_opening_an_old_catalog_upgrade_it_once(tmp_path):
     with Catalog(path) as cat:
         columns = [r["name"] for r in cat.db.execute("PRAGMA table_info(media)")]
     assert len(columns) == len(set(columns)) and "input_raw" in columns and "owner_pid" in columns
+
+
+def test_an_upgraded_catalog_keeps_what_a_conditional_download_needs(tmp_path):
+    with Catalog(_version_4(tmp_path / "c.sqlite3", "https://host/a.wav")) as cat:
+        columns = {r["name"] for r in cat.db.execute("PRAGMA table_info(media)")}
+        assert {"source_etag", "source_modified", "source_key"} <= columns
+        assert cat.find_fetched("https://host/a.wav", "c", "key") is None  # an old item kept no validators
+        item = {"mediaId": "m2", "status": "finished", "dateCreated": "2026-11-02T00:00:00.000Z"}
+        cat.add(item, "https://host/a.wav", "h2", "c", [], source=('"e"', None, "key"))
+        found = cat.find_fetched("https://host/a.wav", "c", "key")
+        assert found["media_id"] == "m2" and (found["etag"], found["lastModified"], found["contentHash"]) == \
+            ('"e"', None, "h2")
+        assert cat.find_fetched("https://host/a.wav", "c", "another key") is None

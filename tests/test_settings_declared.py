@@ -9,9 +9,10 @@ import pytest
 
 from speechproc import errors
 from speechproc.config import v3 as config
-from speechproc.config.options import build, callback_options
+from speechproc.config.options import build, callback_options, download_options
 from speechproc.config.settings import DEFAULTS, LOCAL_SETTINGS
 from speechproc.delivery.options import CallbackOptions
+from speechproc.download import DownloadOptions
 from speechproc.schema import SETTING, Arr, Bool, Num, Setting, Str, declared
 from speechproc.stages import taxonomy
 from speechproc.stages.options import DiarizationOptions, Options, RecognitionOptions
@@ -41,10 +42,10 @@ def a_valid_value(setting: Setting, folder: Path):
     return "something-else"
 
 
-def options_holding(key: str, options: Options, callbacks: CallbackOptions) -> list:
+def options_holding(key: str, *built: Options | CallbackOptions | DownloadOptions) -> list:
     """Every value the built options hold for the setting `key`, from whichever dataclass declares it."""
     found = []
-    todo: list = [options, callbacks]
+    todo: list = list(built)
     while todo:
         holder = todo.pop()
         for f in dataclasses.fields(holder):
@@ -68,7 +69,7 @@ def test_every_declared_setting_is_in_the_schema_with_its_default():
 def test_a_configured_value_reaches_the_options_of_every_stage_that_declares_it(key, tmp_path):
     value = a_valid_value(LOCAL_SETTINGS[key], tmp_path)
     settings = config.validate({"speechproc": {key: value}})
-    held = options_holding(key, build(settings), callback_options(settings))
+    held = options_holding(key, build(settings), callback_options(settings), download_options(settings))
     assert held, f"no options field declares {key}"
     expected = tuple(value) if isinstance(value, list) else value
     assert all(v == expected for v in held), (key, held)
@@ -94,6 +95,7 @@ def test_the_defaults_of_the_options_are_the_declared_defaults():
     assert built.recognition == RecognitionOptions(language="en-US")
     assert built.diarization == DiarizationOptions()
     assert callback_options(config.validate({})) == CallbackOptions()
+    assert download_options(config.validate({})) == DownloadOptions()
 
 
 def test_options_take_keywords_only():

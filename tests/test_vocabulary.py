@@ -9,9 +9,9 @@ import pytest
 
 from conftest import invoke
 from speechproc import errors
-from speechproc.batch.runner import resolve
 from speechproc.config import options as config_options
 from speechproc.config import v3 as config
+from speechproc.config.resolving import resolve
 from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.stages import soundalike, vocabulary
 from speechproc.stages.options import VocabularyOptions, VocabularyTerm

@@ -14,13 +14,15 @@ from speechproc.batch import runner
 from speechproc.batch.jobs import Job, JobResult, execute, run_job
 from speechproc.batch.planning import Input, discover, is_redacted_copy, output_paths
 from speechproc.batch.publishing import redact_audio, redacted_audio_path, write_outputs
-from speechproc.batch.runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, RunOptions, plan, record, resolve
+from speechproc.batch.runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, RunOptions, plan, record
 from speechproc.config import v3 as config_module
 from speechproc.config.options import build as build_options
 from speechproc.config.options import callback_options
+from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
+from speechproc.download import looks_like_url
 from speechproc.formats import JSON_SUFFIX, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.paths import absolute, printable, shown
@@ -68,6 +70,9 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
         if row["status"] != "finished" or "transcript" not in row["item"]:
             raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
                                        "media item can be aligned")
+        if looks_like_url(row["input_path"]):  # its download was not kept, nor the URL's secrets
+            raise E.SpeechprocError(E.RESOURCE_NOT_FOUND, f"media {media_id} was fetched from {row['input_path']}, "
+                                    "and speechproc keeps no copy of the recording to align it with", 404)
         settings = resolve(settings or config_module.validate(row["configuration"]), cat)
         if settings.public_key is not None:
             raise E.ConfigurationError(E.INVALID_VALUE, "encryption.publicKeyId: alignment cannot encrypt; process "

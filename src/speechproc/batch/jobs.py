@@ -47,6 +47,7 @@ class Job:
     words: tuple[RecognizedWord, ...] | None = None  # an aligned transcript instead of recognition
     time_to_live: int | None = None  # timeToLiveInSeconds: the item shows it and its expiresOn (retention)
     encryption: openpgp.PublicKey | None = None  # every output written encrypted to this key (NAME.gpg)
+    source: str | None = None  # the URL `input` was downloaded from, without its secrets; None: a file
 
 
 @dataclass
@@ -116,7 +117,10 @@ def run_job(job: Job, events: JobEvents | None = None) -> JobResult:
     except Exception as exc:
         if _while_interrupted(exc):  # a library turned Ctrl-C into an error of its own
             return _failed(job, state, E.SpeechprocError(E.INTERNAL, INTERRUPTED, 500), interrupted=True)
-        return _failed(job, state, as_error(exc))
+        error = as_error(exc)
+        if job.source is not None:  # a message naming the download names its URL instead
+            error = E.SpeechprocError(error.code, error.message.replace(os.fspath(job.input), job.source), error.status)
+        return _failed(job, state, error)
 
 
 def _while_interrupted(exc: BaseException) -> bool:
@@ -162,19 +166,21 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
     item.status, item.date_finished = "finished", v3json.utc_now()
     on_stage("publish", "started")
     outputs = dict(job.outputs)
-    source = os.fspath(job.input)  # absolute already; a symbolic link keeps its name
+    # absolute already (a symbolic link keeps its name); a download is not kept, so no stream sends it
+    source = os.fspath(job.input) if job.source is None else None
     redacted = job.redacted_audio if any(d.tone is not None for d in conv.detectors or []) else None
     if redacted is not None:  # checked with the set before the copy is written (write_outputs checks the rest)
         ownership.start_set([*outputs.values(), redacted], outputs["json"], state.ledger)
     if redacted is not None and redact_audio(job.input, redacted, conv.detectors or [], state.ledger, job.media_id,
                                              job.encryption):
         outputs["redacted-audio"] = redacted
-        conv.streams = [("original", job.input.resolve().as_uri(), "finished"),
+        conv.streams = [("original", job.source or job.input.resolve().as_uri(), "finished"),
                         ("redacted-audio", redacted.resolve().as_uri(), "finished")]
     body = _expiring(v3json.media_item(item, conv), job)
     if job.encryption is not None:
         body["encryption"] = job.encryption.reference()
-    written = write_outputs(body, conv, outputs, state.ledger, job.input, job.encryption)
+    written = write_outputs(body, conv, outputs, state.ledger, Path(job.source) if job.source else job.input,
+                            job.encryption)
     on_stage("publish", "finished")
     return JobResult(job.media_id, "finished", body, tasks, written, state.ledger.changes,
                      documents.index_entry(conv) if job.analytic_index and job.encryption is None else None,

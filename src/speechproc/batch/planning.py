@@ -1,14 +1,15 @@
-"""Planning a batch: the inputs under the paths given (folders walked), and the output files of each."""
+"""Planning a batch: the inputs under the paths given (folders walked, URLs parsed), and the output files of each."""
 from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from speechproc import errors as E
+from speechproc.download import Remote, looks_like_url, parse
 from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
@@ -16,8 +17,24 @@ from speechproc.paths import absolute, shown
 
 @dataclass
 class Input:
-    path: Path  # absolute once `process` has it
+    path: Path  # absolute once `process` has it; a URL's: its file name (`call.wav`), which its outputs take
     root: Path | None = None  # the folder named on the command line, for mirroring under --out
+    remote: Remote | None = None  # a recording fetched from an http(s) URL (its outputs go under --out)
+
+    @property
+    def key(self) -> Path | str:
+        """What tells this input from the others: its path, or a URL's whole text (never shown)."""
+        return self.remote.whole if self.remote is not None else self.path
+
+    @property
+    def identity(self) -> str:
+        """The input as the catalog and the summary keep it: its exact path, or a URL's public form."""
+        return self.remote.public if self.remote is not None else os.fspath(self.path)
+
+    @property
+    def shown(self) -> str:
+        """The input as messages show it: a URL without its secrets (`paths.shown` for a file)."""
+        return shown(self.identity)
 
 
 def is_redacted_copy(path: Path) -> bool:
@@ -29,12 +46,18 @@ def discover(paths: list[str | Path],
              note: Callable[[str], None] | None = None) -> tuple[list[Input], list[dict[str, Any]]]:
     """Media files under the given paths (folders walked recursively, by extension), and problems found.
 
-    A path that is not a folder is an input whatever it is (a missing file becomes a failed item). Symbolic
-    links met while walking a folder are not followed: each one named like media, or pointing to a folder,
-    is passed to `note` as skipped. A link named among `paths` is followed."""
+    An http(s) URL (a str, `download.looks_like_url`) is an input of its own, parsed here (ConfigurationError
+    10204 when it is malformed). A path that is not a folder is an input whatever it is (a missing file
+    becomes a failed item). Symbolic links met while walking a folder are not followed: each one named
+    like media, or pointing to a folder, is passed to `note` as skipped. A link named among `paths` is
+    followed."""
     inputs: list[Input] = []
     problems: list[dict[str, Any]] = []
     for raw in paths:
+        if isinstance(raw, str) and looks_like_url(raw):
+            remote = parse(raw)
+            inputs.append(Input(Path(remote.name), remote=remote))
+            continue
         path = Path(raw)
         if not path.is_dir():
             inputs.append(Input(path))
@@ -59,12 +82,13 @@ def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
             yield p
 
 
-def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False) -> dict[Path, dict[str, Path]]:
+def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False) -> dict[Path | str, dict[str, Path]]:
     """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ... (and with
     `report`, the HTML call report `call.report.html`).
 
-    Beside the input, or under `out_dir` mirroring the tree below each folder argument. No two inputs
-    ever share an output file (the same file given twice counts once):
+    Beside the input, or under `out_dir` mirroring the tree below each folder argument; a URL's under
+    `out_dir`, named after the last segment of its path. No two inputs ever share an output file (the
+    same file or URL given twice counts once):
     - two inputs that would share names in one folder (call.wav and call.mp3) keep their extension
       (`call.wav.srt`);
     - with `out_dir`, when files of two folder arguments would land on the same name, every folder
@@ -73,6 +97,9 @@ def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False
       after the first, in argument order, a numeric suffix (`a-2.srt`, `a-3.srt`).
     """
     def folder(inp: Input, own_root: bool) -> Path:
+        if inp.remote is not None:
+            assert out_dir is not None, "a URL's outputs go under --out"
+            return out_dir
         if out_dir is None:
             return inp.path.parent
         if inp.root is None:
@@ -89,19 +116,19 @@ def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False
                      for k, n in plain.items()}
         return {k: place / n for k, n in plain.items()}
 
-    def plan(own_root: bool) -> tuple[dict[Path, dict[str, Path]], bool]:
+    def plan(own_root: bool) -> tuple[dict[Path | str, dict[str, Path]], bool]:
         """The outputs, and whether files of two different folder arguments clashed."""
-        same = {inp.path: inp.path.resolve() for inp in inputs}
+        same = {inp.key: inp.key if inp.remote else inp.path.resolve() for inp in inputs}
         stems: dict[tuple[Path, str], set[str]] = {}  # file names that would share a stem in one folder
         for inp in inputs:
             stems.setdefault((folder(inp, own_root), inp.path.stem), set()).add(inp.path.name)
-        result: dict[Path, dict[str, Path]] = {}
+        result: dict[Path | str, dict[str, Path]] = {}
         owners: dict[Path, Input] = {}  # absolute output path -> the input it is planned for
-        done: dict[Path, dict[str, Path]] = {}  # resolved input -> its outputs
+        done: dict[Path | str, dict[str, Path]] = {}  # resolved input (a URL's text) -> its outputs
         across = False
         for inp in inputs:
-            if same[inp.path] in done:
-                result[inp.path] = done[same[inp.path]]
+            if same[inp.key] in done:
+                result[inp.key] = done[same[inp.key]]
                 continue
             place = folder(inp, own_root)
             base = inp.path.stem if len(stems[(place, inp.path.stem)]) == 1 else inp.path.name
@@ -113,15 +140,20 @@ def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False
                 n += 1
                 planned = names(inp, place, f"{base}-{n}")
             owners.update({p.absolute(): inp for p in planned.values()})
-            result[inp.path] = done[same[inp.path]] = planned
+            result[inp.key] = done[same[inp.key]] = planned
         return result, across
 
     result, across = plan(own_root=False)
     return plan(own_root=True)[0] if across else result
 
 
-def out_folder(out_dir: str | Path | None) -> Path | None:
-    """`--out` made absolute; ConfigurationError when it is empty or names something that is not a folder."""
+def out_folder(out_dir: str | Path | None, paths: Sequence[str | Path] = ()) -> Path | None:
+    """`--out` made absolute; ConfigurationError when it is empty or names something that is not a folder,
+    when one of `paths` is a malformed URL (10204), or when it is missing while one of them is a URL."""
+    urls = [parse(p) for p in paths if isinstance(p, str) and looks_like_url(p)]
+    if out_dir is None and urls:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"--out: required when a recording is a URL ({urls[0].public}): "
+                                   "its outputs go under that folder")
     if out_dir is None:
         return None
     if not os.fspath(out_dir).strip():
@@ -141,17 +173,20 @@ def by_priority(items: list[Any], priority_of: Callable[[Any], str]) -> list[Any
     return sorted(items, key=lambda item: PRIORITY_RANK.get(priority_of(item), 1))
 
 
-def same_file_as(path: Path, first_of: dict[tuple[int, int], Path]) -> Path | None:
+def same_input_as(inp: Input, first_of: dict[Any, Input]) -> Input | None:
     """The input named earlier in this run that is this very file (through a link, or a folder given
-    twice), else None; records this one as the first otherwise."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    key = (info.st_dev, info.st_ino)
+    twice) or URL, else None; records this one as the first otherwise."""
+    if inp.remote is not None:
+        key: Any = inp.key
+    else:
+        try:
+            info = os.stat(inp.path)
+        except OSError:
+            return None
+        key = (info.st_dev, info.st_ino)
     if key in first_of:
         return first_of[key]
-    first_of[key] = path
+    first_of[key] = inp
     return None
 
 

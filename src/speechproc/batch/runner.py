@@ -5,7 +5,6 @@ places checked, their ownership record attached), run by `jobs.run_job`, and its
 catalog. One bad input fails its own item only. Items left running by a killed process are failed first."""
 from __future__ import annotations
 
-import os
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,28 +14,30 @@ from speechproc import errors as E
 from speechproc import results
 from speechproc.batch import distributed, jobs, reuse
 from speechproc.batch.jobs import Job, JobEvents, JobResult, as_error
-from speechproc.batch.planning import Input, by_priority, discover, out_folder, output_paths, same_file_as, unreadable
+from speechproc.batch.planning import Input, by_priority, discover, out_folder, output_paths, same_input_as, unreadable
 from speechproc.batch.publishing import redacted_audio_path
 from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, plan_workers
 from speechproc.config import item_metadata
 from speechproc.config import v3 as config_module
 from speechproc.config.options import build as build_options
-from speechproc.config.options import callback_options
+from speechproc.config.options import callback_options, download_options
+from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
+from speechproc.download import DownloadOptions, Fetched, looks_like_url
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
 from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import new_tasks
-from speechproc.store import keys, ownership, retention, vocabularies
+from speechproc.store import keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
 
 
 @dataclass
 class ItemResult:
-    path: str  # the exact path (it may hold a name that is not UTF-8); as_json shows it with shown()
+    path: str  # the exact path (it may hold a name that is not UTF-8), or a URL's public form; shown by as_json
     media_id: str | None
     status: str  # finished, failed or skipped
     outputs: dict[str, str] = field(default_factory=dict)
@@ -83,49 +84,6 @@ class Interrupted(KeyboardInterrupt):
         self.items, self.not_started, self.problems = items, not_started, problems or []
 
 
-def resolve(settings: Settings, catalog: Catalog) -> Settings:
-    """The settings with the category and keyword-group definitions they name, from the catalog.
-
-    Raise ConfigurationError for a category or group that is not defined (or a group without keywords), a
-    vocabulary that is not stored or is empty (20008, 20009), a term in two lists (20017), or an
-    `encryption.publicKeyId` that is not stored."""
-    public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
-    wanted = settings.category_names
-    if settings.all_categories:
-        found = catalog.list_definitions("category")
-    else:
-        found = []
-        for i, name in enumerate(wanted):
-            definition = catalog.get_definition("category", name)
-            if definition is None:
-                raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
-                                           "defined (speechproc categories put NAME FILE)")
-            found.append(definition)
-    groups = []
-    for i, name in enumerate(settings.spotting_group_names):
-        group = catalog.get_definition("group", name)
-        if group is None:
-            raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
-                                       f"{name!r} is not defined (speechproc groups put NAME FILE)")
-        if not group.get("keywords"):
-            raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
-        groups.append(group)
-    models = []
-    stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
-    for i, item in enumerate(settings.classifier_refs):
-        definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
-            else stored.get(item.get("classifierId", ""))
-        if definition is None:
-            which = item.get("classifierName") or item.get("classifierId")
-            raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
-                                       "registered (speechproc classifiers put NAME MODEL_FILE)")
-        models.append(definition)
-    vocabulary = vocabularies.resolve(settings.value("vocabularies"),
-                                      lambda name: catalog.get_definition("vocabulary", name))
-    return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
-                   public_key=public_key, vocabulary=vocabulary)
-
-
 @dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """How one batch runs (the options of `speechproc run`)."""
@@ -159,14 +117,15 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
     each item's HTML call report too; an unchanged item that is skipped gets it from its stored result."""
     run = run or RunOptions()
     reporter = reporter or Reporter()
-    out = out_folder(run.out_dir)
+    out = out_folder(run.out_dir, paths)  # and every URL parsed, before anything is done
     with using(catalog) as cat:
         settings = resolve(settings, cat)
         _fail_abandoned(cat, reporter)
-        inputs, problems = discover([absolute(p) for p in paths], reporter.note)
+        inputs, problems = discover([p if isinstance(p, str) and looks_like_url(p) else absolute(p) for p in paths],
+                                    reporter.note)
         metadata_of = _metadata_of(inputs, run.metadata, run.metadata_csv, reporter)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
-        names = output_paths([i for i in inputs if unreadable(i.path) is None], out, run.report)
+        names = output_paths([i for i in inputs if i.remote or unreadable(i.path) is None], out, run.report)
         options = build_options(settings)
         if run.engine == "ray":
             threads = settings.local("threads") or 1
@@ -176,7 +135,7 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
             pool = InProcess() if count == 1 else LocalPool(count, threads)
         if not isinstance(pool, InProcess):
             options = with_threads(options, threads)
-        batch = _Batch(settings, options, metadata_of, out, run.force, cat, reporter, names)
+        batch = _Batch(settings, options, metadata_of, out, run.force, cat, reporter, names, download_options(settings))
         reporter.batch_started(inputs)
         try:
             results = batch.run(inputs, pool)
@@ -194,14 +153,14 @@ NOTED_UNMATCHED = 10  # manifest rows naming no recording of the run that are na
 
 
 def _metadata_of(inputs: list[Input], default: dict[str, Any], manifest_path: str | Path | None,
-                 reporter: Reporter) -> dict[Path, dict[str, Any]]:
+                 reporter: Reporter) -> dict[Path | str, dict[str, Any]]:
     """Every input's metadata, read and validated before any audio is; manifest rows naming no input noted."""
     manifest = item_metadata.read_manifest(Path(manifest_path)) if manifest_path is not None else {}
-    recordings = [i.path for i in inputs]
+    recordings = [i.key for i in inputs]
     unmatched = item_metadata.unmatched(recordings, manifest)
     named = shown(Path(manifest_path)) if manifest_path is not None else ""  # rows come from a manifest only
     for path in unmatched[:NOTED_UNMATCHED]:
-        reporter.note(f"{named}: a row names {shown(path)}, which is not among the recordings")
+        reporter.note(f"{named}: a row names {item_metadata.shown_recording(path)}, which is not among the recordings")
     if len(unmatched) > NOTED_UNMATCHED:
         reporter.note(f"{named}: {len(unmatched) - NOTED_UNMATCHED} more rows name files that "
                       "are not among the recordings")
@@ -214,13 +173,15 @@ class _Batch:
 
     settings: Settings
     options: Options
-    metadata_of: dict[Path, dict[str, Any]]  # input -> its metadata
+    metadata_of: dict[Path | str, dict[str, Any]]  # input (`Input.key`) -> its metadata
     out: Path | None
     force: bool
     catalog: Catalog
     reporter: Reporter
-    names: dict[Path, dict[str, Path]]  # input -> its output files
-    first_of: dict[tuple[int, int], Path] = field(default_factory=dict)  # (device, inode) -> first input naming it
+    names: dict[Path | str, dict[str, Path]]  # input (`Input.key`) -> its output files
+    download: DownloadOptions
+    first_of: dict[Any, Input] = field(default_factory=dict)  # (device, inode) or URL -> first input naming it
+    downloads: dict[str, Fetched] = field(default_factory=dict)  # media id -> its URL's download, until recorded
 
     def run(self, inputs: list[Input], engine: Engine) -> list[ItemResult]:
         """Every input's result, in input order: jobs started as the engine has room, recorded as they end.
@@ -254,40 +215,52 @@ class _Batch:
                 results[finished.index] = self.finish(finished, inputs[finished.index])
             handled = [r for r in results if r is not None]
             raise Interrupted(handled, len(inputs) - len(handled)) from None
+        finally:
+            for fetched in self.downloads.values():
+                fetched.discard()
         return [r for r in results if r is not None]
 
     def prepare(self, inp: Input) -> Job | ItemResult:
         """Claim one input and plan its job; or the result of an input that is not processed (skipped,
-        the same file again, unreadable, an output place that is not speechproc's)."""
-        same = same_file_as(inp.path, self.first_of)
+        the same file again, unreadable, an output place that is not speechproc's). A URL is downloaded
+        first (`reuse.fetch_unless_unchanged`); its download is removed when its job is recorded."""
+        same = same_input_as(inp, self.first_of)
         if same is not None:
-            self.reporter.note(f"{shown(inp.path)}: the same file as {shown(same)}, processed once")
-            return ItemResult(os.fspath(inp.path), None, "skipped")
-        path = os.fspath(inp.path)
+            self.reporter.note(f"{inp.shown}: the same {'URL' if inp.remote else 'file'} as {same.shown}, processed once")
+            return ItemResult(inp.identity, None, "skipped")
+        path = inp.identity
         media_id, created = str(uuid.uuid4()), v3json.utc_now()
-        metadata = self.metadata_of[inp.path]
+        metadata = self.metadata_of[inp.key]
         config_hash = reuse.settings_key(self.settings, metadata, self.out)
         item = MediaItem(media_id, "running", created, metadata=metadata)
-        job = None
+        job = got = None
         try:
-            problem = unreadable(inp.path)
-            content_hash = None if problem else reuse.content_key(inp.path)
+            if inp.remote is None:
+                problem = unreadable(inp.path)
+                content_hash = None if problem else reuse.content_key(inp.path)
+            else:
+                got = reuse.fetch_unless_unchanged(inp.remote, self.catalog, config_hash, self.force, self.download)
+                problem, content_hash = got.problem, got.fetched.sha256 if got.fetched else None
             reusable = None if self.force else reuse.still_there
             claimed = openpgp.catalog_item(v3json.media_item(item), self.settings.public_key)
-            state, row = self.catalog.claim(claimed, path, content_hash, config_hash,
-                                            new_tasks(media_id), self.settings.raw, reusable)
+            state, row = (("finished", got.earlier) if got is not None and got.earlier is not None else
+                          self.catalog.claim(claimed, path, content_hash, config_hash, new_tasks(media_id),
+                                             self.settings.raw, reusable, got.source if got is not None else None))
             if state != "claimed":
                 assert row is not None  # the finished item, or the one being processed elsewhere
-                if state == "finished" and "report" in self.names.get(inp.path, {}):
+                if state == "finished" and "report" in self.names.get(inp.key, {}):
                     row = _report_of_skipped(row, self.catalog, self.reporter)
                 return _skipped(inp, state, row, self.reporter)
-            outputs = self.names.get(inp.path, {})
+            outputs = {} if problem else self.names.get(inp.key, {})
             if self.settings.public_key is not None:  # every file of an encrypted item is written as NAME.gpg
                 outputs = {k: openpgp.sealed_name(v) for k, v in outputs.items()}
-            job = Job(media_id=media_id, input=inp.path, outputs=outputs, redacted_audio=None,
-                      options=self.options, metadata=metadata, date_created=created, content_hash=content_hash,
-                      config_hash=config_hash, ownership={}, analytic_index=self.settings.analytic_indexing,
-                      encryption=self.settings.public_key, time_to_live=self.settings.time_to_live)
+            job = Job(media_id=media_id, input=got.fetched.path if got and got.fetched else inp.path,
+                      outputs=outputs, redacted_audio=None, options=self.options, metadata=metadata,
+                      date_created=created, content_hash=content_hash, config_hash=config_hash, ownership={},
+                      analytic_index=self.settings.analytic_indexing, encryption=self.settings.public_key,
+                      time_to_live=self.settings.time_to_live, source=inp.remote.public if inp.remote else None)
+            if got is not None and got.fetched is not None:
+                self.downloads[media_id], got.fetched = got.fetched, None
             if problem:
                 raise problem
             return plan(job, self.settings, self.catalog)
@@ -300,6 +273,9 @@ class _Batch:
             if job is None:  # not claimed: nothing in the catalog to mark
                 return ItemResult(path, None, "failed", error=as_error(exc).body())
             return self.finish(Finished(-1, job, jobs.fail(_with_ownership(job, self.catalog), as_error(exc))), inp)
+        finally:
+            if got is not None and got.fetched is not None:  # not claimed: the download goes at once
+                got.fetched.discard()
 
     def finish(self, finished: Finished, inp: Input) -> ItemResult:
         """Record a job that ended (one whose worker died, or that Ctrl-C stopped unanswered, fails)."""
@@ -309,7 +285,9 @@ class _Batch:
             error = E.SpeechprocError(E.INTERNAL, finished.died or jobs.INTERRUPTED, 500)
             result = jobs.fail(_with_ownership(finished.job, self.catalog), error, interrupted=interrupted)
         recorded = record(result, self.settings, self.catalog)
-        return ItemResult(os.fspath(inp.path), recorded.media_id, recorded.status, recorded.outputs, recorded.error,
+        if (fetched := self.downloads.pop(finished.job.media_id, None)) is not None:
+            fetched.discard()
+        return ItemResult(inp.identity, recorded.media_id, recorded.status, recorded.outputs, recorded.error,
                           recorded.length_ms)
 
 
@@ -357,8 +335,8 @@ def _deliver(catalog: Catalog, settings: Settings, reporter: Reporter) -> None:
 def plan(job: Job, settings: Settings, catalog: Catalog) -> Job:
     """The job with its redacted-audio place and the ownership record of its output places; raise
     ownership.OutputConflict, before any audio is processed, when one of them may not be written."""
-    redacted = redacted_audio_path(job.outputs, job.input, job.options.detect.redacts_audio,
-                                   settings.redacted_audio_format)
+    redacted = redacted_audio_path(job.outputs, Path(job.source) if job.source else job.input,
+                                   job.options.detect.redacts_audio, settings.redacted_audio_format)
     ownership.check([*job.outputs.values(), redacted], catalog)
     return _with_ownership(replace(job, redacted_audio=redacted), catalog)
 
@@ -427,12 +405,11 @@ def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter
 def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:
     """The result for an input not processed: unchanged since a finished item, or being processed elsewhere."""
     if state == "finished":
-        reporter.note(f"{shown(inp.path)}: unchanged since media {row['media_id']}, skipped (--force redoes it)")
-        return ItemResult(os.fspath(inp.path), row["media_id"], "skipped", row["outputs"],
-                          length_ms=row["item"].get("length", 0))
+        reporter.note(f"{inp.shown}: unchanged since media {row['media_id']}, skipped (--force redoes it)")
+        return ItemResult(inp.identity, row["media_id"], "skipped", row["outputs"], length_ms=row["item"].get("length", 0))
     owner = row["owner"]
-    reporter.note(f"{shown(inp.path)}: being processed by another run (pid {owner['pid']} on {owner['host']}) as "
+    reporter.note(f"{inp.shown}: being processed by another run (pid {owner['pid']} on {owner['host']}) as "
                   f"media {row['media_id']}, skipped")
-    return ItemResult(os.fspath(inp.path), row["media_id"], "skipped")
+    return ItemResult(inp.identity, row["media_id"], "skipped")
 
 

@@ -59,9 +59,11 @@ def main() -> None:
                    "default that a manifest row and a sidecar file (call.meta.json or .yaml beside call.wav) "
                    "override key by key.")
 @click.option("--metadata-csv", "metadata_csv", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Metadata per recording from a CSV manifest: a 'file' column (relative to FILE's folder, or "
-                   "absolute) and title, description, externalId, externalVersion and extended.NAME columns.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write outputs under DIR, mirroring the input tree.")
+              help="Metadata per recording from a CSV manifest: a 'file' column (relative to FILE's folder, "
+                   "absolute, or a URL) and title, description, externalId, externalVersion and extended.NAME "
+                   "columns.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write outputs under DIR, mirroring the input tree; required when a recording is a URL.")
 @click.option("--force", is_flag=True, help="Reprocess files even when content and configuration are unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
 @click.option("--workers", "-w", type=WorkerCount(),
@@ -84,18 +86,21 @@ def main() -> None:
 def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, metadata_csv: str | None,
         out_dir: str | None, force: bool, quiet: bool, workers: int | None, engine: str, with_report: bool,
         ray_address: str | None) -> None:
-    """Transcribe and analyse recordings: files, or folders walked recursively.
+    """Transcribe and analyse recordings: files, folders walked recursively, or http(s) URLs.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
     call.v3.json, call.txt, call.srt, call.vtt, call.dfxp, and with --report
-    call.report.html) or under --out. Files
-    whose content and configuration are unchanged since a finished run are skipped.
+    call.report.html) or under --out. A URL is downloaded first (its outputs go
+    under --out, named after its path; its query string is never shown or kept).
+    Recordings whose content and configuration are unchanged since a finished run
+    are skipped.
     Prints a JSON summary; exits 0 when every item finished, 1 when any failed,
     2 for a bad configuration or metadata (then nothing is processed).
 
     \b
     Example:
       speechproc run sample_media/ --config configs/default.yaml --out results/
+      speechproc run 'https://host/calls/a.wav?signature=...' --out results/
     """
     if ray_address is not None and engine != "ray":
         raise click.UsageError("--ray-address goes with --engine ray")

@@ -3,6 +3,9 @@ systems export one row per call), then a sidecar file beside the recording (`cal
 `.yml` for `call.wav`), later ones overriding earlier ones key by key (`extended` merged key by key, at
 every depth). Everything is read and validated before any audio is: an error names the file (and the
 manifest's line) and nothing is processed.
+
+A recording fetched from a URL is known by its whole URL (`download.Remote.whole`): a manifest row whose
+`file` cell is that URL gives its metadata (it has no sidecar). Messages show a URL without its secrets.
 """
 from __future__ import annotations
 
@@ -15,7 +18,10 @@ from typing import Any
 from speechproc import errors as E
 from speechproc.config import v3 as config
 from speechproc.config.documents_io import read_bounded
-from speechproc.paths import printable
+from speechproc.download import looks_like_url, parse, without_secrets
+from speechproc.paths import printable, shown
+
+Recording = Path | str  # a file (its real path, as manifests match it), or a URL's whole text
 
 SIDECAR_SUFFIXES = (".meta.json", ".meta.yaml", ".meta.yml")
 MANIFEST_COLUMNS = ("title", "description", "externalId", "externalVersion")
@@ -130,9 +136,10 @@ def _row_metadata(row: dict[str, str], where: str) -> dict[str, Any]:
         raise E.ConfigurationError(exc.code, printable(f"{where}: {exc.message}")) from None
 
 
-def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
-    """Metadata per recording (absolute path, `..` removed by name) from a CSV manifest; each row's
-    metadata validated. ConfigurationError names the file and line of the first problem."""
+def read_manifest(path: Path) -> dict[Recording, dict[str, Any]]:
+    """Metadata per recording (its real path, or a URL's whole text) from a CSV manifest; each row's
+    metadata validated. ConfigurationError names the file and line of the first problem (10204 for a
+    malformed URL)."""
     try:
         data = read_bounded(path, E.METADATA_NOT_PARSEABLE, MAX_MANIFEST_BYTES)
     except OSError as exc:
@@ -148,8 +155,8 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
         raise _refused(f"{path}, line {text[: text.index(chr(0))].count(chr(10)) + 1}", "holds a NUL character")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     folder = Path(os.path.abspath(path)).parent
-    found: dict[Path, dict[str, Any]] = {}
-    first_line: dict[Path, int] = {}
+    found: dict[Recording, dict[str, Any]] = {}
+    first_line: dict[Recording, int] = {}
     line, count = 1, 0  # where the row being read starts; rows read
     try:
         names = _header(path, next((cells for cells in reader if cells), None))  # blank lines are no rows
@@ -170,13 +177,21 @@ def read_manifest(path: Path) -> dict[Path, dict[str, Any]]:
             name = row["file"].strip()
             if not name:
                 raise _refused(where, "the 'file' cell is empty")
-            recording = _key(folder / name)
+            recording = _url_cell(name, where) if looks_like_url(name) else _key(folder / name)
             if recording in found:
-                raise _refused(where, f"{name} is named again (first on line {first_line[recording]})")
+                again = without_secrets(name) if isinstance(recording, str) else name
+                raise _refused(where, f"{again} is named again (first on line {first_line[recording]})")
             found[recording], first_line[recording] = _row_metadata(row, where), line
     except csv.Error as exc:
         raise _refused(f"{path}, line {line}", f"not valid CSV ({exc})") from None
     return found
+
+
+def _url_cell(cell: str, where: str) -> str:
+    try:
+        return parse(cell).whole
+    except E.ConfigurationError as exc:
+        raise E.ConfigurationError(exc.code, printable(f"{where}: {exc.message}")) from None
 
 
 def _key(recording: Path) -> Path:
@@ -187,21 +202,30 @@ def _key(recording: Path) -> Path:
 
 # ------------------------------------------------------------------------------------------ per item
 
-def for_inputs(recordings: list[Path], default: dict[str, Any],
-               manifest: dict[Path, dict[str, Any]] | None = None) -> dict[Path, dict[str, Any]]:
-    """Every recording's metadata: the default, its manifest row, its sidecar, in that order."""
+def _match(recording: Recording) -> Recording:
+    return recording if isinstance(recording, str) else _key(recording)
+
+
+def for_inputs(recordings: list[Recording], default: dict[str, Any],
+               manifest: dict[Recording, dict[str, Any]] | None = None) -> dict[Recording, dict[str, Any]]:
+    """Every recording's metadata: the default, its manifest row, its sidecar (a file's), in that order."""
     manifest = manifest or {}
-    out: dict[Path, dict[str, Any]] = {}
+    out: dict[Recording, dict[str, Any]] = {}
     for recording in recordings:
-        metadata = merged(default, manifest.get(_key(recording), {}))
-        side = sidecar(recording)
+        metadata = merged(default, manifest.get(_match(recording), {}))
+        side = sidecar(recording) if isinstance(recording, Path) else None
         if side is not None:
             metadata = merged(metadata, read_sidecar(side))
         out[recording] = metadata
     return out
 
 
-def unmatched(recordings: list[Path], manifest: dict[Path, dict[str, Any]]) -> list[Path]:
+def unmatched(recordings: list[Recording], manifest: dict[Recording, dict[str, Any]]) -> list[Recording]:
     """Manifest rows that name no recording of the run (a note, not an error: an export covers more)."""
-    wanted = {_key(r) for r in recordings}
+    wanted = {_match(r) for r in recordings}
     return [p for p in manifest if p not in wanted]
+
+
+def shown_recording(recording: Recording) -> str:
+    """A recording as notes name it: a URL without its secrets."""
+    return parse(recording).public if isinstance(recording, str) else shown(recording)

@@ -1,4 +1,4 @@
-"""Each stage's options, and the callbacks' options, built once from a validated configuration.
+"""Each stage's options, the callbacks' and the downloads' options, built once from a validated configuration.
 
 A field that declares a local setting (`Setting.field()`) is filled from the configuration's `speechproc`
 section by `declared_values`; the rest come from the v3 sections here.
@@ -10,6 +10,7 @@ from typing import Any
 from speechproc.config.settings import DEFAULTS, Settings
 from speechproc.config.v3 import DETECTOR_NAME_BY_ID, detector_id
 from speechproc.delivery.options import CallbackOptions
+from speechproc.download import DownloadOptions
 from speechproc.schema import declared
 from speechproc.stages.options import (
     DetectOptions,
@@ -78,7 +79,7 @@ def build(settings: Settings) -> Options:
 
 
 def vocabulary_options(settings: Settings) -> VocabularyOptions:
-    """The custom vocabulary's terms (named lists resolved by runner.resolve) and scripts, and its settings."""
+    """The custom vocabulary's terms (named lists resolved by config.resolving.resolve) and scripts, and its settings."""
     terms = tuple(VocabularyTerm(t["term"], tuple(t.get("soundsLike", ())), t.get("weight", 0))
                   for t in settings.vocabulary_terms)
     return VocabularyOptions(terms=terms, scripts=settings.vocabulary_scripts,
@@ -90,3 +91,8 @@ def callback_options(settings: Settings) -> CallbackOptions:
     return CallbackOptions(callbacks=tuple(settings.callbacks), time_to_live=settings.time_to_live,
                            language=settings.language, encryption=settings.public_key,
                            **declared_values(CallbackOptions, settings))
+
+
+def download_options(settings: Settings) -> DownloadOptions:
+    """How recordings named by URL are fetched: the local settings of `download.DownloadOptions`."""
+    return DownloadOptions(**declared_values(DownloadOptions, settings))

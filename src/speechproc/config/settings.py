@@ -1,8 +1,8 @@
 """Effective settings of a validated configuration: the values every stage reads, with their defaults.
 
 The local settings (the `speechproc` section) are declared once, as fields of the options dataclasses
-(`speechproc.stages.options`, `speechproc.delivery.options`); `LOCAL_SETTINGS` collects them, and their
-defaults join the v3 ones here.
+(`speechproc.stages.options`, `speechproc.delivery.options`, `speechproc.download`); `LOCAL_SETTINGS`
+collects them, and their defaults join the v3 ones here.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from speechproc.delivery.options import CallbackOptions
+from speechproc.download import DownloadOptions
 from speechproc.formats.openpgp import PublicKey
 from speechproc.schema import Setting, declared
 from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, Options
@@ -31,7 +32,9 @@ def _local_settings(*roots: type) -> dict[str, Setting]:
     return found
 
 
-LOCAL_SETTINGS = _local_settings(Options, CallbackOptions)
+LOCAL_SETTINGS = _local_settings(Options, CallbackOptions, DownloadOptions)
+# settings that change how a recording is fetched, never the outputs: left out of `Settings.fingerprint`
+FETCHING_ONLY = frozenset(setting.key for _, setting in declared(DownloadOptions))
 # The default of every setting a configuration may leave out, by its path in the configuration.
 DEFAULTS: dict[str, Any] = {
     "speechModel.language": DEFAULT_LANGUAGE,
@@ -71,7 +74,7 @@ class Settings:
     categories: tuple[dict[str, Any], ...] = ()
     groups: tuple[dict[str, Any], ...] = ()
     classifiers: tuple[dict[str, Any], ...] = ()
-    # every vocabulary term, named lists read from the catalog (runner.resolve); None: only the inline terms
+    # every vocabulary term, named lists read from the catalog (config.resolving.resolve); None: only the inline terms
     vocabulary: tuple[dict[str, Any], ...] | None = None
     public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
 
@@ -212,5 +215,9 @@ class Settings:
 
     def fingerprint(self) -> str:
         """Hash of everything that changes the outputs (used to skip unchanged work)."""
-        canonical = json.dumps(self.raw, sort_keys=True, separators=(",", ":"))
+        raw, local = self.raw, self.raw.get("speechproc")
+        if isinstance(local, dict) and FETCHING_ONLY & local.keys():
+            kept = {k: v for k, v in local.items() if k not in FETCHING_ONLY}
+            raw = {k: v for k, v in raw.items() if k != "speechproc"} | ({"speechproc": kept} if kept else {})
+        canonical = json.dumps(raw, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]

@@ -278,7 +278,7 @@ def _with_documented_code(exc: E.ConfigurationError) -> E.ConfigurationError:
 
 def _check_inline_vocabularies(raw: dict) -> None:
     """A term twice across the inline lists is 20017 here; named lists are read and checked before any audio is
-    (`speechproc.batch.runner.resolve`)."""
+    (`speechproc.config.resolving.resolve`)."""
     vocabularies.resolve([item for item in raw.get("vocabularies", []) if "vocabularyName" not in item],
                          lambda name: None)
 

@@ -41,6 +41,7 @@ def using(catalog: Catalog | None, purge_expired: bool = True) -> Iterator[Catal
 
 
 EXPORT_OWNER = "(export)"  # the `written` record's owner of a file `speechproc export` wrote
+Source = tuple[str | None, str | None, str]  # a URL item's ETag, Last-Modified and whole-URL key
 
 
 class Catalog:
@@ -148,19 +149,22 @@ class Catalog:
         return mark is not None and (mark == row["owner_start"] or "" in (mark, row["owner_start"]))
 
     def add(self, item: MediaItem, input_path: str, content_hash: str | None, config_hash: str,
-            tasks: list[dict[str, Any]], configuration: dict[str, Any] | None = None) -> None:
-        """Insert a media item, owned by this process."""
+            tasks: list[dict[str, Any]], configuration: dict[str, Any] | None = None,
+            source: Source | None = None) -> None:
+        """Insert a media item, owned by this process; `source`: a URL's (ETag, Last-Modified, key)."""
         text, raw = self.path_columns(input_path)
         self.db.execute(
             "INSERT INTO media (media_id, input_path, input_raw, content_hash, config_hash, status, date_created, "
-            "item_json, progress_json, config_json, owner_host, owner_pid, owner_start) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "item_json, progress_json, config_json, owner_host, owner_pid, owner_start, source_etag, "
+            "source_modified, source_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (item["mediaId"], text, raw, content_hash, config_hash, item["status"], item["dateCreated"],
-             json.dumps(item), json.dumps(tasks), json.dumps(configuration or {}), *self.this_process()))
+             json.dumps(item), json.dumps(tasks), json.dumps(configuration or {}), *self.this_process(),
+             *(source or (None, None, None))))
 
     def claim(self, item: MediaItem, input_path: str, content_hash: str | None, config_hash: str,
               tasks: list[dict[str, Any]], configuration: dict[str, Any],
-              reusable: Callable[[dict[str, Any]], bool] | None) -> tuple[str, dict[str, Any] | None]:
+              reusable: Callable[[dict[str, Any]], bool] | None,
+              source: Source | None = None) -> tuple[str, dict[str, Any] | None]:
         """Take an input for processing, atomically with respect to overlapping runs.
 
         ("finished", row): a finished item for the same input, content and configuration that `reusable`
@@ -179,7 +183,7 @@ class Catalog:
                 for row in self.db.execute(same + "IN ('accepted', 'running')", key).fetchall():
                     if self.owner_alive(row):
                         return "busy", {**media_row(row), "owner": {"host": row["owner_host"], "pid": row["owner_pid"]}}
-            self.add(item, input_path, content_hash, config_hash, tasks, configuration)
+            self.add(item, input_path, content_hash, config_hash, tasks, configuration, source)
         return "claimed", None
 
     def abandoned(self) -> list[dict[str, Any]]:
@@ -274,6 +278,16 @@ class Catalog:
             (raw, content_hash, config_hash)).fetchone()
         return media_row(row) if row else None
 
+    def find_fetched(self, input_path: str, config_hash: str, source_key: str) -> dict[str, Any] | None:
+        """The newest finished item of this URL (`source_key`: its whole URL's, query included) and
+        configuration whose download left validators, with them: {"etag", "lastModified", "contentHash"}."""
+        row = self.db.execute(
+            "SELECT * FROM media WHERE input_raw = ? AND config_hash = ? AND source_key = ? AND status = 'finished' "
+            "AND content_hash IS NOT NULL AND coalesce(source_etag, source_modified) IS NOT NULL "
+            "ORDER BY date_created DESC, rowid DESC LIMIT 1",
+            (self.path_columns(input_path)[1], config_hash, source_key)).fetchone()
+        return {**media_row(row), "etag": row["source_etag"], "lastModified": row["source_modified"],
+                "contentHash": row["content_hash"]} if row else None
 
     # ------------------------------------------------------------ definitions (categories, keyword groups)
 

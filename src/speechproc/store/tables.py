@@ -8,10 +8,12 @@ import sqlite3
 from typing import Any
 
 SCHEMA_VERSION = 6
-# columns that catalogs of earlier versions lack; config_json came in version 2, expires_on (the item's
-# expiresOn, ISO 8601 UTC, NULL when it has no timeToLiveInSeconds) in 6, the others in 5
+# columns that catalogs of earlier versions lack; config_json came in version 2, input_raw and owner_* in 5,
+# in 6 expires_on (the item's expiresOn, ISO 8601 UTC, NULL when it has no timeToLiveInSeconds) and source_*
+# (a URL's validators and the key of its whole URL, see `download`)
 ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
-                        "owner_pid": "INTEGER", "owner_start": "TEXT", "expires_on": "TEXT"}
+                        "owner_pid": "INTEGER", "owner_start": "TEXT", "expires_on": "TEXT", "source_etag": "TEXT",
+                        "source_modified": "TEXT", "source_key": "TEXT"}
 TABLES = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -28,7 +30,11 @@ CREATE TABLE IF NOT EXISTS media (
     input_raw     BLOB,
     owner_host    TEXT,
     owner_pid     INTEGER,
-    owner_start   TEXT
+    owner_start   TEXT,
+    expires_on    TEXT,
+    source_etag   TEXT,
+    source_modified TEXT,
+    source_key    TEXT
 );
 CREATE INDEX IF NOT EXISTS media_by_date ON media (date_created);
 CREATE TABLE IF NOT EXISTS definitions (
