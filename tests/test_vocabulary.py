@@ -209,6 +209,38 @@ def test_correction_leaves_common_words_and_unrelated_calls_alone():
     assert vocabulary.correct(heard("acne", 0.1), short, COMMON)[1] == 0
 
 
+class WordTokens:
+    """A recogniser's stand-in for the hint: one token a word, a prompt of `budget` tokens."""
+
+    def __init__(self, budget: int) -> None:
+        self.max_length = 2 * (budget + 1)
+        self.hf_tokenizer = self
+
+    def encode(self, text: str, add_special_tokens: bool = False):
+        return type("Encoded", (), {"ids": text.split()})()
+
+
+def test_spotting_finds_the_terms_a_confident_common_word_may_be():
+    index = soundalike.TermIndex(["Nimbrella", "Kasparian", *distractor_terms()])
+    words = heard("we moved all our files to the umbrella storage")
+    found = soundalike.spotted([w.text for w in words], vocabulary._joined(words), index)
+    assert "Nimbrella" in found[:5]  # heard as a word the correction must leave alone, still worth a hint
+    assert soundalike.spotted([w.text for w in heard("thank you have a nice day")],
+                              vocabulary._joined(heard("thank you have a nice day")), index) == []
+
+
+def test_a_second_pass_listens_for_the_spotted_terms_that_did_not_fit_the_hint():
+    options = VocabularyOptions(terms=tuple(VocabularyTerm(t) for t in [*distractor_terms()[:50], "Nimbrella"]))
+    recognition = config_options.build(config.validate({})).recognition
+    conv = Conversation("00000000-0000-0000-0000-000000000000", length_ms=0)
+    conv.recognized = heard("we moved all our files to the umbrella storage")
+    again = vocabulary.respotted(conv, recognition, options, lambda: WordTokens(10))
+    assert again is not None and again.hotwords.split()[0] == "Nimbrella" and len(again.hotwords.split()) == 10
+    assert vocabulary.respotted(conv, recognition, options, lambda: WordTokens(100)) is None  # all fitted
+    conv.recognized = heard("thank you have a nice day")
+    assert vocabulary.respotted(conv, recognition, options, lambda: WordTokens(10)) is None  # nothing spotted
+
+
 @pytest.mark.slow
 def test_vocabulary_stage_in_the_pipeline():
     from text_helpers import run_stage

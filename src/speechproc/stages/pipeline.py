@@ -70,6 +70,11 @@ def _recognise(run: Run) -> None:
         recognition = vocabulary.with_hint(run.conv, run.options.recognition, run.options.vocabulary,
                                            lambda: asr.load(run.options.recognition))
         asr.run(run.conv, recognition, run.on_seconds)
+        again = vocabulary.respotted(run.conv, recognition, run.options.vocabulary,
+                                     lambda: asr.load(run.options.recognition)) if run.options.vocabulary.terms else None
+        if again is not None:  # a vocabulary larger than the hint: listen again for the terms heard
+            run.conv.recognized = []
+            asr.run(run.conv, again)
     else:
         _take_words(run.conv, run.words)
 

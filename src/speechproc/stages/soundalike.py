@@ -22,6 +22,7 @@ MIN_SCORE = 0.72  # the least similarity (0-1) of a replacement
 KEY_WEIGHT = 0.6  # the key's share of the score; the letters' the rest
 AMBIGUOUS = 0.02  # a second term scoring within this of the best leaves the run alone
 CONFIDENT = 0.6  # a common word heard with at least this probability is kept as heard
+SPOT_SCORE = 0.6  # the least similarity of a term spotted for the second pass's hint
 
 _VOWELS = frozenset("aeiouy")
 # two-letter spellings first, then single letters; a vowel or h/w/y inside a word is dropped afterwards
@@ -127,10 +128,11 @@ class TermIndex:
             self._seen[heard] = self._best(heard)
         return self._seen[heard]
 
-    def _best(self, heard: str) -> tuple[Entry, float] | None:
+    def scored(self, heard: str) -> list[tuple[float, Entry]]:
+        """Every term `heard` (letters of a run of words) may be, with its score, most alike first."""
         key = phonetic_key(heard)
         if len(key) < 3:
-            return None
+            return []
         found: set[int] = set()
         for variant in _deletes(key):
             found.update(self._by_key.get(variant, ()))
@@ -141,9 +143,12 @@ class TermIndex:
                 continue
             score = KEY_WEIGHT * similarity(key, entry.key) + (1 - KEY_WEIGHT) * similarity(heard, entry.letters)
             scored.append((score, entry))
+        return sorted(scored, key=lambda pair: -pair[0])
+
+    def _best(self, heard: str) -> tuple[Entry, float] | None:
+        scored = self.scored(heard)
         if not scored:
             return None
-        scored.sort(key=lambda pair: -pair[0])
         score, entry = scored[0]
         if score < MIN_SCORE or (len(scored) > 1 and scored[1][1].letters != entry.letters
                                  and score - scored[1][0] < AMBIGUOUS):
@@ -175,3 +180,22 @@ def matches(texts: list[str], replaceable: list[bool], joined: Callable[[int, in
             chosen.append(match)
             taken |= span
     return sorted(chosen, key=lambda m: m.start)
+
+
+def spotted(texts: list[str], joined: Callable[[int, int], bool], index: TermIndex,
+            floor: float = SPOT_SCORE) -> list[str]:
+    """The terms that some run of `texts` may be, whatever the words' confidence, most alike first: what a
+    second pass of recognition is told to listen for (a wrong guess costs only room in its hint)."""
+    best: dict[str, float] = {}
+    for start in range(len(texts)):
+        heard = ""
+        for end in range(start + 1, min(len(texts), start + index.max_words) + 1):
+            if not joined(start, end):
+                break
+            heard += letters(texts[end - 1])
+            for score, entry in index.scored(heard):
+                if score < floor:
+                    break
+                if end - start <= entry.words + MAX_RUN - 1 and score > best.get(entry.term, 0.0):
+                    best[entry.term] = score
+    return sorted(best, key=lambda term: -best[term])

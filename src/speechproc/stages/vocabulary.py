@@ -22,7 +22,7 @@ from typing import Any
 from speechproc import errors as E
 from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.stages.options import RecognitionOptions, VocabularyOptions
-from speechproc.stages.soundalike import CONFIDENT, MAX_GAP_MS, TermIndex, letters, matches
+from speechproc.stages.soundalike import CONFIDENT, MAX_GAP_MS, TermIndex, letters, matches, spotted
 
 _common_words: dict[int, frozenset[str]] = {}
 _indexes: dict[tuple[str, ...], TermIndex] = {}
@@ -66,6 +66,31 @@ def with_hint(conv: Conversation, recognition: RecognitionOptions, options: Voca
     if left_out:
         conv.warn(*hint_warning(left_out, options, prompt_budget(model)))
     return replace(recognition, hotwords=hint)
+
+
+def respotted(conv: Conversation, recognition: RecognitionOptions, options: VocabularyOptions,
+              recogniser: Callable[[], Any]) -> RecognitionOptions | None:
+    """The options of a second pass of recognition, for a vocabulary larger than the hint holds: the hint
+    made of the terms some run of the first pass's words may be (`soundalike.spotted`), most alike first, then
+    the others by weight, as far as the prompt holds; None when every term fitted the first hint or nothing
+    sounds like a term left out of it (then the first pass stands)."""
+    parts = hint_parts(options)
+    model = recogniser()
+    tokenizer = model.hf_tokenizer
+
+    def tokens(text: str) -> int:
+        return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+    first, left_out = fit_hint(parts, tokens, prompt_budget(model))
+    if not left_out or not conv.recognized:
+        return None
+    words = conv.recognized
+    heard = spotted([w.text for w in words], _joined(words), index(options))
+    if not set(heard) & set(left_out):
+        return None
+    wanted = heard + [part for part in parts if part not in set(heard)]
+    hint, _ = fit_hint(wanted, tokens, prompt_budget(model))
+    return replace(recognition, hotwords=hint) if hint != first else None
 
 
 def hint_warning(left_out: list[str], options: VocabularyOptions, budget: int) -> tuple[int, str]:
