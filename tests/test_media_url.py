@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -18,9 +19,9 @@ from click.testing import CliRunner
 
 from conftest import SAMPLES, truth_for
 from receivers import Receiver, receiving
-from speechproc import api, download, paths
+from speechproc import api, download, paths, urls
 from speechproc import errors as E
-from speechproc.batch import jobs, reuse
+from speechproc.batch import jobs, planning, reuse
 from speechproc.config import v3 as config
 from speechproc.config.options import download_options
 from speechproc.store.catalog import Catalog
@@ -88,32 +89,37 @@ def closed_port() -> int:
 # ----------------------------------------------------------------------------- URLs
 
 def test_a_url_is_parsed_into_a_public_form_without_its_secrets():
-    remote = download.parse("HTTPS://user:pa%40ss@Bucket.Example.COM:443/calls/2024/call%20one.wav?sig=abc#part")
+    remote = urls.parse("HTTPS://user:pa%40ss@Bucket.Example.COM:443/calls/2024/call%20one.wav?sig=abc#part")
     assert remote.public == "https://bucket.example.com/calls/2024/call%20one.wav"
     assert remote.name == "call one.wav"
     assert remote.whole == "https://user:pa%40ss@bucket.example.com/calls/2024/call%20one.wav?sig=abc"
     assert "sig" not in repr(remote) and "pa%40ss" not in repr(remote)
-    assert download.parse("http://[::1]:8080/x").public == "http://[::1]:8080/x"
+    assert urls.parse("http://[::1]:8080/x").public == "http://[::1]:8080/x"
 
 
 @pytest.mark.parametrize("path, name", [
-    ("/calls/a.wav", "a.wav"), ("/", download.FALLBACK_NAME), ("", download.FALLBACK_NAME),
-    ("/calls/", "calls"), ("/..", download.FALLBACK_NAME), ("/.hidden.wav", "hidden.wav"),
+    ("/calls/a.wav", "a.wav"), ("/", urls.FALLBACK_NAME), ("", urls.FALLBACK_NAME),
+    ("/calls/", "calls"), ("/..", urls.FALLBACK_NAME), ("/.hidden.wav", "hidden.wav"),
     ("/a%2Fb%5Cc%00d.wav", "a_b_c_d.wav"), ("/%E2%82%AC.flac", "\u20ac.flac"), ("/" + "x" * 300 + ".wav", "x" * 116 + ".wav"),
 ])
 def test_the_file_name_is_the_last_segment_of_the_path_made_safe(path, name):
-    assert download.file_name(path) == name
+    assert urls.file_name(path) == name
 
 
 @pytest.mark.parametrize("url, why", [
     ("http://exa mple.com/a.wav", "whitespace"), ("http://", "no host"), ("https://[::1/a.wav", "cannot be parsed"),
     ("http://host:99999/a.wav", "port"), ("http://host:0/a.wav", "port"), ("ftp://host/a.wav", "ftp:// is not fetched"),
     ("http://a..b/a.wav", "not a host name"), ("http://host\\a.wav", "backslash"),
+    ("http://h/a\udcff\udcfe.wav?tok=X", "not UTF-8"),  # a name that is not UTF-8, as the shell hands it over
+    ("http://admin:1234#x@h/a.wav", "user information"), ("http://user:p?ss@h/a.wav", "user information"),
+    ("http://user:pa/ss@h/a.wav", "user information"),
 ])
 def test_a_malformed_url_is_refused_with_10204(url, why):
     with pytest.raises(E.ConfigurationError, match=why) as refused:
-        download.parse(url)
+        urls.parse(url)
     assert refused.value.code == E.MEDIA_URL_MALFORMED
+    for secret in ("1234", "p?ss", "pa/ss", "tok=X"):  # no part of a password or query shown
+        assert secret not in refused.value.message
 
 
 def test_the_download_settings_change_no_output_so_they_leave_the_fingerprint_alone():
@@ -128,14 +134,17 @@ def test_the_download_settings_change_no_output_so_they_leave_the_fingerprint_al
 def test_a_url_is_processed_into_outputs_under_out_named_after_it(server, home, tmp_path, known_words):
     server.serve("/calls/voicemail.wav", VOICEMAIL, etag='"v1"', content_type="text/html")  # the bytes decide
     out = tmp_path / "out"
-    code, summary, _, _ = run(f"{server.url}/calls/voicemail.wav?{SECRET}", "--out", str(out), "--quiet")
+    url = f"{server.url}/calls/voicemail.wav?{SECRET}"
+    code, summary, _, _ = run(url, "--out", str(out), "--quiet")
     [item] = summary["media"]
     assert code == 0 and item["status"] == "finished", item
     assert item["input"] == f"{server.url}/calls/voicemail.wav"
-    assert item["outputs"]["json"] == str(out / "voicemail.v3.json")
-    assert sorted(p.name for p in out.iterdir()) == ["voicemail.dfxp", "voicemail.srt", "voicemail.txt",
-                                                     "voicemail.v3.json", "voicemail.vtt"]
-    result = json.loads((out / "voicemail.v3.json").read_text())
+    stem = Path(planning.own_name(urls.parse(url))).stem  # a query tells this URL apart: a tag of its hash
+    assert re.fullmatch(r"voicemail-[0-9a-f]{8}", stem) and SECRET not in stem
+    assert item["outputs"]["json"] == str(out / f"{stem}.v3.json")
+    assert sorted(p.name for p in out.iterdir()) == [f"{stem}.dfxp", f"{stem}.srt", f"{stem}.txt",
+                                                     f"{stem}.v3.json", f"{stem}.vtt"]
+    result = json.loads((out / f"{stem}.v3.json").read_text())
     assert result["mediaContentType"] == "audio/x-wav" and result["length"] > 8000
     assert [r.path for r in server.requests_to("/calls/voicemail.wav")] == [f"/calls/voicemail.wav?{SECRET}"]
     with Catalog() as catalog:
@@ -149,12 +158,29 @@ def test_two_urls_of_one_name_are_numbered_and_the_same_url_twice_is_processed_o
     for route in ("/a/call.wav", "/b/call.wav"):
         server.serve(route, VOICEMAIL)
     out = tmp_path / "out"
-    first, second = f"{server.url}/a/call.wav?k=1", f"{server.url}/b/call.wav"
+    first, second = f"{server.url}/a/call.wav", f"{server.url}/b/call.wav"
     code, summary, _, _ = run(first, second, first, "--out", str(out), "--quiet")
     assert code == 0
     assert [i["status"] for i in summary["media"]] == ["finished", "finished", "skipped"]
     assert [Path(i["outputs"]["json"]).name for i in summary["media"][:2]] == ["call.v3.json", "call-2.v3.json"]
     assert len(server.requests_to("/a/call.wav")) == 1
+
+
+def test_urls_that_differ_in_their_query_never_share_outputs_across_runs(server, home, tmp_path, known_words):
+    """`download?id=1` and `download?id=2` are two recordings: a later run of one never writes over the other's
+    outputs, and a re-run of the first finds its own outputs as it left them."""
+    out = tmp_path / "out"
+    firsts = []
+    for n, body in ((1, VOICEMAIL), (2, VOICEMAIL + b"\0\0")):  # another recording (its bytes differ)
+        server.serve("/download", body, etag=f'"v{n}"')
+        firsts.append(run(f"{server.url}/download?id={n}", "--out", str(out), "--quiet")[1]["media"][0])
+    assert [m["status"] for m in firsts] == ["finished", "finished"]
+    one, two = (Path(m["outputs"]["json"]) for m in firsts)
+    assert one != two and one.exists() and two.exists()
+    kept = one.read_bytes()
+    server.serve("/download", VOICEMAIL, etag='"v1"')
+    again = run(f"{server.url}/download?id=1", "--out", str(out), "--quiet")[1]["media"][0]
+    assert again["status"] == "skipped" and Path(again["outputs"]["json"]) == one and one.read_bytes() == kept
 
 
 def test_a_redirect_is_followed_and_user_information_goes_to_its_own_host_only(server, home, tmp_path, known_words):
@@ -165,7 +191,7 @@ def test_a_redirect_is_followed_and_user_information_goes_to_its_own_host_only(s
         url = server.url.replace("http://", "http://agent:hunter2@") + "/short"
         code, summary, _, _ = run(url, "--out", str(tmp_path / "out"), "--quiet")
         assert code == 0 and summary["media"][0]["status"] == "finished"
-        assert Path(summary["media"][0]["outputs"]["json"]).name == "short.v3.json"
+        assert re.fullmatch(r"short-[0-9a-f]{8}\.v3\.json", Path(summary["media"][0]["outputs"]["json"]).name)
         expected = "Basic " + base64.b64encode(b"agent:hunter2").decode()
         assert [r.headers["Authorization"] for r in server.requests] == [expected, expected]
         assert [r.headers.get("Authorization") for r in other.requests] == [None]
@@ -411,7 +437,7 @@ def test_the_temporary_file_of_a_killed_run_is_removed_by_the_next_download(serv
     for path in (stale, elsewhere):
         path.write_bytes(b"half")
     server.serve("/voicemail.wav", VOICEMAIL)
-    fetched = download.fetch(download.parse(f"{server.url}/voicemail.wav"), download.DownloadOptions())
+    fetched = download.fetch(urls.parse(f"{server.url}/voicemail.wav"), download.DownloadOptions())
     try:
         assert not stale.exists() and elsewhere.exists()
         assert fetched.path.parent == folder and fetched.sha256 == reuse.content_key(SAMPLES / "voicemail.wav")

@@ -251,3 +251,10 @@ def test_vocabulary_stage_in_the_pipeline():
     assert run_stage("vocabulary", conv, raw)
     assert texts(conv.recognized) == "please call VoiceBase now"
     assert not run_stage("vocabulary", Conversation("00000000-0000-0000-0000-000000000000", length_ms=0), {})
+
+
+@pytest.mark.parametrize("term", ["Ac\u0000me", "Ac\u0007me", "Ac\u009bme"])
+def test_a_term_with_a_control_character_is_refused_stored_or_inline(term):
+    assert stored_error({"vocabularyName": "products", "terms": [{"term": term}]}).code != 0
+    with pytest.raises(errors.ConfigurationError, match="control character"):
+        config.validate({"vocabularies": [{"terms": [{"term": term}]}]})

@@ -225,6 +225,13 @@ def recognising(home: Path, workers: int) -> bool:
 STOP_DEADLINE_S = 600
 
 
+def as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C as a terminal delivers it. A test run started in the background
+    by a shell without job control (as CI may be) inherits SIGINT ignored, and Python then never turns it
+    into KeyboardInterrupt: the run would go on to the end whatever the test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("workers, presses", [(2, 1), (1, 2)])
 def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
@@ -242,7 +249,7 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
     env = {**os.environ, "SPEECHPROC_HOME": str(home)}
     cli = subprocess.Popen([sys.executable, "-m", "speechproc.cli", "run", str(folder), "--workers", str(workers),
                             "--quiet", "--config", str(tmp_path / "threads.yaml")], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+                           stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     deadline = time.monotonic() + 180
     while not recognising(home, workers):
         if cli.poll() is not None or time.monotonic() > deadline:

@@ -22,7 +22,6 @@ from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
-from speechproc.download import looks_like_url
 from speechproc.formats import JSON_SUFFIX, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.paths import absolute, printable, shown
@@ -43,6 +42,7 @@ from speechproc.store.registry import (
     put_definition,
     query,
 )
+from speechproc.urls import looks_like_url
 
 __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
            "RunOptions", "TranscriptNotReady", "absolute", "align_media",

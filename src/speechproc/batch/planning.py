@@ -7,12 +7,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from speechproc import errors as E
-from speechproc.download import Remote, looks_like_url, parse
+from speechproc.batch.reuse import url_key
 from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
+from speechproc.urls import Remote, looks_like_url, parse
+
+URL_TAG_CHARS = 8  # hexadecimal digits of a URL's keyed hash in its outputs' names
 
 
 @dataclass
@@ -42,11 +46,24 @@ def is_redacted_copy(path: Path) -> bool:
     return Path(path.stem).suffix == ".redacted"
 
 
+def own_name(remote: Remote) -> str:
+    """The file name a URL's outputs take: its path's last segment, with a tag of the whole URL's keyed hash
+    when a query string (or user information) tells it from other URLs of that path (`download?id=1` and
+    `download?id=2` become `download-1f3e...` and `download-9ab0...`), so that one URL's outputs never
+    take the place of another's in a later run; the tag is the same on every run for the same URL."""
+    parts = urlsplit(remote.url)
+    if not (parts.query or parts.username or parts.password):
+        return remote.name
+    stem, dot, suffix = remote.name.rpartition(".")
+    tag = url_key(remote)[:URL_TAG_CHARS]
+    return f"{stem}-{tag}{dot}{suffix}" if dot and stem else f"{remote.name}-{tag}"
+
+
 def discover(paths: list[str | Path],
              note: Callable[[str], None] | None = None) -> tuple[list[Input], list[dict[str, Any]]]:
     """Media files under the given paths (folders walked recursively, by extension), and problems found.
 
-    An http(s) URL (a str, `download.looks_like_url`) is an input of its own, parsed here (ConfigurationError
+    An http(s) URL (a str, `urls.looks_like_url`) is an input of its own, parsed here (ConfigurationError
     10204 when it is malformed). A path that is not a folder is an input whatever it is (a missing file
     becomes a failed item). Symbolic links met while walking a folder are not followed: each one named
     like media, or pointing to a folder, is passed to `note` as skipped. A link named among `paths` is
@@ -56,7 +73,7 @@ def discover(paths: list[str | Path],
     for raw in paths:
         if isinstance(raw, str) and looks_like_url(raw):
             remote = parse(raw)
-            inputs.append(Input(Path(remote.name), remote=remote))
+            inputs.append(Input(Path(own_name(remote)), remote=remote))
             continue
         path = Path(raw)
         if not path.is_dir():

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from speechproc import __version__, download
+from speechproc import __version__, download, urls
 from speechproc import errors as E
 from speechproc.config.settings import Settings
 from speechproc.media import file_hash
@@ -64,7 +64,7 @@ class Fetch:
     problem: E.SpeechprocError | None = None
 
 
-def url_key(remote: download.Remote) -> str:
+def url_key(remote: urls.Remote) -> str:
     """What tells this very URL (its query included) from others of the same public form, as the catalog may
     keep it: an HMAC of the whole URL under a random key of the state folder (`url-key`), so that the
     catalog alone reveals nothing of a secret, however short."""
@@ -80,7 +80,7 @@ def url_key(remote: download.Remote) -> str:
     return hmac.new(place.read_bytes(), remote.whole.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
 
 
-def fetch_unless_unchanged(remote: download.Remote, catalog: Catalog, config_hash: str, force: bool,
+def fetch_unless_unchanged(remote: urls.Remote, catalog: Catalog, config_hash: str, force: bool,
                            options: download.DownloadOptions) -> Fetch:
     """Download a URL input, conditionally when an earlier finished item of the same URL and configuration
     may stand in for it (never with `force`); the download's failure is the item's, not the batch's."""

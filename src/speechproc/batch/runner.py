@@ -25,7 +25,7 @@ from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
-from speechproc.download import DownloadOptions, Fetched, looks_like_url
+from speechproc.download import DownloadOptions, Fetched
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
@@ -33,6 +33,7 @@ from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import new_tasks
 from speechproc.store import keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
+from speechproc.urls import looks_like_url
 
 
 @dataclass

@@ -4,7 +4,7 @@ systems export one row per call), then a sidecar file beside the recording (`cal
 every depth). Everything is read and validated before any audio is: an error names the file (and the
 manifest's line) and nothing is processed.
 
-A recording fetched from a URL is known by its whole URL (`download.Remote.whole`): a manifest row whose
+A recording fetched from a URL is known by its whole URL (`urls.Remote.whole`): a manifest row whose
 `file` cell is that URL gives its metadata (it has no sidecar). Messages show a URL without its secrets.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from speechproc import errors as E
 from speechproc.config import v3 as config
 from speechproc.config.documents_io import read_bounded
-from speechproc.download import looks_like_url, parse, without_secrets
 from speechproc.paths import printable, shown
+from speechproc.urls import looks_like_url, parse, without_secrets
 
 Recording = Path | str  # a file (its real path, as manifests match it), or a URL's whole text
 

@@ -40,6 +40,8 @@ def _term(value: Any, path: str, bad: int) -> dict[str, Any]:
     if not isinstance(term, str):
         raise invalid(f"{path}.term", "the term must be a string", bad)
     text = " ".join(term.split())
+    if any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in text):
+        raise invalid(f"{path}.term", "the term holds a control character", bad)
     if len(text) > MAX_TERM:
         raise invalid(f"{path}.term", f"the term has {len(text)} characters; at most {MAX_TERM} are allowed", bad)
     weight = value.get("weight", 0)
@@ -53,7 +55,8 @@ def _term(value: Any, path: str, bad: int) -> dict[str, Any]:
         raise invalid(f"{path}.soundsLike", f"{len(sounds)} spoken forms; at most {MAX_SOUNDS_LIKE} are allowed", bad)
     forms: list[str] = []
     for i, form in enumerate(sounds):
-        if not isinstance(form, str) or not form.strip() or len(form) > MAX_TERM:
+        if not isinstance(form, str) or not form.strip() or len(form) > MAX_TERM or \
+                any(ch < " " and not ch.isspace() or "\x7f" <= ch <= "\x9f" for ch in form):
             raise invalid(f"{path}.soundsLike[{i}]", f"a spoken form is a non-empty string of at most {MAX_TERM} "
                           "characters", bad)
         forms.append(" ".join(form.split()))
