@@ -41,15 +41,18 @@ def keyring(tmp_path_factory) -> dict[str, Path]:
     home.mkdir(mode=0o700)
     gpg(home, "--passphrase", "", "--quick-gen-key", "Results <results@example.com>", "default", "default", "never")
     gpg(home, "--passphrase", "", "--quick-gen-key", "Signer <signer@example.com>", "ed25519", "sign", "never")
+    gpg(home, "--faked-system-time", "20200101T000000", "--passphrase", "", "--quick-gen-key",  # expired in 2020
+        "Expired <expired@example.com>", "default", "default", "1d")
     files = {"home": home, "asc": folder / "key.asc", "binary": folder / "key.gpg", "private": folder / "private.asc",
              "sign_only": folder / "sign.asc", "message": folder / "message.asc", "empty": folder / "empty.asc",
-             "random": folder / "random.bin", "keyring": folder / "two.asc"}
+             "random": folder / "random.bin", "keyring": folder / "two.asc", "expired": folder / "expired.asc"}
     files["asc"].write_bytes(gpg(home, "--armor", "--export", "results@example.com"))
     files["binary"].write_bytes(gpg(home, "--export", "results@example.com"))
     files["private"].write_bytes(gpg(home, "--pinentry-mode", "loopback", "--passphrase", "", "--armor",
                                      "--export-secret-keys", "results@example.com"))
     files["sign_only"].write_bytes(gpg(home, "--armor", "--export", "signer@example.com"))
-    files["keyring"].write_bytes(gpg(home, "--armor", "--export"))
+    files["keyring"].write_bytes(gpg(home, "--armor", "--export", "results@example.com", "signer@example.com"))
+    files["expired"].write_bytes(gpg(home, "--armor", "--export", "expired@example.com"))
     files["message"].write_bytes(gpg(home, "--armor", "--trust-model", "always", "-r", "results@example.com",
                                      "--encrypt", data=b"not a key"))
     files["empty"].write_bytes(b"")
@@ -105,6 +108,7 @@ def test_keys_add_list_get_delete(keyring, home):
 @pytest.mark.parametrize("name, says", [
     ("empty", "empty"), ("random", "not an OpenPGP public key"), ("private", "a private key"),
     ("message", "not an OpenPGP public key"), ("sign_only", "cannot encrypt"), ("keyring", "holds 2 OpenPGP keys"),
+    ("expired", "expired on 2020-01-02"),
 ])
 def test_a_hostile_key_file_is_refused_and_nothing_is_stored(keyring, home, name, says):
     code, out = invoke("keys", "add", str(keyring[name]))

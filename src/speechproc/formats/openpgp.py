@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import warnings
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
 
@@ -96,6 +97,8 @@ def check_key(data: bytes, name: str = "the key") -> CheckedKey:
         raise _refused(f"{name}: a private key; give the public key only (gpg --armor --export KEY)")
     if cert.is_revoked:
         raise _refused(f"{name}: the key {cert.fingerprint} is revoked")
+    if expired(cert):
+        raise _refused(f"{name}: the key {cert.fingerprint} expired on {cert.expiration:%Y-%m-%d}")
     binary = bytes(cert)
     try:
         pysequoia.encrypt(b"", recipients=[cert], armor=False)
@@ -103,6 +106,17 @@ def check_key(data: bytes, name: str = "the key") -> CheckedKey:
         raise _refused(f"{name}: the key {cert.fingerprint} cannot encrypt ({_reason(exc)}); give a key with a "
                        "valid encryption subkey") from None
     return CheckedKey(binary, str(cert), cert.fingerprint, hashlib.sha256(binary).hexdigest())
+
+
+def expired(cert: Any) -> bool:
+    """Whether a key (a pysequoia `Cert`) has passed its expiration date."""
+    until = cert.expiration
+    return until is not None and until <= datetime.now(timezone.utc)
+
+
+def key_expired(data: bytes) -> bool:
+    """Whether stored key bytes have passed their expiration date (since they were added)."""
+    return expired(pysequoia.Cert.from_bytes(data))
 
 
 def encrypt(data: bytes | str, key: PublicKey) -> bytes:

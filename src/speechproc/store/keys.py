@@ -80,7 +80,11 @@ def resolve(key_id: str | None, catalog: Catalog) -> openpgp.PublicKey | None:
     if found is None:
         raise E.ConfigurationError(E.INVALID_VALUE, f"encryption.publicKeyId: public key {key_id!r} is not stored "
                                    "(speechproc keys add FILE; speechproc keys list)")
-    return openpgp.PublicKey(found["publicKeyId"], found["publicKeyHash"], base64.b64decode(found["binary"]))
+    data = base64.b64decode(found["binary"])
+    if openpgp.key_expired(data):
+        raise E.ConfigurationError(E.INVALID_VALUE, f"encryption.publicKeyId: public key {key_id!r} has expired "
+                                   "(speechproc keys add a renewed key)")
+    return openpgp.PublicKey(found["publicKeyId"], found["publicKeyHash"], data)
 
 
 def configured_key_id(raw: dict[str, Any]) -> str | None:
