@@ -258,3 +258,14 @@ def test_a_term_with_a_control_character_is_refused_stored_or_inline(term):
     assert stored_error({"vocabularyName": "products", "terms": [{"term": term}]}).code != 0
     with pytest.raises(errors.ConfigurationError, match="control character"):
         config.validate({"vocabularies": [{"terms": [{"term": term}]}]})
+
+
+def test_a_common_word_is_never_replaced_by_a_term_spelled_like_it():
+    """Terms that begin as common words do (`Refundo`, `Billings`) leave those words alone, however low their
+    confidence: the word was most likely said as heard."""
+    index = soundalike.TermIndex(["Refundo", "Numbra", "Pleasy", "Billings", "Nimbrella"])
+    common = frozenset("i want a refund for the number please about billing we moved our files to umbrella".split())
+    words = heard("i want a refund for the number please about billing", probability=0.4)
+    assert vocabulary.correct(words, index, common) == (words, 0)
+    words = heard("we moved our files to umbrella", low={"umbrella": 0.4})  # not spelled like the term's start
+    assert texts(vocabulary.correct(words, index, common)[0]) == "we moved our files to Nimbrella"

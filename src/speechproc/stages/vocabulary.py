@@ -24,6 +24,7 @@ from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.stages.options import RecognitionOptions, VocabularyOptions
 from speechproc.stages.soundalike import CONFIDENT, MAX_GAP_MS, TermIndex, letters, matches, spotted
 
+SAME_START = 4  # letters a common word shares with the start of a term it is never replaced by
 _common_words: dict[int, frozenset[str]] = {}
 _indexes: dict[tuple[str, ...], TermIndex] = {}
 
@@ -195,8 +196,10 @@ def correct(words: list[RecognizedWord], terms: TermIndex, common: frozenset[str
     out: list[RecognizedWord] = []
     count = at = 0
     for match in matches(texts, replaceable, _joined(words), terms):
-        out += words[at:match.start]
         run = words[match.start:match.end]
+        if len(run) == 1 and _spelled_alike(letters(run[0].text), letters(match.term), common):
+            continue  # a common word that already spells the term's start was most likely said as heard
+        out += words[at:match.start]
         if letters(" ".join(w.text for w in run)) == letters(match.term) and len(run) == len(match.term.split()):
             out += run  # heard as spelled
         else:
@@ -204,6 +207,12 @@ def correct(words: list[RecognizedWord], terms: TermIndex, common: frozenset[str
             count += 1
         at = match.end
     return out + words[at:], count
+
+
+def _spelled_alike(word: str, term: str, common: frozenset[str]) -> bool:
+    """Whether a common word and a term begin with the same SAME_START letters (`refund` and `Refundo`,
+    `billing` and `Billings`): then the term is not what a mishearing of it looks like."""
+    return word in common and word[:SAME_START] == term[:SAME_START] and len(word) >= SAME_START
 
 
 def run(conv: Conversation, options: VocabularyOptions, tokenizer: Any | None = None) -> None:
