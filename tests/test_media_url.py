@@ -457,8 +457,9 @@ def test_urls_are_recognised_for_real_in_worker_processes(server, home, tmp_path
     code, summary, _, _ = run(f"{server.url}/voicemail.wav?{SECRET}", f"{server.url}/again/voicemail.flac",
                               "--out", str(tmp_path / "out"), "--workers", "2", "--quiet")
     assert code == 0 and [i["status"] for i in summary["media"]] == ["finished", "finished"]
-    for name, content_type in (("voicemail.wav", "audio/x-wav"), ("voicemail.flac", "audio/flac")):
-        item = json.loads((tmp_path / "out" / (name + ".v3.json")).read_text())  # two names of one stem
+    for media, content_type in zip(summary["media"], ("audio/x-wav", "audio/flac")):
+        item = json.loads(Path(media["outputs"]["json"]).read_text())
+        assert Path(media["outputs"]["json"]).parent == tmp_path / "out"
         assert item["mediaContentType"] == content_type
-        assert [w for w in item["transcript"]["words"] if not w.get("m")], f"no words recognised in {name}"
+        assert [w for w in item["transcript"]["words"] if not w.get("m")], f"no words recognised in {media}"
     assert downloads(home) == []
