@@ -41,6 +41,15 @@ def state_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state folder of the test's own: the catalog, keys and downloads the commands use hold its runs only."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("SPEECHPROC_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def sample_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private copy of sample_media (outputs are written beside the inputs)."""

@@ -64,15 +64,6 @@ def decrypt(home: Path, data: bytes) -> bytes:
     return gpg(home, "--decrypt", data=data)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    """A state folder of this test's own."""
-    state = tmp_path / "state"
-    state.mkdir()
-    monkeypatch.setenv("SPEECHPROC_HOME", str(state))
-    return state
-
-
 def add_key(path: Path) -> dict:
     code, out = invoke("keys", "add", str(path))
     assert code == 0, out

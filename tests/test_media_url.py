@@ -38,14 +38,6 @@ def server() -> Receiver:
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A state folder of the test's own: its catalog and downloads hold this test's runs only."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("SPEECHPROC_HOME", str(folder))
-    return folder
-
-
-@pytest.fixture
 def known_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """The voicemail's words from truth.json in place of recognition (the real decode and every later stage run)."""
     real = jobs.analyse

@@ -145,14 +145,6 @@ def test_media_delete_deletes_now_and_an_unknown_id_is_a_404(catalog, tmp_path):
     assert code == 1 and body["status"] == 404 and body["warnings"][0]["code"] == errors.RESOURCE_NOT_FOUND
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    """A state folder of the test's own: the commands open its catalog."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("SPEECHPROC_HOME", str(folder))
-    return folder
-
-
 def test_every_command_deletes_what_has_expired_and_purge_says_what(home, tmp_path, clock):
     with Catalog() as cat:
         first = make(cat, tmp_path / "a", ttl=60)
