@@ -241,6 +241,31 @@ def speaker_counts(embedding: str) -> dict:
             "multi_speaker_files": {n: {"speakers": k, "found": found[n]} for n, k in known.items()}}
 
 
+def rttm(path: Path) -> list[tuple[int, int, str]]:
+    """The speaker turns of an RTTM file, in ms."""
+    turns = []
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        if fields and fields[0] == "SPEAKER":
+            start, duration = float(fields[3]), float(fields[4])
+            turns.append((round(start * 1000), round((start + duration) * 1000), fields[7]))
+    return turns
+
+
+def meetings(embedding: str, folder: Path) -> dict:
+    """Every recording of `folder` with an RTTM reference beside it (NAME.wav and NAME.rttm): DER (0.25 s
+    collar, overlap scored) and the speaker count, per recording and on average."""
+    rows = []
+    for reference in sorted(folder.glob("*.rttm")):
+        audio = next((p for p in sorted(folder.glob(reference.stem + ".*")) if p.suffix != ".rttm"
+                      and p.suffix != ".stm"), None)
+        if audio is not None:
+            rows.append(score(reference.stem, mono(audio), rttm(reference), embedding))
+            print(embedding, json.dumps(rows[-1]), file=sys.stderr)
+    return {"recordings": rows, "mean_der": round(float(np.mean([r["der"] for r in rows])), 4) if rows else None,
+            "speaker_count_right": sum(r["speakers_found"] == r["speakers_ref"] for r in rows)}
+
+
 def summary(rows: list[dict]) -> dict:
     total = sum(r["reference_s"] for r in rows)
     pooled = {part: round(sum(r[part] * r["reference_s"] for r in rows) / total, 4)
@@ -260,6 +285,8 @@ def main() -> None:
                         help="embedding backends to compare, side by side in this run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--meetings", type=Path, help="also score the recordings of this folder that have an RTTM "
+                        "reference beside them (NAME.wav + NAME.rttm): held-out meetings of 2-6 speakers")
     args = parser.parse_args()
     import torch
 
@@ -267,6 +294,9 @@ def main() -> None:
     asr_times = {name: round(asr_seconds(mono(path), args.threads), 2) for name, path, _ in references()}
     result = {"threads": args.threads, "asr_s": asr_times,
               "embeddings": {name: run(name, asr_times) for name in args.embeddings.split(",")}}
+    if args.meetings:
+        for name in args.embeddings.split(","):
+            result["embeddings"][name]["held_out_meetings"] = meetings(name, args.meetings)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -7,14 +7,20 @@ own pipeline (`api.process`, tiny.en, diarization off) with its configuration:
   none            no vocabulary
   needed10        the 10 needed terms, hot words only (speechproc.vocabularyCorrection false)
   needed10+fix    the 10 needed terms, hot words and the correction
-  hidden1000      the 10 hidden among 990 generated distractors (deterministic seed), hot words only
-  hidden1000+fix  the same with the correction
+  names1000       the 10 hidden among 990 real surnames (Faker's lists of 7 languages, seeded sample), as a
+                  contact centre's list of customers, agents and products reads: hint only
+  names1000+fix   the same with the correction
+  soup1000        the 10 hidden among 990 names made of the same 30 syllables as the 10 (seeded): many are
+                  near neighbours of a term, a harder list than any real one: hint only
+  soup1000+fix    the same with the correction
+"hint only" is speechproc.vocabularyCorrection false: the hint, and the second pass a recording takes when
+its vocabulary overflowed the hint.
 Measured as the biasing literature does: B-WER (errors on the listed words, insertions of listed words
 included), U-WER (errors on all other words), term recall (term occurrences recognised exactly), and on the
 control sentences the false replacements (words that became a vocabulary term) and their U-WER. Also the
 time of the correction alone: 1,000 terms over a one-hour transcript (10,000 words).
 
-Usage: python benchmarks/vocabulary.py [--json benchmarks/vocabulary.result.json]
+Usage: python benchmarks/vocabulary.py [--json benchmarks/vocabulary.result.json]   (needs `pip install faker`)
 """
 from __future__ import annotations
 
@@ -70,6 +76,31 @@ def distractors(count: int, seed: int = 7) -> list[str]:
     return out
 
 
+SURNAME_LOCALES = ("en_US", "de_DE", "it_IT", "fr_FR", "nl_NL", "fi_FI", "sv_SE")
+
+
+def surnames(count: int, seed: int = 7) -> list[str]:
+    """Real surnames of several languages (ASCII letters only, 5 letters or more), none one of TERMS."""
+    import importlib
+
+    taken = {t.casefold() for t in TERMS}
+    pool: set[str] = set()
+    for locale in SURNAME_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        pool.update(n for n in provider.last_names if n.isascii() and n.isalpha() and len(n) >= 5
+                    and n.casefold() not in taken)
+    return random.Random(seed).sample(sorted(pool), count)
+
+
+def hidden_among(others: list[str], seed: int = 11) -> list[str]:
+    """The 10 terms at seeded places among `others`."""
+    terms = list(others)
+    rng = random.Random(seed)
+    for term in TERMS:
+        terms.insert(rng.randrange(len(terms) + 1), term)
+    return terms
+
+
 def synthesise(folder: Path) -> list[tuple[str, str, bool]]:
     """(file, reference text, holds a term) for every sentence in both voices, as 16 kHz mono WAV."""
     made = []
@@ -77,7 +108,7 @@ def synthesise(folder: Path) -> list[tuple[str, str, bool]]:
         for i, (text, term) in enumerate([(s, True) for s in TERM_SENTENCES] + [(s, False) for s in CONTROL_SENTENCES]):
             raw, wav = folder / f"raw{v}_{i}.wav", folder / f"s{v}_{i:02d}.wav"
             subprocess.run(["espeak-ng", *voice, "-w", str(raw), text], check=True)
-            subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(wav)], check=True)
+            subprocess.run(["sox", "-D", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(wav)], check=True)  # -D: no dither
             raw.unlink()
             made.append((wav.name, text, term))
     return made
@@ -193,13 +224,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
-    hidden = distractors(990)
-    rng = random.Random(11)
-    for term in TERMS:  # the needed terms at seeded places among the distractors
-        hidden.insert(rng.randrange(len(hidden) + 1), term)
+    names, soup = hidden_among(surnames(990)), hidden_among(distractors(990))
     conditions = {
         "none": ([], True), "needed10": (TERMS, False), "needed10+fix": (TERMS, True),
-        "hidden1000": (hidden, False), "hidden1000+fix": (hidden, True),
+        "names1000": (names, False), "names1000+fix": (names, True),
+        "soup1000": (soup, False), "soup1000+fix": (soup, True),
     }
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["SPEECHPROC_HOME"] = str(Path(tmp) / "home")

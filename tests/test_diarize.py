@@ -116,6 +116,23 @@ def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
     assert np.array_equal(labels, diarize.cluster(emb, spans))  # the same labels every time
 
 
+def test_a_meetings_quieter_member_counts_but_a_second_voice_needs_more():
+    """A third or fourth speaker with 11-12 % of the speech is a speaker; a second one with as little is not
+    (one-speaker recordings hold such clusters of odd windows)."""
+    rng = np.random.default_rng(3)
+    centres = rng.standard_normal((4, 192))
+
+    def meeting(shares: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        emb = np.concatenate([centres[i] + 0.6 * rng.standard_normal((n, 192)) for i, n in enumerate(shares)])
+        emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+        order = rng.permutation(len(emb))
+        spans = np.array([(i * 1500, i * 1500 + 1500) for i in range(len(emb))])
+        return emb[order], spans
+
+    assert diarize.estimate_speakers(*meeting([60, 50, 40, 19])) == 4  # the fourth: 11.6 % of the speech
+    assert diarize.estimate_speakers(*meeting([150, 19])) == 1  # a second voice of 11 %: not enough
+
+
 def test_a_voice_split_in_two_is_one_speaker_however_many_windows_it_has():
     rng = np.random.default_rng(2)
     centre = rng.standard_normal(192)

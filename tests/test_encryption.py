@@ -315,3 +315,49 @@ def test_a_real_run_encrypts_what_it_recognises(tmp_path, keyring, monkeypatch):
     assert words
     catalog = (tmp_path / "state" / "catalog.sqlite3").read_bytes().lower()
     assert not [w for w in words if w.encode() in catalog]
+
+
+def test_an_encrypted_copy_of_the_recording_when_asked(tmp_path, keyring, known_words, home):
+    shutil.copy(SAMPLES / "call.flac", tmp_path / "call.flac")
+    key = add_key(keyring["asc"])
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"encryption": {"publicKeyId": key["publicKeyId"]},
+                                      "speechproc": {"encryptOriginal": True}}))
+    code, out = invoke("run", str(tmp_path / "call.flac"), "--config", str(config), "--out", str(tmp_path / "out"))
+    assert code == 0, out
+    [item] = out["media"]
+    copy = tmp_path / "out" / "call.original.flac.gpg"
+    assert item["outputs"]["original-encrypted"] == str(copy)
+    assert decrypt(keyring["home"], copy.read_bytes()) == (tmp_path / "call.flac").read_bytes()
+    code, streams = invoke("media", "streams", item["mediaId"])
+    assert code == 0 and [s["streamName"] for s in streams["streams"]] == ["original-encrypted"]
+    assert streams["streams"][0]["streamLocation"].endswith("call.original.flac.gpg")
+    code, _ = invoke("media", "delete", item["mediaId"])
+    assert code == 0 and not copy.exists() and (tmp_path / "call.flac").exists()  # the recording itself stays
+
+
+def test_an_encrypted_copy_without_a_key_is_a_configuration_error(tmp_path, home):
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"speechproc": {"encryptOriginal": True}}))
+    shutil.copy(SAMPLES / "call.flac", tmp_path / "call.flac")
+    code, out = invoke("run", str(tmp_path / "call.flac"), "--config", str(config), "--out", str(tmp_path / "out"))
+    assert code == 2 and "speechproc.encryptOriginal" in out["warnings"][0]["message"], out
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_recording_fetched_from_a_url_is_kept_only_as_its_encrypted_copy(tmp_path, keyring, known_words, home):
+    from receivers import receiving
+
+    recording = (SAMPLES / "voicemail.wav").read_bytes()
+    key = add_key(keyring["asc"])
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"encryption": {"publicKeyId": key["publicKeyId"]},
+                                      "speechproc": {"encryptOriginal": True}}))
+    with receiving() as server:
+        server.serve("/calls/voicemail.wav", recording)
+        code, out = invoke("run", f"{server.url}/calls/voicemail.wav", "--config", str(config),
+                           "--out", str(tmp_path / "out"))
+    assert code == 0, out
+    copy = tmp_path / "out" / "voicemail.original.wav.gpg"  # named after the URL, not the download
+    assert decrypt(keyring["home"], copy.read_bytes()) == recording
+    assert not list((home / "downloads").iterdir())  # no plaintext copy of the recording is left

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from speechproc import errors
 from speechproc.config import v3 as config
-from speechproc.config.options import build, callback_options, download_options
+from speechproc.config.options import build, callback_options, download_options, encryption_options
 from speechproc.config.settings import DEFAULTS, LOCAL_SETTINGS
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
 from speechproc.schema import SETTING, Arr, Bool, Num, Setting, Str, declared
 from speechproc.stages import taxonomy
-from speechproc.stages.options import DiarizationOptions, Options, RecognitionOptions
+from speechproc.stages.options import DiarizationOptions, RecognitionOptions
 
 
 def a_valid_value(setting: Setting, folder: Path):
@@ -42,7 +43,7 @@ def a_valid_value(setting: Setting, folder: Path):
     return "something-else"
 
 
-def options_holding(key: str, *built: Options | CallbackOptions | DownloadOptions) -> list:
+def options_holding(key: str, *built: Any) -> list:
     """Every value the built options hold for the setting `key`, from whichever dataclass declares it."""
     found = []
     todo: list = list(built)
@@ -68,8 +69,10 @@ def test_every_declared_setting_is_in_the_schema_with_its_default():
 @pytest.mark.parametrize("key", sorted(LOCAL_SETTINGS))
 def test_a_configured_value_reaches_the_options_of_every_stage_that_declares_it(key, tmp_path):
     value = a_valid_value(LOCAL_SETTINGS[key], tmp_path)
-    settings = config.validate({"speechproc": {key: value}})
-    held = options_holding(key, build(settings), callback_options(settings), download_options(settings))
+    companions = {"encryptOriginal": {"encryption": {"publicKeyId": "a-key"}}}  # what the setting needs beside it
+    settings = config.validate({"speechproc": {key: value}, **companions.get(key, {})})
+    held = options_holding(key, build(settings), callback_options(settings), download_options(settings),
+                           encryption_options(settings))
     assert held, f"no options field declares {key}"
     expected = tuple(value) if isinstance(value, list) else value
     assert all(v == expected for v in held), (key, held)

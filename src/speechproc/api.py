@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from speechproc import errors as E
-from speechproc import results
+from speechproc import media, results
 from speechproc.batch import runner
 from speechproc.batch.jobs import Job, JobResult, execute, run_job
-from speechproc.batch.planning import Input, discover, is_redacted_copy, output_paths
+from speechproc.batch.planning import Input, discover, is_redacted_copy, output_paths, unreadable
 from speechproc.batch.publishing import redact_audio, redacted_audio_path, write_outputs
 from speechproc.batch.runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, RunOptions, plan, record
 from speechproc.config import v3 as config_module
@@ -22,14 +22,15 @@ from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
+from speechproc.engines.models import default_threads
 from speechproc.formats import JSON_SUFFIX, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.paths import absolute, printable, shown
 from speechproc.report.writing import call as call_report
 from speechproc.report.writing import corpus as corpus_report
-from speechproc.stages import align
+from speechproc.stages import align, identify
 from speechproc.stages.pipeline import new_tasks
-from speechproc.store import items, retention
+from speechproc.store import items, retention, speakers
 from speechproc.store.catalog import Catalog, using
 from speechproc.store.export import export
 from speechproc.store.keys import add_key, delete_key, get_key, list_keys
@@ -42,6 +43,7 @@ from speechproc.store.registry import (
     put_definition,
     query,
 )
+from speechproc.store.speakers import delete_speaker, get_speaker, list_speakers
 from speechproc.urls import looks_like_url
 
 __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
@@ -52,7 +54,8 @@ __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResul
            "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
            "resolve", "run_job", "shown", "write_outputs",
            "add_key", "delete_key", "get_key", "list_keys",
-           "delete_media", "get_streams", "purge_media", "put_metadata"]
+           "delete_media", "get_streams", "purge_media", "put_metadata",
+           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
@@ -174,3 +177,32 @@ class TranscriptNotReady(E.NotFoundError):
 
     def body(self) -> dict[str, Any]:
         return E.transcript_not_ready_body()
+
+
+ENROLL_FIRST_S = 20 * 60  # of each recording enrolled, only the first this many seconds are read
+
+
+def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, replace: bool = False,
+                   catalog: Catalog | None = None) -> dict[str, Any]:
+    """`speechproc speakers enroll`: a person's voiceprint from recordings of them alone (`identify`), stored
+    under `name` (added to their earlier recordings, or in their place with `replace`). ConfigurationError for
+    a bad name or role, a file that is not a readable recording, one enrolled under another name, or too
+    little speech in all."""
+    name, role = speakers.check_name(name), speakers.check_role(role)
+    paths = list(dict.fromkeys(Path(f).resolve() for f in files))
+    if not paths:
+        raise E.ConfigurationError(E.INVALID_VALUE, "name at least one recording of the person")
+    for path in paths:
+        problem = unreadable(path)
+        if problem is not None:
+            raise E.ConfigurationError(E.INVALID_VALUE, problem.message)
+    hashes, recordings = [], []
+    for path in paths:
+        try:
+            recordings.append(media.decode(path, first_s=ENROLL_FIRST_S).samples.mean(axis=0))
+        except E.SpeechprocError as exc:  # a file that is no recording is a mistake in the command: exit 2
+            raise E.ConfigurationError(exc.code, exc.message) from None
+        hashes.append(media.file_hash(path))
+    voices = identify.enrollment_voices(recordings, threads=default_threads())
+    found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices) if v is not None]
+    return speakers.enroll(name, role, found, replace, catalog)

@@ -203,7 +203,8 @@ class Channel:
     speaker_role: str | None = None
     original: np.ndarray | None = None  # the same channel at the recording's own rate, when a stage needs it
     original_rate: int = 0
-    named: bool = True  # False when the name is a default, not given by the configuration
+    named: bool = True  # False when the name is a default and the channel may hold several speakers (diarized)
+    default_name: bool = False  # True when the configuration gave no name: an enrolled speaker's name may replace it
 
     def live_samples(self) -> np.ndarray:
         """The 16 kHz samples, for a stage that runs before they are let go of (`release`)."""
@@ -231,6 +232,8 @@ class Conversation:
     content_type: str = ""
     channels: list[Channel] = field(default_factory=list)
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
+    diarized_voices: dict[str, Any] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
+    speaker_roles: dict[str, str] = field(default_factory=dict)  # an enrolled speaker's role, by name
     recognized: list[RecognizedWord] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)

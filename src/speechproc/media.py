@@ -155,8 +155,10 @@ def give_back_memory() -> None:
         pass
 
 
-def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE) -> AudioTrack:
-    """Decode one audio stream to float32 PCM per channel, resampled to `sample_rate` (None keeps the original).
+def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE,
+           first_s: float | None = None) -> AudioTrack:
+    """Decode one audio stream to float32 PCM per channel, resampled to `sample_rate` (None keeps the original);
+    with `first_s`, only about its first `first_s` seconds.
 
     Frames are written into one preallocated buffer, so a long file is held in memory once. A stream with more
     than MAX_CHANNELS channels, or a header that makes no sense, is a 10201 error.
@@ -181,6 +183,8 @@ def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE)
             for frame in container.decode(stream):
                 for out in resampler.resample(frame):
                     buffer, filled = _append(buffer, filled, planes(out))
+                if first_s is not None and filled >= first_s * rate:
+                    break
             for out in resampler.resample(None):
                 buffer, filled = _append(buffer, filled, planes(out))
         except (av.FFmpegError, ValueError) as exc:

@@ -176,6 +176,10 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
         outputs["redacted-audio"] = redacted
         conv.streams = [("original", job.source or job.input.resolve().as_uri(), "finished"),
                         ("redacted-audio", redacted.resolve().as_uri(), "finished")]
+    if "original-encrypted" in outputs and job.encryption is not None:  # read whole: a recording fits in memory
+        ownership.start_set(outputs.values(), outputs["json"], state.ledger)
+        ownership.write(outputs["original-encrypted"], openpgp.encrypt(job.input.read_bytes(), job.encryption),
+                        state.ledger, job.media_id)
     body = _expiring(v3json.media_item(item, conv), job)
     if job.encryption is not None:
         body["encryption"] = job.encryption.reference()

@@ -20,7 +20,7 @@ from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, pla
 from speechproc.config import item_metadata
 from speechproc.config import v3 as config_module
 from speechproc.config.options import build as build_options
-from speechproc.config.options import callback_options, download_options
+from speechproc.config.options import callback_options, download_options, encryption_options
 from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
@@ -255,6 +255,9 @@ class _Batch:
             outputs = {} if problem else self.names.get(inp.key, {})
             if self.settings.public_key is not None:  # every file of an encrypted item is written as NAME.gpg
                 outputs = {k: openpgp.sealed_name(v) for k, v in outputs.items()}
+                if outputs and encryption_options(self.settings).original:
+                    named = Path(inp.remote.name) if inp.remote is not None else inp.path  # not the download's name
+                    outputs["original-encrypted"] = openpgp.original_copy(outputs["json"], named)
             job = Job(media_id=media_id, input=got.fetched.path if got and got.fetched else inp.path,
                       outputs=outputs, redacted_audio=None, options=self.options, metadata=metadata,
                       date_created=created, content_hash=content_hash, config_hash=config_hash, ownership={},

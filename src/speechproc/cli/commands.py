@@ -16,6 +16,7 @@ from speechproc.batch import distributed
 from speechproc.cli import definitions as cli_definitions
 from speechproc.cli import keys as cli_keys
 from speechproc.cli import media as cli_media
+from speechproc.cli import speakers as cli_speakers
 from speechproc.cli.progress import BarReporter
 from speechproc.cli.support import (
     AUTO,
@@ -182,6 +183,7 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
 
 cli_definitions.add_commands(main)
 cli_keys.add_commands(main)
+cli_speakers.add_commands(main)
 
 
 @main.group("callbacks")

@@ -11,11 +11,13 @@ from speechproc.config.settings import DEFAULTS, Settings
 from speechproc.config.v3 import DETECTOR_NAME_BY_ID, detector_id
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
+from speechproc.formats.openpgp import EncryptionOptions
 from speechproc.schema import declared
 from speechproc.stages.options import (
     DetectOptions,
     DetectorOptions,
     DiarizationOptions,
+    IdentifyOptions,
     IngestOptions,
     MetricsOptions,
     Options,
@@ -58,6 +60,7 @@ def build(settings: Settings) -> Options:
         ingest=IngestOptions(layout=dict(settings.ingest), original_rate=settings.voice_features),
         recognition=RecognitionOptions(language=language, **declared_values(RecognitionOptions, settings)),
         diarization=DiarizationOptions(**declared_values(DiarizationOptions, settings)),
+        identify=IdentifyOptions(people=settings.speakers, **declared_values(IdentifyOptions, settings)),
         advanced_punctuation=settings.advanced_punctuation,
         detect=DetectOptions(language=language, detectors=tuple(detector_options(d) for d in settings.detectors)),
         voice_features=settings.voice_features,
@@ -91,6 +94,11 @@ def callback_options(settings: Settings) -> CallbackOptions:
     return CallbackOptions(callbacks=tuple(settings.callbacks), time_to_live=settings.time_to_live,
                            language=settings.language, encryption=settings.public_key,
                            **declared_values(CallbackOptions, settings))
+
+
+def encryption_options(settings: Settings) -> EncryptionOptions:
+    """The local settings of client-supplied encryption (`formats.openpgp.EncryptionOptions`)."""
+    return EncryptionOptions(**declared_values(EncryptionOptions, settings))
 
 
 def download_options(settings: Settings) -> DownloadOptions:

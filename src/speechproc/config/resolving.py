@@ -1,12 +1,12 @@
 """The settings with the definitions a configuration names, read from the catalog before any audio is:
-categories, keyword groups, classifiers, vocabularies and the encryption key."""
+categories, keyword groups, classifiers, vocabularies, the encryption key and the enrolled speakers."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from speechproc import errors as E
 from speechproc.config.settings import Settings
-from speechproc.store import keys, vocabularies
+from speechproc.store import keys, speakers, vocabularies
 from speechproc.store.catalog import Catalog
 
 
@@ -49,5 +49,6 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
         models.append(definition)
     vocabulary = vocabularies.resolve(settings.value("vocabularies"),
                                       lambda name: catalog.get_definition("vocabulary", name))
+    people = speakers.resolve(catalog) if settings.local("speakerIdentification") else ()
     return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
-                   public_key=public_key, vocabulary=vocabulary)
+                   public_key=public_key, vocabulary=vocabulary, speakers=people)

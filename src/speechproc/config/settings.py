@@ -1,7 +1,8 @@
 """Effective settings of a validated configuration: the values every stage reads, with their defaults.
 
 The local settings (the `speechproc` section) are declared once, as fields of the options dataclasses
-(`speechproc.stages.options`, `speechproc.delivery.options`, `speechproc.download`); `LOCAL_SETTINGS`
+(`speechproc.stages.options`, `speechproc.delivery.options`, `speechproc.download`,
+`speechproc.formats.openpgp`); `LOCAL_SETTINGS`
 collects them, and their defaults join the v3 ones here.
 """
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any
 
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
-from speechproc.formats.openpgp import PublicKey
+from speechproc.formats.openpgp import EncryptionOptions, PublicKey
 from speechproc.schema import Setting, declared
-from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, Options
+from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, EnrolledSpeaker, Options
 
 
 def _local_settings(*roots: type) -> dict[str, Setting]:
@@ -32,7 +33,7 @@ def _local_settings(*roots: type) -> dict[str, Setting]:
     return found
 
 
-LOCAL_SETTINGS = _local_settings(Options, CallbackOptions, DownloadOptions)
+LOCAL_SETTINGS = _local_settings(Options, CallbackOptions, DownloadOptions, EncryptionOptions)
 # settings that change how a recording is fetched, never the outputs: left out of `Settings.fingerprint`
 FETCHING_ONLY = frozenset(setting.key for _, setting in declared(DownloadOptions))
 # The default of every setting a configuration may leave out, by its path in the configuration.
@@ -77,6 +78,7 @@ class Settings:
     # every vocabulary term, named lists read from the catalog (config.resolving.resolve); None: only the inline terms
     vocabulary: tuple[dict[str, Any], ...] | None = None
     public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
+    speakers: tuple[EnrolledSpeaker, ...] = ()  # the people enrolled, when speakers are named (config.resolving)
 
     def local(self, key: str) -> Any:
         """A local setting (`speechproc.KEY`), else its declared default."""
@@ -220,4 +222,6 @@ class Settings:
             kept = {k: v for k, v in local.items() if k not in FETCHING_ONLY}
             raw = {k: v for k, v in raw.items() if k != "speechproc"} | ({"speechproc": kept} if kept else {})
         canonical = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+        if self.speakers:  # enrolling someone changes the names a recording's speakers take
+            canonical += repr([(p.name, p.role, p.exemplars) for p in self.speakers])
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]

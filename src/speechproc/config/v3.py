@@ -154,6 +154,12 @@ def _check_callback_destinations(raw: dict) -> None:
 _UUID = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
+def _check_encrypted_original(raw: dict) -> None:
+    """An encrypted copy of the recording needs the key it is encrypted to."""
+    if raw.get("speechproc", {}).get("encryptOriginal") and "encryption" not in raw:
+        raise invalid("speechproc.encryptOriginal", "needs encryption.publicKeyId (the key the copy is encrypted to)")
+
+
 def _check_account(local: dict) -> None:
     """speechproc.accountId is a UUID (any version: the hosted service's ids were not all RFC 4122)."""
     account_id = local.get("accountId")
@@ -261,6 +267,7 @@ def validate(raw: Any) -> Settings:
     except E.ConfigurationError as exc:
         raise _with_documented_code(exc) from None
     _check_account(raw.get("speechproc", {}))
+    _check_encrypted_original(raw)
     _check_callback_destinations(raw)
     _check_inline_vocabularies(raw)
     return Settings(raw)

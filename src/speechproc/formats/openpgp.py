@@ -17,12 +17,24 @@ from typing import Any, cast
 import pysequoia
 
 from speechproc import errors as E
+from speechproc.formats import JSON_SUFFIX
 from speechproc.results import Encryption, MediaItem
+from speechproc.schema import Bool, Setting
 
 SUFFIX = ".gpg"  # added to the name of every file written encrypted: call.v3.json.gpg
 CONTENT_TYPE = "application/pgp-encrypted"  # of an encrypted callback body
 MAX_KEY_BYTES = 1 << 20  # a public key file larger than this is refused unread
 ARMOR_PRIVATE = b"-----BEGIN PGP PRIVATE KEY BLOCK-----"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EncryptionOptions:
+    """The local settings of client-supplied encryption."""
+
+    original: bool = Setting("encryptOriginal", False, Bool(),
+                             "With encryption, also write an encrypted copy of the recording (NAME.original.EXT.gpg, "
+                             "the stream original-encrypted): the one copy kept of a recording fetched from a URL."
+                             ).field()
 
 
 @dataclass(frozen=True)
@@ -133,6 +145,13 @@ def encrypt(data: bytes | str, key: PublicKey) -> bytes:
 def sealed_name(path: Path) -> Path:
     """The name an encrypted output is written under: `.gpg` added."""
     return path.with_name(path.name + SUFFIX)
+
+
+def original_copy(json_path: Path, recording: Path) -> Path:
+    """Where the encrypted copy of `recording` goes beside the item's sealed JSON: `call.original.wav.gpg`."""
+    plain = plain_name(json_path).name
+    base = plain[: -len(JSON_SUFFIX)] if plain.endswith(JSON_SUFFIX) else plain
+    return json_path.with_name(base + ".original" + (recording.suffix or ".audio") + SUFFIX)
 
 
 def plain_name(path: Path) -> Path:

@@ -7,10 +7,10 @@
    and hop, and the count thresholds, are the backend's `Tuning`.
 3. Spherical k-means of the window embeddings (seeded, so the labels are reproducible). The speaker
    count is the configured one, or estimated: k grows from 1 while the k-th cluster holds at least
-   MIN_SPEAKER_SHARE of the speech (and MIN_SPEAKER_MS), no two centroids are as alike as one voice
-   (`same_similarity`), and the split accounts for a real share of the embeddings' spread: at least
-   `min_gain`, and `gain_windows / windows` for recordings with few windows, which any split of one
-   voice explains well.
+   MIN_SPEAKER_SHARE of the speech (MIN_FURTHER_SHARE from the third on; and MIN_SPEAKER_MS), no two
+   centroids are as alike as one voice (`same_similarity`), and the split accounts for a real share of
+   the embeddings' spread: at least `min_gain` (`further_gain` from the third on), and
+   `gain_windows / windows` for recordings with few windows, which any split of one voice explains well.
 4. A change of speaker shorter than ISLAND_MS inside continuous speech is given back to the speaker
    around it (`smooth`). Each window labels the stretch of time nearest its centre; one speaker's
    stretches make a segment across pauses under BRIDGE_MS.
@@ -34,7 +34,8 @@ from speechproc.media import ASR_RATE
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
 EMBEDDING = "campplus"
-MIN_SPEAKER_SHARE = 0.15  # of the speech, for a cluster to count as a speaker
+MIN_SPEAKER_SHARE = 0.15  # of the speech, for a second cluster to count as a speaker
+MIN_FURTHER_SHARE = 0.10  # of the speech, for a third or further cluster (a meeting's quieter member)
 MIN_SPEAKER_MS = 1000  # and at least this much of it
 BRIDGE_MS = 300  # a shorter pause between one speaker's stretches is part of the same segment
 ISLAND_MS = 800  # a shorter change of speaker inside continuous speech is taken back (`smooth`)
@@ -53,12 +54,13 @@ class Tuning:
     window_s: float  # embedding window
     hop_s: float  # one window every hop
     gain_windows: float  # a further cluster must explain this / windows of the spread ...
-    min_gain: float  # ... and at least this share
+    min_gain: float  # ... and at least this share (the second speaker)
+    further_gain: float  # ... or this share (a third speaker or more)
     same_similarity: float  # centroids at least this alike are one speaker
 
 
 # fitted on ../shared/evaldata (benchmarks/diarization.py; see the README)
-TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.85)}
+TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.08, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.12, 0.85)}
 
 
 @dataclass(frozen=True)
@@ -177,13 +179,14 @@ def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: in
         return False
     durations = spans[:, 1] - spans[:, 0]
     per_cluster = np.bincount(labels, weights=durations, minlength=k)
-    if per_cluster.min() < MIN_SPEAKER_MS or per_cluster.min() / max(float(durations.sum()), 1.0) < MIN_SPEAKER_SHARE:
+    least_share = MIN_SPEAKER_SHARE if k == 2 else MIN_FURTHER_SHARE
+    if per_cluster.min() < MIN_SPEAKER_MS or per_cluster.min() / max(float(durations.sum()), 1.0) < least_share:
         return False
     centroids = np.stack([emb[labels == c].mean(axis=0) for c in range(k)])
     centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-9)
     if float(np.max((centroids @ centroids.T)[np.triu_indices(k, 1)])) >= tuning.same_similarity:
         return False
-    return gain >= max(tuning.gain_windows / len(emb), tuning.min_gain)
+    return gain >= max(tuning.gain_windows / len(emb), tuning.min_gain if k == 2 else tuning.further_gain)
 
 
 def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
@@ -249,16 +252,27 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
             threads: int = 1) -> list[Segment]:
     """Who spoke when in 16 kHz mono audio: segments labelled 0..k-1 by first appearance. `threads`: how many
     pieces of the embedding network's work run side by side (the result is the same for any number)."""
+    return diarize_voices(samples, speakers, max_speakers, backend, weights, tuning, threads)[0]
+
+
+def diarize_voices(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
+                   backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None,
+                   threads: int = 1) -> tuple[list[Segment], dict[int, np.ndarray]]:
+    """`diarize`, and each label's voice: the normalised mean of the embeddings of the windows it was given."""
     tuning = tuning or TUNINGS[backend]
     if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
         samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
     regions = speech_regions(samples)
     if not regions:
-        return []
+        return [], {}
     windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
     emb = embed(samples, regions, windows, backend, weights, threads)
     labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning))
-    return segments_from(windows, labels)
+    voices = {}
+    for label in np.unique(labels):
+        mean = emb[labels == label].mean(axis=0)
+        voices[int(label)] = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
+    return segments_from(windows, labels), voices
 
 
 def _overlaps(s: int, e: int, segments: list[Segment], starts: list[int]) -> dict[int, int]:
@@ -341,12 +355,13 @@ def prepare(options: DiarizationOptions) -> None:
 
 
 def run(conv: Conversation, options: DiarizationOptions) -> None:
-    """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`)."""
+    """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`); keep each
+    speaker's voice (CAM++ embeddings) for naming the speakers (`identify`)."""
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments = diarize(channel.live_samples(), options.speakers, options.max_speakers, options.embedding, options.encoder,
-                       threads=options.threads or default_threads())
+    segments, voices = diarize_voices(channel.live_samples(), options.speakers, options.max_speakers,
+                                      options.embedding, options.encoder, threads=options.threads or default_threads())
     if not segments:
         return
     labels = attribute([(w.s, w.e) for w in conv.recognized], segments)
@@ -356,3 +371,5 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     for w, label in zip(conv.recognized, labels):
         w.speaker = names[order[label]]
     conv.diarized_speakers = names
+    if options.embedding == "campplus" and not options.speaker_names:  # named by configuration: kept as given
+        conv.diarized_voices = {names[order[label]]: voices[label] for label in order if label in voices}

@@ -13,9 +13,11 @@ from speechproc.stages.options import IngestOptions
 IDENTICAL_TOLERANCE = 1e-3
 
 
-def _mix(track: AudioTrack, index: int, name: str, role: str | None = None, named: bool = True) -> Channel:
+def _mix(track: AudioTrack, index: int, name: str, role: str | None = None, named: bool = True,
+         default_name: bool = False) -> Channel:
     samples = track.samples[0] if track.samples.shape[0] == 1 else track.samples.mean(axis=0, dtype=np.float32)
-    return Channel(index, name, np.ascontiguousarray(samples), track.sample_rate, role, named=named)
+    return Channel(index, name, np.ascontiguousarray(samples), track.sample_rate, role, named=named,
+                   default_name=default_name)
 
 
 def _split(track: AudioTrack, specs: list[dict], first_index: int = 0) -> list[Channel]:
@@ -25,7 +27,8 @@ def _split(track: AudioTrack, specs: list[dict], first_index: int = 0) -> list[C
         raise E.SpeechprocError(E.INGEST_CHANNEL_MISMATCH,
                                 f"ingest names {len(specs)} channel(s) but the recording has {n}")
     return [Channel(first_index + i, spec.get("speakerName") or f"Speaker{i + 1}",
-                    np.ascontiguousarray(track.samples[i]), track.sample_rate, spec.get("speakerRole"))
+                    np.ascontiguousarray(track.samples[i]), track.sample_rate, spec.get("speakerRole"),
+                    default_name="speakerName" not in spec)
             for i, spec in enumerate(specs) if not spec.get("ignore")]
 
 
@@ -39,12 +42,13 @@ def default_channels(track: AudioTrack, conv: Conversation) -> list[Channel]:
     """No ingest section: mono -> Speaker; stereo -> Agent (left) and Caller (right); more -> SpeakerN."""
     n = track.samples.shape[0]
     if n == 1:
-        return [_mix(track, 0, "Speaker", named=False)]
+        return [_mix(track, 0, "Speaker", named=False, default_name=True)]
     if channels_identical(track):
         conv.warn(E.INGEST_ONE_CHANNEL_ONLY, f"the {n} channels are identical; processed as one channel")
-        return [_mix(track, 0, "Speaker", named=False)]
+        return [_mix(track, 0, "Speaker", named=False, default_name=True)]
     names = ["Agent", "Caller"] if n == 2 else [f"Speaker{i + 1}" for i in range(n)]
-    return [Channel(i, names[i], np.ascontiguousarray(track.samples[i]), track.sample_rate) for i in range(n)]
+    return [Channel(i, names[i], np.ascontiguousarray(track.samples[i]), track.sample_rate, default_name=True)
+            for i in range(n)]
 
 
 def build_channels(path: Path, options: IngestOptions, conv: Conversation,
@@ -61,7 +65,7 @@ def build_channels(path: Path, options: IngestOptions, conv: Conversation,
                 single = len(ingest["tracks"]) == 1
                 name = spec.get("speakerName") or ("Speaker" if single else f"Speaker{k + 1}")
                 channels.append(_mix(track, len(channels), name, spec.get("speakerRole"),
-                                     named="speakerName" in spec or not single))
+                                     named="speakerName" in spec or not single, default_name="speakerName" not in spec))
         return channels
     track = decode(path, sample_rate=rate)
     n = track.samples.shape[0]

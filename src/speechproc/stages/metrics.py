@@ -7,7 +7,7 @@ to one speaker each, and are 0 otherwise, as the v3 specification says.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from speechproc import errors as E
 from speechproc.conversation import SILENCE_INCIDENT_MS, Conversation, MetricGroup, Sentence, Span, Word, merge
@@ -74,11 +74,18 @@ def _plain(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-def parties(speakers: Sequence[str]) -> tuple[str | None, str | None]:
-    """(agent, caller): by name when names say so (agent, service, ... / caller, client, ...), else
-    the first speaker is the agent and the second the caller."""
-    agent = next((s for s in speakers if _plain(s) in AGENT_NAMES), None)
-    caller = next((s for s in speakers if _plain(s) in CALLER_NAMES and s != agent), None)
+def parties(speakers: Sequence[str], roles: Mapping[str, str] | None = None) -> tuple[str | None, str | None]:
+    """(agent, caller): by an enrolled speaker's role when one says so (`roles`, name -> role), then by name
+    (agent, service, ... / caller, client, ...), else the first speaker is the agent and the second the caller."""
+    def said(names: Sequence[str], speaker: str) -> bool:
+        return _plain(roles.get(speaker, "") if roles else "") in names
+
+    agent = next((s for s in speakers if said(AGENT_NAMES, s)), None)
+    caller = next((s for s in speakers if said(CALLER_NAMES, s) and s != agent), None)
+    if agent is None:
+        agent = next((s for s in speakers if _plain(s) in AGENT_NAMES and s != caller), None)
+    if caller is None:
+        caller = next((s for s in speakers if _plain(s) in CALLER_NAMES and s != agent), None)
     rest = [s for s in speakers if s not in (agent, caller)]
     if agent is None and rest:
         agent = rest.pop(0)
@@ -275,13 +282,16 @@ def _zeros(values: dict[str, float]) -> dict[str, float]:
 
 def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, language: str) -> list[MetricGroup]:
     """The requested groups, in the order asked for; warnings on the conversation say what was 0 and why."""
-    agent, caller = parties(conv.speakers)
+    agent, caller = parties(conv.speakers, conv.speaker_roles)
+    # the parties are known on one channel too when an enrolled speaker's role says who is who
+    separate = conv.multichannel or any(_plain(conv.speaker_roles.get(s, "")) in AGENT_NAMES + CALLER_NAMES
+                                        for s in (agent, caller) if s is not None)
     words = [w for w in conv.words if w.is_word]
     agent_words = [w for w in words if w.speaker == agent]
     caller_words = [w for w in words if w.speaker == caller]
     agent_spans = conv.voice_activity.get(agent, []) if agent else []
     caller_spans = conv.voice_activity.get(caller, []) if caller else []
-    if not conv.multichannel:  # one channel: every span is "speech" and there are no parties to compare
+    if not separate:  # one channel: every span is "speech" and there are no parties to compare
         agent_spans = merge(s for spans in conv.voice_activity.values() for s in spans)
         caller_spans = []
     spans_of = lambda ws: [(w.s, w.e) for w in ws]  # noqa: E731
@@ -290,7 +300,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
         if group == "overtalk":
             values = overtalk(agent_spans, caller_spans, conv.length_ms)
         elif group == "talk-time-and-rate":
-            if conv.multichannel:
+            if separate:
                 values = talk_time_and_rate(spans_of(agent_words), spans_of(caller_words), agent_spans,
                                             caller_spans, conv.length_ms)
             else:
@@ -305,12 +315,13 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
             values = sentiment(conv.sentences, agent, caller)
             if not english(language):
                 values = _zeros(values)
-        if not conv.multichannel:
+        if not separate:
             values = _zero_per_party(values)
         out.append(MetricGroup(group, values))
-    if not conv.multichannel and groups:
+    if not separate and groups:
         conv.warn(E.FEATURE_NOT_AVAILABLE, "agent and caller metrics need a recording with one channel per "
-                  "speaker; on this one-channel recording they are 0")
+                  "speaker, or an enrolled speaker whose role is agent or caller; on this one-channel recording "
+                  "they are 0")
     return out
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, BUNDLED_SPACY
-from speechproc.schema import Arr, Bool, Int, Setting, Str
+from speechproc.schema import Arr, Bool, Int, Num, Setting, Str
 
 # v3 language code -> Whisper language code
 LANGUAGES = {
@@ -123,6 +123,34 @@ class DiarizationOptions:
     threads: int = THREADS.field()  # pieces of the embedding network's work at once; 0: one per core
 
 
+@dataclass(frozen=True)
+class EnrolledSpeaker:
+    """A person enrolled with `speechproc speakers enroll`: name, role and voiceprint (unit CAM++ embeddings, one
+    per enrolled recording). Biometric data: it never leaves the catalog except into these options."""
+
+    name: str
+    role: str | None
+    exemplars: tuple[tuple[float, ...], ...]
+
+    def __repr__(self) -> str:  # a voiceprint is never printed, not even in a traceback
+        return f"EnrolledSpeaker({self.name!r}, role={self.role!r}, {len(self.exemplars)} exemplars)"
+
+
+SPEAKER_MATCH_THRESHOLD = 0.65  # calibrated in benchmarks/speakers.py (docs/benchmarks.md)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IdentifyOptions:
+    enabled: bool = Setting("speakerIdentification", True, Bool(),
+                            "Name the speakers whose voices match a person enrolled with speechproc speakers enroll."
+                            ).field()
+    threshold: float = Setting("speakerMatchThreshold", SPEAKER_MATCH_THRESHOLD, Num(minimum=-1, maximum=1),
+                               "The least similarity (cosine, -1 to 1) of a voice to an enrolled voiceprint for "
+                               "the voice to take that name.").field()
+    threads: int = THREADS.field()
+    people: tuple[EnrolledSpeaker, ...] = ()  # every enrolled person (config.resolving.resolve)
+
+
 @dataclass(frozen=True, kw_only=True)
 class DetectorOptions:
     """One configured detector and what it redacts."""
@@ -176,6 +204,7 @@ class Options:
     ingest: IngestOptions = IngestOptions()
     recognition: RecognitionOptions = RecognitionOptions()
     diarization: DiarizationOptions = DiarizationOptions()
+    identify: IdentifyOptions = IdentifyOptions()
     advanced_punctuation: bool = False
     detect: DetectOptions = DetectOptions()
     voice_features: bool = False
@@ -196,7 +225,8 @@ def with_threads(options: Options, threads: int) -> Options:
     """The options with `threads` for every stage that shares work out over threads (a worker's share of the
     cores). The results do not depend on it."""
     return replace(options, recognition=replace(options.recognition, threads=threads),
-                   diarization=replace(options.diarization, threads=threads))
+                   diarization=replace(options.diarization, threads=threads),
+                   identify=replace(options.identify, threads=threads))
 
 
 DEFAULT_MAX_SPEAKERS: int = DiarizationOptions.max_speakers

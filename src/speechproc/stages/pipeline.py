@@ -18,6 +18,7 @@ from speechproc.stages import (
     classify,
     detect,
     diarize,
+    identify,
     ingest,
     knowledge,
     metrics,
@@ -73,8 +74,9 @@ def _recognise(run: Run) -> None:
         again = vocabulary.respotted(run.conv, recognition, run.options.vocabulary,
                                      lambda: asr.load(run.options.recognition)) if run.options.vocabulary.terms else None
         if again is not None:  # a vocabulary larger than the hint: listen again for the terms heard
-            run.conv.recognized = []
+            first, run.conv.recognized = run.conv.recognized, []
             asr.run(run.conv, again)
+            run.conv.recognized = vocabulary.kept_from_second_pass(first, run.conv.recognized, again.hotwords)
     else:
         _take_words(run.conv, run.words)
 
@@ -130,8 +132,11 @@ STAGES = (
           lambda r: vocabulary.run(r.conv, r.options.vocabulary, asr.load(r.options.recognition).hf_tokenizer)),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
-          lambda r: diarize.run(r.conv, r.options.diarization), then=_release_recognition_audio,
+          lambda r: diarize.run(r.conv, r.options.diarization),
           prepare=lambda r: diarize.prepare(r.options.diarization)),
+    Stage("speakers", "Name the speakers who are enrolled", "transcription",
+          lambda r: r.words is None and not r.options.diarization.speaker_names and identify.applies(r.conv, r.options.identify),
+          lambda r: identify.run(r.conv, r.options.identify), then=_release_recognition_audio),
     Stage("punctuation", "Split punctuation", "transcription", _always,
           lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
     Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),

@@ -24,6 +24,9 @@ from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.stages.options import RecognitionOptions, VocabularyOptions
 from speechproc.stages.soundalike import CONFIDENT, MAX_GAP_MS, TermIndex, letters, matches, spotted
 
+SPOTTED_HINT = 10  # terms in the hint of the second pass, most alike first
+HEARD_AGAIN = 0.01  # the least probability of a term the second pass writes (below: the hint's invention)
+UNSURE = 0.2  # a run of common words only changes when each was heard with a probability under this
 SAME_START = 4  # letters a common word shares with the start of a term it is never replaced by
 _common_words: dict[int, frozenset[str]] = {}
 _indexes: dict[tuple[str, ...], TermIndex] = {}
@@ -72,9 +75,10 @@ def with_hint(conv: Conversation, recognition: RecognitionOptions, options: Voca
 def respotted(conv: Conversation, recognition: RecognitionOptions, options: VocabularyOptions,
               recogniser: Callable[[], Any]) -> RecognitionOptions | None:
     """The options of a second pass of recognition, for a vocabulary larger than the hint holds: the hint
-    made of the terms some run of the first pass's words may be (`soundalike.spotted`), most alike first, then
-    the others by weight, as far as the prompt holds; None when every term fitted the first hint or nothing
-    sounds like a term left out of it (then the first pass stands)."""
+    made of only the SPOTTED_HINT terms some run of the first pass's words sounds most like
+    (`soundalike.spotted`), as far as the prompt holds; None when every term fitted the first hint or nothing
+    sounds like a term left out of it (then the first pass stands). A short hint of likely terms is what the
+    recogniser uses best: a hint filled with unrelated names makes it hear names where there are none."""
     parts = hint_parts(options)
     model = recogniser()
     tokenizer = model.hf_tokenizer
@@ -86,12 +90,30 @@ def respotted(conv: Conversation, recognition: RecognitionOptions, options: Voca
     if not left_out or not conv.recognized:
         return None
     words = conv.recognized
-    heard = spotted([w.text for w in words], _joined(words), index(options))
+    heard = spotted([w.text for w in words], _joined(words), index(options))[:SPOTTED_HINT]
     if not set(heard) & set(left_out):
         return None
-    wanted = heard + [part for part in parts if part not in set(heard)]
-    hint, _ = fit_hint(wanted, tokens, prompt_budget(model))
+    hint, _ = fit_hint(heard, tokens, prompt_budget(model))
     return replace(recognition, hotwords=hint) if hint != first else None
+
+
+def kept_from_second_pass(first: list[RecognizedWord], second: list[RecognizedWord], hint: str | None
+                          ) -> list[RecognizedWord]:
+    """The second pass's words, except where it wrote a word of its hint with a probability under HEARD_AGAIN:
+    there the first pass's words of that moment stand (a recogniser told of a name writes it where it hears
+    something like it; measured: such inventions come with a probability near 0, names said with more)."""
+    hinted = {letters(word) for word in (hint or "").split()}
+    out: list[RecognizedWord] = []
+    used: set[int] = set()
+    for word in second:
+        if letters(word.text) not in hinted or word.probability >= HEARD_AGAIN:
+            out.append(word)
+            continue
+        for i, earlier in enumerate(first):  # the first pass's words whose middle falls in this word
+            if i not in used and word.s <= (earlier.s + earlier.e) // 2 < max(word.e, word.s + 1):
+                out.append(earlier)
+                used.add(i)
+    return out
 
 
 def hint_warning(left_out: list[str], options: VocabularyOptions, budget: int) -> tuple[int, str]:
@@ -199,6 +221,8 @@ def correct(words: list[RecognizedWord], terms: TermIndex, common: frozenset[str
         run = words[match.start:match.end]
         if len(run) == 1 and _spelled_alike(letters(run[0].text), letters(match.term), common):
             continue  # a common word that already spells the term's start was most likely said as heard
+        if all(letters(w.text) in common for w in run) and max(w.probability for w in run) >= UNSURE:
+            continue  # common words the recogniser was not unsure of: "please" is not made "Blees"
         out += words[at:match.start]
         if letters(" ".join(w.text for w in run)) == letters(match.term) and len(run) == len(match.term.split()):
             out += run  # heard as spelled

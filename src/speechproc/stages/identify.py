@@ -1,0 +1,172 @@
+"""Speakers by name: the voices of a recording matched to the voiceprints of enrolled people.
+
+A voice is the mean of the unit CAM++ embeddings of speech windows (the diarization's windows: 1.5 s every
+0.4 s), normalised: for a person enrolled, one per enrolled recording (an exemplar); in a recording, one per
+speaker that diarization found (the windows it gave that speaker) and one per channel whose speaker the
+configuration did not name. A person's similarity to a voice is the cosine of their best exemplar, so
+several exemplars (another microphone, another line) only widen who is recognised.
+
+A voice takes a person's name only when (`identify`):
+- the similarity is at least the threshold (calibrated: `docs/benchmarks.md#speakers-by-name`), and
+- the person is the voice's best match by at least MARGIN over the next person, and
+- the voice is the person's best match among the recording's voices (mutual best): two voices never take
+  one name, and a diarization that split one person in two names only the better half.
+A voice that matches no one keeps its `Speaker N`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from speechproc import errors as E
+from speechproc.conversation import Conversation
+from speechproc.engines.models import default_threads
+from speechproc.stages import diarize
+from speechproc.stages.options import EnrolledSpeaker, IdentifyOptions
+
+MARGIN = 0.05  # the best person's similarity over the second best's, for a name to be given
+MIN_ENROLL_SPEECH_S = 5.0  # speech an enrollment needs, in all its recordings together
+MAX_VOICE_SPEECH_S = 180.0  # a voice is computed from at most this much speech of a recording (its first)
+
+
+@dataclass(frozen=True)
+class Voice:
+    """A voice heard: its unit embedding and the seconds of speech it was computed from."""
+
+    embedding: np.ndarray
+    speech_s: float
+
+
+def _capped(regions: list[tuple[int, int]], seconds: float) -> list[tuple[int, int]]:
+    """The first `seconds` of speech of `regions` (ms)."""
+    out, left = [], int(seconds * 1000)
+    for s, e in regions:
+        if left <= 0:
+            break
+        out.append((s, min(e, s + left)))
+        left -= out[-1][1] - s
+    return out
+
+
+def unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return (vector / norm).astype(np.float32) if norm > 0 else vector.astype(np.float32)
+
+
+def voice_of(samples: np.ndarray, encoder: str | None = None, threads: int = 1,
+             regions: list[tuple[int, int]] | None = None) -> Voice | None:
+    """The voice of 16 kHz mono `samples` (its speech, as the VAD finds it, or `regions` in ms), from at most
+    MAX_VOICE_SPEECH_S of speech; None when there is no speech."""
+    if not np.all(np.isfinite(samples)):
+        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    found = _capped(regions if regions is not None else diarize.speech_regions(samples), MAX_VOICE_SPEECH_S)
+    if not found:
+        return None
+    tuning = diarize.TUNINGS["campplus"]
+    windows = diarize.plan_windows(found, tuning.window_s, tuning.hop_s)
+    embeddings = diarize.embed(samples, found, windows, "campplus", encoder, threads)
+    return Voice(unit(embeddings.mean(axis=0)), sum(e - s for s, e in found) / 1000)
+
+
+def similarities(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker]) -> np.ndarray:
+    """(voices x people): each person's best exemplar's cosine similarity to each voice."""
+    out = np.full((len(voices), len(people)), -1.0)
+    for j, person in enumerate(people):
+        exemplars = np.asarray(person.exemplars, dtype=np.float32).reshape(-1, len(voices[0]) if voices else 1)
+        for i, heard in enumerate(voices):
+            out[i, j] = float(np.max(exemplars @ heard))
+    return out
+
+
+def identify(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker], threshold: float,
+             margin: float = MARGIN) -> list[EnrolledSpeaker | None]:
+    """For each voice, the person it is (see the module's rules), or None."""
+    if not voices or not people:
+        return [None] * len(voices)
+    scores = similarities(voices, people)
+    named: list[EnrolledSpeaker | None] = []
+    for i in range(len(voices)):
+        ranked = np.argsort(-scores[i], kind="stable")
+        best = int(ranked[0])
+        second = scores[i, ranked[1]] if len(people) > 1 else -1.0
+        mutual = int(np.argmax(scores[:, best])) == i
+        good = scores[i, best] >= threshold and scores[i, best] - second >= margin and mutual
+        named.append(people[best] if good else None)
+    return named
+
+
+def enrollment_voices(recordings: Sequence[np.ndarray], encoder: str | None = None,
+                      threads: int = 1) -> list[Voice | None]:
+    """The exemplar of each of one person's recordings of them alone (None for one without speech);
+    ConfigurationError when together they hold less than MIN_ENROLL_SPEECH_S of speech (silence, music, noise)."""
+    voices = [voice_of(samples, encoder, threads) for samples in recordings]
+    heard = sum(v.speech_s for v in voices if v is not None)
+    if heard < MIN_ENROLL_SPEECH_S:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"the recordings hold {heard:.1f} s of speech; a voiceprint needs "
+                                   f"at least {MIN_ENROLL_SPEECH_S:.0f} s of the person speaking alone")
+    return voices
+
+
+# --- the stage -------------------------------------------------------------------------------------------
+
+def applies(conv: Conversation, options: IdentifyOptions) -> bool:
+    """Name speakers when someone is enrolled, identification is on, and a voice was left unnamed."""
+    return options.enabled and bool(options.people) and bool(conv.recognized) and any(c.default_name for c in conv.channels)
+
+
+def _speaker_regions(conv: Conversation, speaker: str) -> list[tuple[int, int]]:
+    """The spans (ms) of one speaker's words, merged across pauses under diarize.BRIDGE_MS."""
+    spans: list[tuple[int, int]] = []
+    for word in conv.recognized:
+        if word.speaker != speaker or word.e <= word.s:
+            continue
+        if spans and word.s - spans[-1][1] < diarize.BRIDGE_MS:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], word.e))
+        else:
+            spans.append((word.s, word.e))
+    return spans
+
+
+def voices(conv: Conversation, threads: int) -> tuple[dict[str, np.ndarray], set[str]]:
+    """The voices of the recording by the speaker name they have now, and which of them may be renamed: the
+    diarized speakers' (their windows' CAM++ embeddings when the diarization computed them, else the speech of
+    their words), or every channel's (a channel named by the configuration keeps its name, but its voice
+    still competes: a voice that is more like an enrolled person than any unnamed one leaves that name unused)."""
+    if conv.diarized_speakers and len(conv.channels) == 1:
+        if conv.diarized_voices:
+            return dict(conv.diarized_voices), set(conv.diarized_voices)
+        samples = conv.channels[0].live_samples()
+        spoken = {name: voice_of(samples, None, threads, _speaker_regions(conv, name)) for name in conv.diarized_speakers}
+        heard = {name: v.embedding for name, v in spoken.items() if v is not None}
+        return heard, set(heard)
+    heard, renameable = {}, set()
+    for channel in conv.channels:
+        voice = voice_of(channel.live_samples(), None, threads)
+        if voice is not None:
+            heard[channel.speaker_name] = voice.embedding
+            if channel.default_name:
+                renameable.add(channel.speaker_name)
+    return heard, renameable
+
+
+def run(conv: Conversation, options: IdentifyOptions) -> None:
+    """Rename every voice of `conv` that is an enrolled person; record the people's roles on `conv`."""
+    heard, renameable = voices(conv, options.threads or default_threads())
+    names = list(heard)
+    people = identify([heard[n] for n in names], options.people, options.threshold)
+    renamed = {old: person.name for old, person in zip(names, people) if person is not None and old in renameable}
+    taken = set(conv.speakers) - set(renamed)
+    renamed = {old: new for old, new in renamed.items() if new not in taken}  # a configured name stays its own
+    if not renamed:
+        return
+    for word in conv.recognized:
+        word.speaker = renamed.get(word.speaker, word.speaker)
+    if conv.diarized_speakers:
+        conv.diarized_speakers = [renamed.get(n, n) for n in conv.diarized_speakers]
+    for channel in conv.channels:
+        channel.speaker_name = renamed.get(channel.speaker_name, channel.speaker_name)
+    for person in people:
+        if person is not None and person.name in renamed.values() and person.role:
+            conv.speaker_roles[person.name] = person.role

@@ -1,0 +1,136 @@
+"""Enrolled speakers: people's voiceprints in the catalog, to name them in every recording.
+
+Each person is a definition of kind `speaker`, named by the person's name: their role (free text; `agent` or
+`caller` decide the parties of a one-channel call's metrics) and their voiceprint, one exemplar per enrolled
+recording (a unit CAM++ embedding, `stages.identify`) with the SHA-256 of that recording. A voiceprint is
+biometric data: it is never shown (`get` and `list` give the name, role, exemplar count and seconds of
+speech), never written to an output or a callback, and `delete` overwrites it in the database file
+(SQLite's secure_delete, then a checkpoint that empties the write-ahead log).
+"""
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from speechproc import errors as E
+from speechproc.formats import v3json
+from speechproc.stages.options import EnrolledSpeaker
+from speechproc.store.catalog import Catalog, using
+
+KIND = "speaker"
+MAX_NAME = 64
+MAX_ROLE = 32
+MAX_EXEMPLARS = 50  # recordings per person (each is one exemplar)
+_DEFAULT_NAME = re.compile(r"(?i)speaker\s*\d*")  # the names speechproc gives voices it cannot name
+
+
+def check_name(name: str) -> str:
+    """A person's name as stored (spaces collapsed); ConfigurationError when it cannot be one."""
+    text = " ".join(name.split())
+    if not text:
+        raise E.ConfigurationError(E.INVALID_VALUE, "a speaker's name is empty")
+    if len(text) > MAX_NAME:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"a speaker's name has at most {MAX_NAME} characters")
+    if any(not ch.isprintable() for ch in text) or any(ch in text for ch in "/\\") or text in (".", ".."):
+        raise E.ConfigurationError(E.INVALID_VALUE, "a speaker's name may not hold control characters, '/' or '\\'")
+    if _DEFAULT_NAME.fullmatch(text):
+        raise E.ConfigurationError(E.INVALID_VALUE, f"{text!r} is the name speechproc gives a speaker it cannot name")
+    return text
+
+
+def check_role(role: str | None) -> str | None:
+    if role is None:
+        return None
+    text = " ".join(role.split())
+    if not text or len(text) > MAX_ROLE or any(not ch.isprintable() for ch in text):
+        raise E.ConfigurationError(E.INVALID_VALUE, f"a role is 1-{MAX_ROLE} printable characters")
+    return text
+
+
+def _encoded(embedding: np.ndarray) -> str:
+    return base64.b64encode(np.asarray(embedding, dtype="<f4").tobytes()).decode("ascii")
+
+
+def _decoded(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in np.frombuffer(base64.b64decode(text), dtype="<f4"))
+
+
+def _shown(stored: dict[str, Any]) -> dict[str, Any]:
+    exemplars = stored["exemplars"]
+    return {"speakerName": stored["speakerName"], "speakerRole": stored.get("speakerRole"),
+            "recordings": len(exemplars), "speechSeconds": round(sum(e["seconds"] for e in exemplars), 1),
+            "dateCreated": stored["dateCreated"], "dateModified": stored["dateModified"]}
+
+
+def enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) -> tuple[str, str] | None:
+    """(another person, a recording's hash) when one of `hashes` is enrolled under another name."""
+    wanted = set(hashes)
+    for person in cat.list_definitions(KIND):
+        if person["speakerName"] == name:
+            continue
+        for exemplar in person["exemplars"]:
+            if exemplar["sha256"] in wanted:
+                return person["speakerName"], exemplar["sha256"]
+    return None
+
+
+def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.ndarray]], replace: bool,
+           catalog: Catalog | None = None) -> dict[str, Any]:
+    """Store `voices` ((recording SHA-256, seconds of speech, unit embedding) each) as `name`'s exemplars: added to
+    what the person has, or in place of it with `replace`. A recording enrolled already for this person is not
+    added twice. `{speakerName, speakerRole, recordings, speechSeconds, voiceprint: created|added|replaced|unchanged}`."""
+    name, role = check_name(name), check_role(role)
+    with using(catalog) as cat:
+        other = enrolled_elsewhere(cat, name, [sha for sha, _, _ in voices])
+        if other is not None:
+            raise E.ConfigurationError(E.INVALID_VALUE, f"that recording (sha256 {other[1][:12]}...) is enrolled as "
+                                       f"{other[0]!r}: one recording is one person's voice")
+        earlier = cat.get_definition(KIND, name)
+        kept = [] if earlier is None or replace else list(earlier["exemplars"])
+        known = {e["sha256"] for e in kept}
+        new = [{"sha256": sha, "seconds": round(seconds, 2), "embedding": _encoded(vector)}
+               for sha, seconds, vector in voices if sha not in known]
+        if len(kept) + len(new) > MAX_EXEMPLARS:
+            raise E.ConfigurationError(E.INVALID_VALUE, f"a person has at most {MAX_EXEMPLARS} enrolled recordings; "
+                                       "use --replace to start again")
+        action = "created" if earlier is None else "replaced" if replace else "added" if new else "unchanged"
+        body = {"speakerName": name, "speakerRole": role if role is not None or earlier is None or replace
+                else earlier.get("speakerRole"), "exemplars": kept + new}
+        if action != "unchanged" or body["speakerRole"] != (earlier or {}).get("speakerRole"):
+            cat.put_definition(KIND, name, body, v3json.utc_now())
+        shown = _shown(cat.get_definition(KIND, name) or {**body, "dateCreated": None, "dateModified": None})
+    return shown | {"voiceprint": action}
+
+
+def list_speakers(catalog: Catalog | None = None) -> dict[str, Any]:
+    """Every enrolled person, without their voiceprints."""
+    with using(catalog) as cat:
+        return {"speakers": [_shown(p) for p in cat.list_definitions(KIND)]}
+
+
+def get_speaker(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    with using(catalog) as cat:
+        found = cat.get_definition(KIND, " ".join(name.split()))
+    if found is None:
+        raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
+    return _shown(found)
+
+
+def delete_speaker(name: str, catalog: Catalog | None = None) -> None:
+    """Remove a person and overwrite their voiceprint in the database file."""
+    with using(catalog) as cat:
+        cat.db.execute("PRAGMA secure_delete = ON")
+        if not cat.delete_definition(KIND, " ".join(name.split())):
+            raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
+        cat.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def resolve(catalog: Catalog) -> tuple[EnrolledSpeaker, ...]:
+    """Every enrolled person with their voiceprint, for naming the speakers of a run."""
+    return tuple(EnrolledSpeaker(p["speakerName"], p.get("speakerRole"),
+                                 tuple(_decoded(e["embedding"]) for e in p["exemplars"]))
+                 for p in catalog.list_definitions(KIND))
