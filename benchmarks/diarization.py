@@ -169,6 +169,9 @@ def excerpts() -> list[tuple[str, np.ndarray, list[tuple[int, int, object]]]]:
     return out
 
 
+OVERLAP = False  # --overlap: also score with overlapped speech given to a second speaker
+
+
 def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict:
     from speechproc.stages import diarize
 
@@ -176,11 +179,23 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
     start = time.perf_counter()
     segments = diarize.diarize(audio, backend=embedding)
     took = time.perf_counter() - start
-    scores = der(reference, [(g.s, g.e, g.speaker) for g in segments], length_ms)
-    return {"file": name, "seconds": round(length_ms / 1000, 1),
-            "speakers_ref": len({str(sp) for *_, sp in reference}),
-            "speakers_found": len({g.speaker for g in segments}),
-            **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
+    hypothesis = [(g.s, g.e, g.speaker) for g in segments]
+    scores = der(reference, hypothesis, length_ms)
+    row = {"file": name, "seconds": round(length_ms / 1000, 1),
+           "speakers_ref": len({str(sp) for *_, sp in reference}),
+           "speakers_found": len({g.speaker for g in segments}),
+           **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
+    if OVERLAP:
+        from speechproc.engines.models import load_segmentation
+        from speechproc.engines.segmentation import overlap_regions
+
+        start = time.perf_counter()
+        overlaps = overlap_regions(load_segmentation(), audio)
+        row["overlap_s"] = round(time.perf_counter() - start, 2)
+        row["overlap_found_s"] = round(sum(e - s for s, e in overlaps) / 1000, 1)
+        row["der_with_overlap"] = round(der(reference, hypothesis + diarize.second_speakers(segments, overlaps),
+                                            length_ms)["der"], 4)
+    return row
 
 
 def run(embedding: str, asr_times: dict[str, float]) -> dict:
@@ -273,6 +288,8 @@ def summary(rows: list[dict]) -> dict:
     out = {"pooled_der": pooled.pop("der"), **{f"pooled_{k}": v for k, v in pooled.items()},
            "speaker_count_right": sum(r["speakers_found"] == r["speakers_ref"] for r in rows),
            "recordings": len(rows), "diarize_s": round(sum(r["diarize_s"] for r in rows), 2)}
+    if all("der_with_overlap" in r for r in rows):
+        out["pooled_der_with_overlap"] = round(sum(r["der_with_overlap"] * r["reference_s"] for r in rows) / total, 4)
     if all("asr_s" in r for r in rows):
         out["asr_s"] = round(sum(r["asr_s"] for r in rows), 2)
         out["diarize_over_asr"] = round(out["diarize_s"] / out["asr_s"], 3)
@@ -287,7 +304,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--meetings", type=Path, help="also score the recordings of this folder that have an RTTM "
                         "reference beside them (NAME.wav + NAME.rttm): held-out meetings of 2-6 speakers")
+    parser.add_argument("--overlap", action="store_true", help="also score with speechproc.overlappedSpeech: the "
+                        "overlapped speech segmentation-3.0 finds given to a second speaker (der_with_overlap)")
     args = parser.parse_args()
+    global OVERLAP
+    OVERLAP = args.overlap
     import torch
 
     torch.set_num_threads(args.threads)

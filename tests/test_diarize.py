@@ -311,3 +311,52 @@ def test_voice_features_come_with_the_diarized_transcript(downmix_processed):
     words = [w for w in downmix_processed["transcript"]["words"] if "m" not in w]
     assert all(len(w["frq"]) == 2 and "v" in w for w in words)
     assert not any(w["code"] == 10603 and "voiceFeatures" in w["message"] for w in downmix_processed.get("warnings", []))
+
+
+# ------------------------------------------------------------------ overlapped speech
+
+def test_the_second_voice_of_an_overlap_is_the_nearest_other_speaker():
+    segments = [Segment(0, 3000, 0), Segment(3300, 6000, 1), Segment(9000, 9500, 2)]
+    assert diarize.second_speakers(segments, [(2800, 3400)]) == [(2800, 3400, 1)]  # the floor changes hands
+    assert diarize.second_speakers(segments, [(1000, 1500)]) == [(1000, 1500, 1)]  # inside 0's turn: 1 is nearest
+    assert diarize.second_speakers(segments, [(9100, 9300)]) == [(9100, 9300, 1)]
+    assert diarize.second_speakers([Segment(0, 3000, 0)], [(1000, 1500)]) == []  # nobody else to talk over
+
+
+def test_overlapped_speech_joins_the_second_speakers_voice_activity():
+    from speechproc.stages.turns import voice_activity
+
+    words = [Word(p=0, c=0.9, s=0, e=2000, w="hello", speaker="A"), Word(p=1, c=0.9, s=2500, e=4000, w="there",
+                                                                     speaker="B")]
+    assert voice_activity(words, ["A", "B"]) == {"A": [(0, 2000)], "B": [(2500, 4000)]}
+    assert voice_activity(words, ["A", "B"], [(1600, 2100, "B"), (9000, 9100, "C")]) == \
+        {"A": [(0, 2000)], "B": [(1600, 4000)]}  # a speaker who is not in the recording is left out
+
+
+@pytest.mark.slow
+def test_where_two_speakers_talk_at_once_both_have_the_speech(tmp_path, home):
+    """The sample call's caller made to start 3 s early, over the agent (true overlap 3.7-6.0 s)."""
+    import json
+
+    from conftest import invoke, write_wav
+    from speechproc import media
+
+    call = media.decode(SAMPLES / "call.flac").samples
+    mixed = write_wav(tmp_path / "crosstalk.wav", call[0][:16000 * 13] + call[1][16000 * 3:16000 * 16], 16000)
+
+    def activity(overlap: bool) -> dict[str, list[list[int]]]:
+        config = tmp_path / f"{overlap}.json"
+        config.write_text(json.dumps({"speechproc": {"overlappedSpeech": overlap}}))
+        out = tmp_path / f"out-{overlap}"
+        code, result = invoke("run", str(mixed), "--config", str(config), "--out", str(out))
+        assert code == 0, result
+        item = json.loads((out / "crosstalk.v3.json").read_text())
+        return {a["speakerName"]: [[o["s"], o["e"]] for o in a["occurrences"]] for a in item["transcript"]["voiceActivity"]}
+
+    def talking(spans: list[list[int]], moment: int) -> bool:
+        return any(s <= moment <= e for s, e in spans)
+
+    plain, handled = activity(False), activity(True)
+    assert len(plain) == len(handled) == 2
+    assert sum(talking(spans, 5000) for spans in plain.values()) == 1  # one voice at a time
+    assert sum(talking(spans, 5000) for spans in handled.values()) == 2  # both voices in the overlap

@@ -92,6 +92,19 @@ def test_names_are_kept_as_said_with_spaces_collapsed():
 
 # ------------------------------------------------------------------ enrollment
 
+def music(seconds: int = 30, rate: int = 16000) -> np.ndarray:
+    """Hold music: a note of four harmonics every half second, decaying, with a drum hit on each."""
+    rng = np.random.default_rng(0)
+    out = np.zeros(seconds * rate)
+    half = np.arange(rate // 2) / rate
+    for i in range(seconds * 2):
+        note = rng.choice([220, 247, 262, 294, 330, 349, 392, 440])
+        start = i * rate // 2
+        out[start:start + len(half)] = sum(np.exp(-3 * half) * np.sin(2 * np.pi * note * h * half) / h for h in range(1, 5))
+        out[start:start + 800] += 0.3 * rng.standard_normal(800)
+    return 0.3 * out / np.max(np.abs(out))
+
+
 @pytest.fixture(scope="module")
 def voices(tmp_path_factory) -> dict:
     """The sample calls' voices as files: each channel of payment.flac and of call.flac alone, call.flac mixed down."""
@@ -104,6 +117,7 @@ def voices(tmp_path_factory) -> dict:
             "silence": write_wav(folder / "silence.wav", np.zeros(16000 * 30), 16000),
             "tone": write_wav(folder / "tone.wav", 0.3 * np.sin(2 * np.pi * 440 * np.arange(16000 * 30) / 16000),
                               16000),
+            "music": write_wav(folder / "music.wav", music(), 16000),
             "folder": folder}
 
 
@@ -142,7 +156,7 @@ def test_one_recording_is_one_persons_voice(voices, home):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("what", ["silence", "tone"])
+@pytest.mark.parametrize("what", ["silence", "tone", "music"])
 def test_silence_or_a_tone_gives_no_voiceprint(voices, home, what):
     code, out = invoke("speakers", "enroll", "Dana", str(voices[what]))
     assert code == 2 and "of speech" in out["warnings"][0]["message"], out

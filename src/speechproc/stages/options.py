@@ -121,6 +121,9 @@ class DiarizationOptions:
     encoder: str | None = Setting("speakerEncoder", None, Str(non_empty=True),
                                   "Weights of the speaker encoder; unset: the backend's bundled weights.").field()
     threads: int = THREADS.field()  # pieces of the embedding network's work at once; 0: one per core
+    overlap: bool = Setting("overlappedSpeech", False, Bool(),
+                            "Find where two speakers of a mono recording talk at once (segmentation-3.0) and give "
+                            "that speech to both in voiceActivity and the overtalk metrics.").field()
 
 
 @dataclass(frozen=True)

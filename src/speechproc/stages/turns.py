@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
+from collections.abc import Sequence
 
 from speechproc.conversation import TURN, Conversation, Turn, Word
 from speechproc.stages import sentences
@@ -72,15 +73,18 @@ def flatten(turns: list[Turn]) -> list[Word]:
     return flat
 
 
-def voice_activity(words: list[Word], speakers: list[str]) -> dict[str, list[tuple[int, int]]]:
-    """Speech spans per speaker: the speaker's words, merged across short gaps."""
+def voice_activity(words: list[Word], speakers: list[str], overlapped: Sequence[tuple[int, int, str]] = ()
+                   ) -> dict[str, list[tuple[int, int]]]:
+    """Speech spans per speaker: the speaker's words, and the stretches where they talk over another
+    (`overlapped`, from diarization), merged across short gaps."""
     spans: dict[str, list[tuple[int, int]]] = {name: [] for name in speakers}
-    for w in sorted((w for w in words if w.m is None), key=lambda w: w.s):
-        runs = spans.setdefault(w.speaker, [])
-        if runs and w.s - runs[-1][1] < ACTIVITY_GAP_MS:
-            runs[-1] = (runs[-1][0], max(runs[-1][1], w.e))
+    heard = [(w.s, w.e, w.speaker) for w in words if w.m is None] + [o for o in overlapped if o[2] in spans]
+    for s, e, speaker in sorted(heard):
+        runs = spans.setdefault(speaker, [])
+        if runs and s - runs[-1][1] < ACTIVITY_GAP_MS:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], e))
         else:
-            runs.append((w.s, w.e))
+            runs.append((s, e))
     return spans
 
 
@@ -88,7 +92,7 @@ def run(conv: Conversation) -> None:
     tokens = [w for w in conv.words if w.m != TURN]
     conv.turns = build_turns(tokens, conv.speakers) if tokens else []
     conv.words = flatten(conv.turns)
-    conv.voice_activity = voice_activity(conv.words, conv.speakers)
+    conv.voice_activity = voice_activity(conv.words, conv.speakers, conv.overlapped)
     conv.sentences = sentences.split(conv.turns)
     confidences = [w.c for w in conv.words if w.m is None]
     conv.confidence = sum(confidences) / len(confidences) if confidences else 0.0

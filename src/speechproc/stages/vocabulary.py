@@ -3,7 +3,9 @@
 Before recognition (`with_hint`): the terms, highest `weight` first (then in the order given), then the
 scripts, go into faster-whisper's hot words as far as they fit its prompt (max_length // 2 - 1 tokens,
 223 for Whisper, counted with the model's own tokenizer); the terms that do not fit are named in a warning
-on the media item (20010) and still count after recognition.
+on the media item (20010) and still count after recognition. When terms were left out and the first
+pass's words sound like some of them, the recording is recognised again told only those (`respotted`);
+a term that second pass barely heard gives way to the first pass's words (`kept_from_second_pass`).
 
 After recognition (`run`, the stage right after `asr`), on the words of every channel:
 1. `soundsLike`: a run of words that reads as one of a single-word term's spoken forms (case and

