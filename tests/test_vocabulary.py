@@ -292,3 +292,6 @@ def test_a_term_the_second_pass_invents_gives_way_to_the_first_pass():
     first = [w for i, w in enumerate(heard("the Zentrik router stopped")) if i != 1]  # nothing heard at 500-900 ms
     assert texts(vocabulary.kept_from_second_pass(first, second, "Zentrik")) == \
         "the router stopped"  # an invented word with nothing under it is left out
+    caller = [RecognizedWord("hi", 500, 800, 0.9, "Caller")]  # another channel's word at that moment stays its own
+    assert texts(vocabulary.kept_from_second_pass(first + caller, second + caller, "Zentrik")) == \
+        "the router stopped hi"

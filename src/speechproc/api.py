@@ -203,6 +203,6 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
         except E.SpeechprocError as exc:  # a file that is no recording is a mistake in the command: exit 2
             raise E.ConfigurationError(exc.code, exc.message) from None
         hashes.append(media.file_hash(path))
-    voices = identify.enrollment_voices(recordings, threads=default_threads())
-    found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices) if v is not None]
+    voices = identify.enrollment_voices(recordings, [shown(p) for p in paths], threads=default_threads())
+    found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
     return speakers.enroll(name, role, found, replace, catalog)

@@ -37,14 +37,14 @@ def speakers() -> None:
 @v3_errors
 def speakers_enroll(name: str, files: tuple[str, ...], role: str | None, replace: bool) -> None:
     """Compute a voiceprint of NAME from FILES, recordings of that person
-    speaking alone (5 s of speech at least in all; the first 20 minutes of
-    each are read), and store it.
+    speaking alone (5 s of speech at least in all, 2 s in each; the first 20
+    minutes of each are read), and store it.
 
     Enrolling a name again adds the recordings to its voiceprint (or replaces
     it with --replace); the output says which: "voiceprint": created, added,
     replaced or unchanged. A recording enrolled under another name is refused:
     one recording is one person's voice. Prints {speakerName, speakerRole,
-    recordings, speechSeconds, voiceprint}.
+    recordings, speechSeconds, dateCreated, dateModified, voiceprint}.
 
     \b
     Example:

@@ -51,4 +51,4 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
                                       lambda name: catalog.get_definition("vocabulary", name))
     people = speakers.resolve(catalog) if settings.local("speakerIdentification") else ()
     return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
-                   public_key=public_key, vocabulary=vocabulary, speakers=people)
+                   public_key=public_key, vocabulary=vocabulary, speakers=people, speakers_digest=speakers.digest(people))

@@ -79,6 +79,7 @@ class Settings:
     vocabulary: tuple[dict[str, Any], ...] | None = None
     public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
     speakers: tuple[EnrolledSpeaker, ...] = ()  # the people enrolled, when speakers are named (config.resolving)
+    speakers_digest: str = ""  # a hash of them, computed once with them
 
     def local(self, key: str) -> Any:
         """A local setting (`speechproc.KEY`), else its declared default."""
@@ -222,6 +223,5 @@ class Settings:
             kept = {k: v for k, v in local.items() if k not in FETCHING_ONLY}
             raw = {k: v for k, v in raw.items() if k != "speechproc"} | ({"speechproc": kept} if kept else {})
         canonical = json.dumps(raw, sort_keys=True, separators=(",", ":"))
-        if self.speakers:  # enrolling someone changes the names a recording's speakers take
-            canonical += repr([(p.name, p.role, p.exemplars) for p in self.speakers])
+        canonical += self.speakers_digest  # enrolling someone changes the names a recording's speakers take
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]

@@ -402,5 +402,5 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if options.overlap:
         overlaps = overlap_regions(load_segmentation(), channel.live_samples())
         conv.overlapped = [(s, e, names[order[k]]) for s, e, k in second_speakers(segments, overlaps) if k in order]
-    if options.embedding == "campplus" and not options.speaker_names:  # named by configuration: kept as given
+    if options.embedding == "campplus" and options.encoder is None:  # the voiceprints' own network
         conv.diarized_voices = {names[order[label]]: voices[label] for label in order if label in voices}

@@ -2,9 +2,10 @@
 
 A voice is the mean of the unit CAM++ embeddings of speech windows (the diarization's windows: 1.5 s every
 0.4 s), normalised: for a person enrolled, one per enrolled recording (an exemplar); in a recording, one per
-speaker that diarization found (the windows it gave that speaker) and one per channel whose speaker the
-configuration did not name. A person's similarity to a voice is the cosine of their best exemplar, so
-several exemplars (another microphone, another line) only widen who is recognised.
+speaker that diarization found (the windows it gave that speaker) or one per channel (a channel the
+configuration named keeps its name, but its voice competes for the names). A person's similarity to a
+voice is the cosine of their best exemplar, so several exemplars (another microphone, another line) only
+widen who is recognised.
 
 A voice takes a person's name only when (`identify`):
 - the similarity is at least the threshold (calibrated: `docs/benchmarks.md#speakers-by-name`), and
@@ -28,6 +29,7 @@ from speechproc.stages.options import EnrolledSpeaker, IdentifyOptions
 
 MARGIN = 0.05  # the best person's similarity over the second best's, for a name to be given
 MIN_ENROLL_SPEECH_S = 5.0  # speech an enrollment needs, in all its recordings together
+MIN_EXEMPLAR_SPEECH_S = 2.0  # and each of them
 MAX_VOICE_SPEECH_S = 180.0  # a voice is computed from at most this much speech of a recording (its first)
 
 
@@ -71,13 +73,14 @@ def voice_of(samples: np.ndarray, encoder: str | None = None, threads: int = 1,
 
 
 def similarities(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker]) -> np.ndarray:
-    """(voices x people): each person's best exemplar's cosine similarity to each voice."""
+    """(voices x people): each person's best exemplar's cosine similarity to each voice (-1 for what is not a
+    number: a voice of NaN never matches, nor blocks another voice's match)."""
     out = np.full((len(voices), len(people)), -1.0)
     for j, person in enumerate(people):
         exemplars = np.asarray(person.exemplars, dtype=np.float32).reshape(-1, len(voices[0]) if voices else 1)
         for i, heard in enumerate(voices):
             out[i, j] = float(np.max(exemplars @ heard))
-    return out
+    return np.nan_to_num(out, nan=-1.0)
 
 
 def identify(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker], threshold: float,
@@ -97,16 +100,22 @@ def identify(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker], th
     return named
 
 
-def enrollment_voices(recordings: Sequence[np.ndarray], encoder: str | None = None,
-                      threads: int = 1) -> list[Voice | None]:
-    """The exemplar of each of one person's recordings of them alone (None for one without speech);
-    ConfigurationError when together they hold less than MIN_ENROLL_SPEECH_S of speech (silence, music, noise)."""
+def enrollment_voices(recordings: Sequence[np.ndarray], names: Sequence[str], encoder: str | None = None,
+                      threads: int = 1) -> list[Voice]:
+    """The exemplar of each of one person's recordings of them alone (`names` say which file each is);
+    ConfigurationError when one holds less than MIN_EXEMPLAR_SPEECH_S of speech (a poor exemplar would widen
+    who matches the person) or all together less than MIN_ENROLL_SPEECH_S (silence, music, noise)."""
     voices = [voice_of(samples, encoder, threads) for samples in recordings]
     heard = sum(v.speech_s for v in voices if v is not None)
     if heard < MIN_ENROLL_SPEECH_S:
         raise E.ConfigurationError(E.INVALID_VALUE, f"the recordings hold {heard:.1f} s of speech; a voiceprint needs "
                                    f"at least {MIN_ENROLL_SPEECH_S:.0f} s of the person speaking alone")
-    return voices
+    for voice, name in zip(voices, names):
+        if voice is None or voice.speech_s < MIN_EXEMPLAR_SPEECH_S:
+            seconds = voice.speech_s if voice is not None else 0.0
+            raise E.ConfigurationError(E.INVALID_VALUE, f"{name} holds {seconds:.1f} s of speech; each recording "
+                                       f"enrolled needs at least {MIN_EXEMPLAR_SPEECH_S:.0f} s")
+    return [v for v in voices if v is not None]
 
 
 # --- the stage -------------------------------------------------------------------------------------------
@@ -151,9 +160,12 @@ def voices(conv: Conversation, threads: int) -> tuple[dict[str, np.ndarray], set
     return heard, renameable
 
 
-def run(conv: Conversation, options: IdentifyOptions) -> None:
-    """Rename every voice of `conv` that is an enrolled person; record the people's roles on `conv`."""
+def run(conv: Conversation, options: IdentifyOptions, diarized_named: bool = False) -> None:
+    """Rename every voice of `conv` that is an enrolled person; record the people's roles on `conv`.
+    `diarized_named`: the diarized speakers were named by the configuration (they keep those names)."""
     heard, renameable = voices(conv, options.threads or default_threads())
+    if diarized_named and conv.diarized_speakers:
+        renameable = set()
     names = list(heard)
     people = identify([heard[n] for n in names], options.people, options.threshold)
     renamed = {old: person.name for old, person in zip(names, people) if person is not None and old in renameable}
@@ -167,6 +179,7 @@ def run(conv: Conversation, options: IdentifyOptions) -> None:
         conv.diarized_speakers = [renamed.get(n, n) for n in conv.diarized_speakers]
     for channel in conv.channels:
         channel.speaker_name = renamed.get(channel.speaker_name, channel.speaker_name)
+    conv.overlapped = [(s, e, renamed.get(name, name)) for s, e, name in conv.overlapped]
     for person in people:
         if person is not None and person.name in renamed.values() and person.role:
             conv.speaker_roles[person.name] = person.role

@@ -123,7 +123,7 @@ class DiarizationOptions:
     threads: int = THREADS.field()  # pieces of the embedding network's work at once; 0: one per core
     overlap: bool = Setting("overlappedSpeech", False, Bool(),
                             "Find where two speakers of a mono recording talk at once (segmentation-3.0) and give "
-                            "that speech to both in voiceActivity and the overtalk metrics.").field()
+                            "that speech to both in voiceActivity.").field()
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,8 @@ def kept_from_second_pass(first: list[RecognizedWord], second: list[RecognizedWo
             out.append(word)
             continue
         for i, earlier in enumerate(first):  # the first pass's words whose middle falls in this word
-            if i not in used and word.s <= (earlier.s + earlier.e) // 2 < max(word.e, word.s + 1):
+            if i not in used and earlier.speaker == word.speaker and \
+                    word.s <= (earlier.s + earlier.e) // 2 < max(word.e, word.s + 1):
                 out.append(earlier)
                 used.add(i)
     return out

@@ -55,6 +55,7 @@ class Catalog:
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA busy_timeout=30000")
+        self.db.execute("PRAGMA secure_delete=ON")  # what is deleted (a voiceprint, an expired item) is overwritten
         self._use_wal()
         self._migrate()
 

@@ -10,7 +10,9 @@ speech), never written to an output or a callback, and `delete` overwrites it in
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,14 +94,17 @@ def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.nd
         earlier = cat.get_definition(KIND, name)
         kept = [] if earlier is None or replace else list(earlier["exemplars"])
         known = {e["sha256"] for e in kept}
-        new = [{"sha256": sha, "seconds": round(seconds, 2), "embedding": _encoded(vector)}
-               for sha, seconds, vector in voices if sha not in known]
+        new = []
+        for sha, seconds, vector in voices:
+            if sha not in known:  # a recording enrolled already, or given twice
+                known.add(sha)
+                new.append({"sha256": sha, "seconds": round(seconds, 2), "embedding": _encoded(vector)})
         if len(kept) + len(new) > MAX_EXEMPLARS:
             raise E.ConfigurationError(E.INVALID_VALUE, f"a person has at most {MAX_EXEMPLARS} enrolled recordings; "
                                        "use --replace to start again")
         action = "created" if earlier is None else "replaced" if replace else "added" if new else "unchanged"
-        body = {"speakerName": name, "speakerRole": role if role is not None or earlier is None or replace
-                else earlier.get("speakerRole"), "exemplars": kept + new}
+        body = {"speakerName": name, "speakerRole": role if role is not None or earlier is None
+                else earlier.get("speakerRole"), "exemplars": kept + new}  # a role stays until another is given
         if action != "unchanged" or body["speakerRole"] != (earlier or {}).get("speakerRole"):
             cat.put_definition(KIND, name, body, v3json.utc_now())
         shown = _shown(cat.get_definition(KIND, name) or {**body, "dateCreated": None, "dateModified": None})
@@ -120,13 +125,34 @@ def get_speaker(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
     return _shown(found)
 
 
+CHECKPOINT_TRIES = 50  # a tenth of a second apart: other processes reading the catalog finish their reads
+
+
 def delete_speaker(name: str, catalog: Catalog | None = None) -> None:
-    """Remove a person and overwrite their voiceprint in the database file."""
+    """Remove a person and overwrite their voiceprint in the database file (the catalog deletes securely),
+    then empty the write-ahead log, where a copy of the page may still be; ConfigurationError (exit 2) when
+    another process holds the log for longer than CHECKPOINT_TRIES allow: run the command again then."""
     with using(catalog) as cat:
-        cat.db.execute("PRAGMA secure_delete = ON")
         if not cat.delete_definition(KIND, " ".join(name.split())):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
-        cat.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for _ in range(CHECKPOINT_TRIES):
+            if cat.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0:
+                return
+            time.sleep(0.1)
+        raise E.ConfigurationError(E.INVALID_VALUE, f"speaker {name!r} was deleted, but another speechproc process "
+                                   "is reading the catalog, so a copy may remain in its write-ahead log until that "
+                                   "process ends: run the delete again then to make sure it is overwritten")
+
+
+def digest(people: Sequence[EnrolledSpeaker]) -> str:
+    """A short hash of the enrolled people (names, roles, voiceprints); empty when there are none."""
+    if not people:
+        return ""
+    hashed = hashlib.sha256()
+    for person in people:
+        hashed.update(repr((person.name, person.role)).encode())
+        hashed.update(np.asarray(person.exemplars, dtype="<f4").tobytes())
+    return hashed.hexdigest()[:16]
 
 
 def resolve(catalog: Catalog) -> tuple[EnrolledSpeaker, ...]:
