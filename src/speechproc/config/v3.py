@@ -12,7 +12,7 @@ from speechproc.config.settings import LOCAL_SETTINGS, Settings
 from speechproc.delivery import destinations as callback_destinations
 from speechproc.formats import v3json
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
-from speechproc.stages import taxonomy
+from speechproc.stages import pii, taxonomy
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
 from speechproc.store import vocabularies
 
@@ -25,8 +25,9 @@ CALLBACK_FORMATS = ("json", "text", "webvtt", "srt", "dfxp")
 CALLBACK_STREAMS = ("original", "redacted-audio")
 CALLBACK_INCLUDES = tuple(v3json.CALLBACK_SECTIONS)
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
-DETECTOR_NAMES = ("PCI", "SSN", "Number")
+DETECTOR_NAMES = ("PCI", "SSN", "Number", "PII")
 DETECTION_LEVELS = ("entireRegion", "probableNumbers", "numbersOnly")
+PII_KINDS = pii.KINDS
 _DETECTOR_NAMESPACE = uuid.UUID("6c1d1a36-0b6e-4b8e-9d1f-3f7e5a0c2b10")
 
 
@@ -101,8 +102,16 @@ def _check_detector(item: dict, path: str) -> None:
         raise invalid(path, f"detectorId is the id of {by_id}, not of {name}")
     for j, param in enumerate(item.get("parameters", [])):
         where = f"{path}.parameters[{j}]"
+        if (name or by_id, param["parameter"]) == ("PII", "entityTypes"):
+            kinds = [part.strip() for part in str(param.get("value", "")).split(",")]
+            unknown = [kind for kind in kinds if kind not in PII_KINDS]
+            if unknown or not kinds:
+                raise invalid(f"{where}.value", f"entityTypes is a comma-separated list of {', '.join(PII_KINDS)}; "
+                              f"{unknown[0] if unknown else 'nothing'!r} is not one of them")
+            continue
         if (name or by_id) != "PCI" or param["parameter"] != "detectionLevel":
-            raise invalid(where, f"unknown parameter {param['parameter']!r} (PCI takes detectionLevel)")
+            raise invalid(where, f"unknown parameter {param['parameter']!r} (PCI takes detectionLevel, PII "
+                          "entityTypes)")
         if param.get("value") not in DETECTION_LEVELS:
             raise invalid(f"{where}.value", f"detectionLevel is one of {', '.join(DETECTION_LEVELS)}")
     redactor = item.get("redactor")

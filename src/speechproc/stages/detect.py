@@ -1,10 +1,11 @@
-"""Detectors (PCI, SSN, Number) and transcript redaction (v3 `prediction.detectors`).
+"""Detectors (PCI, SSN, Number, PII) and transcript redaction (v3 `prediction.detectors`).
 
 PCI: a run of 13-19 spoken digits that passes the Luhn check, or that follows card talk ("card",
 "visa", ...) within CONTEXT_MS; then, within FOLLOW_MS after it, a 3-4 digit expiry date after
 expiry talk and a 3-4 digit security code after security-code talk, or both as one run of 6-8 digits
 (read out in one breath, the recogniser may write them as one number). SSN: 9 digits after social
-security talk. Number: any run of 4 or more digits. Amounts of money are never runs.
+security talk. Number: any run of 4 or more digits. Amounts of money are never runs. PII: personal
+data by kind (`stages/pii.py`), each detection labelled with its kind.
 
 PCI `detectionLevel`: `entireRegion` (default) is the card conversation, from the card talk to the
 last card item, with REGION_BUFFER_MS before and after, on every speaker; `probableNumbers` is each
@@ -18,6 +19,8 @@ from collections.abc import Sequence
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Detection, DetectorResult, Word
+from speechproc.engines.models import load_spacy
+from speechproc.stages import pii
 from speechproc.stages.numbers import DigitRun, digit_runs, luhn
 from speechproc.stages.options import DetectOptions
 
@@ -25,6 +28,7 @@ DETECTORS = {  # name -> (display name, class label)
     "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),
     "SSN": ("US social security numbers", "ssn"),
     "Number": ("Runs of four or more spoken digits", "Number"),
+    "PII": ("Personal data: names, dates of birth, addresses, e-mail, phone and account numbers", "PII"),
 }
 VERSION = "1.0.0"
 CONTEXT_MS = 30000
@@ -141,14 +145,23 @@ def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
         return pci(words, runs, params.get("detectionLevel") or "entireRegion")
     if name == "SSN":
         return ssn(words, runs)
+    if name == "PII":
+        return pii.find(words, entity_types(params.get("entityTypes")), load_spacy())
     return long_numbers(runs)
+
+
+def entity_types(value: str | None) -> tuple[str, ...]:
+    """The PII kinds an `entityTypes` parameter names (comma-separated), or every kind."""
+    if not value:
+        return pii.KINDS
+    return tuple(kind for kind in pii.KINDS if kind in {part.strip() for part in value.split(",")})
 
 
 def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacement: str) -> int:
     """Replace every word token overlapping its speaker's regions; return how many were replaced."""
     count = 0
-    for w in words:
-        if w.is_word and any(w.e > s and w.s < e for s, e in regions.get(w.speaker, [])):
+    for w in words:  # a word the recogniser gave no duration counts where it stands, an edge included
+        if w.is_word and any(w.e > s and w.s < e or w.s == w.e and s <= w.s <= e for s, e in regions.get(w.speaker, [])):
             w.w = replacement
             count += 1
     return count
