@@ -80,9 +80,13 @@ def plain(word: Word) -> str:
     return word.w.lower().strip(".,?!;:\"'()")
 
 
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday today tomorrow".split())
+
+
 def _capitalised(word: Word) -> bool:
+    """A capitalised word that may be part of a name (not a month or a day: "it's Friday")."""
     text = word.w.strip(".,?!;:\"'()")
-    return bool(text) and text[0].isupper() and plain(word) not in STOP
+    return bool(text) and text[0].isupper() and plain(word) not in STOP | MONTHS | WEEKDAYS
 
 
 def _talk_before(words: Sequence[Word], i: int, pattern: re.Pattern, within_ms: int) -> bool:
