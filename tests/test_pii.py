@@ -99,6 +99,16 @@ def test_talk_without_personal_data_is_left_alone(text):
     assert found(said(("Caller", text))) == []
 
 
+def test_a_question_that_asks_for_nothing_personal_takes_no_answer():
+    words = said(("Caller", "Will I get an email confirmation?"),
+                 ("Agent", "Yes, you will receive an email within the hour. Is there anything else I can help with?"),
+                 ("Caller", "No, that's all. Thank you very much for your help."),
+                 ("Agent", "My name is John. How can I help you today?"))
+    assert found(words) == [("name", "John.")]
+
+
+
+
 def test_entity_types_narrow_the_kinds():
     words = said(("Caller", "My name is Dana Reyes and my phone number is 555 218 4497."))
     assert {kind for kind, _ in found(words)} == {"name", "phone"}

@@ -53,14 +53,17 @@ DOMAIN_ENDS = frozenset("com net org edu gov io co uk us ca de info biz me".spli
 WRITTEN_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 DATE_DIGITS = re.compile(r"^\d{1,4}([/.-]\d{1,2}([/.-]\d{2,4})?)?$")
 MIXED = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z\d-]{4,}$")
-STOP = frozenset("and or but so the a an from at in on with calling here please thank thanks yes no".split())
+STOP = frozenset("and or but so the a an from at in on with calling here please thank thanks yes no how what when "
+                 "where why who can could would is are do does did hi hello hey sorry okay ok".split())
 
 QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before address ("email address")
-    ("email", re.compile(r"\be-?mail\b")),
-    ("dateOfBirth", re.compile(r"\b(date of birth|birth ?date|birthday|born|dob|d o b)\b")),
+    ("email", re.compile(r"\b(your e-?mail|e-?mail address|e-?mail on (the|your|file)|best e-?mail)\b")),
+    # "your date of ..." however its last word was heard ("date of words"): in a call, a date of birth
+    ("dateOfBirth", re.compile(r"\b(date of|birth ?date|birthday|born|dob|d o b)\b")),
     ("name", re.compile(r"\b(your (full |first |last )?name|surname|who am i speaking|who i'm speaking|"
                         r"name on the account|spell (it|that|your))\b")),
-    ("address", re.compile(r"\b(address|where do you live|zip ?code|post ?code)\b")),
+    ("address", re.compile(r"\b((your|the|home|mailing|street|billing|shipping) address|address on|"
+                           r"where do you live|zip ?code|post ?code)\b")),
     ("account", re.compile(r"\b(account|member(ship)?|policy|reference|customer|confirmation) (number|id|no)\b")),
     ("phone", re.compile(r"\b(phone|cell|mobile|callback|call ?back number|contact number|best number|"
                          r"number (where|to reach|we can|i can))\b")),
@@ -297,14 +300,11 @@ def emails(words: Sequence[Word]) -> list[Detection]:
 
 # --- phone and account numbers --------------------------------------------------------------------------
 
-def _run_index(words: Sequence[Word], run: DigitRun) -> int:
-    return next(i for i, w in enumerate(words) if w is run.words[0])
-
-
 def phones_and_accounts(words: Sequence[Word], runs: Sequence[DigitRun]) -> tuple[list[Detection], list[Detection]]:
     phones, accounts = [], []
+    position = {id(w): i for i, w in enumerate(words)}
     for run in runs:
-        i = _run_index(words, run)
+        i = position[id(run.words[0])]
         digits = len(run.digits)
         if 10 <= digits <= 11 or (7 <= digits <= 11 and _talk_before(words, i, PHONE_TALK, CONTEXT_MS)):
             phones.append(_detection("phone", [(run.speaker, run.s, run.e)]))
