@@ -103,8 +103,9 @@ def test_a_question_that_asks_for_nothing_personal_takes_no_answer():
     words = said(("Caller", "Will I get an email confirmation?"),
                  ("Agent", "Yes, you will receive an email within the hour. Is there anything else I can help with?"),
                  ("Caller", "No, that's all. Thank you very much for your help."),
-                 ("Agent", "My name is John. How can I help you today?"))
-    assert found(words) == [("name", "John.")]
+                 ("Agent", "My name is John. How can I help you today?"),
+                 ("Agent", "Thank you for calling My name is John How can I help you"))  # as a recogniser may
+    assert found(words) == [("name", "John."), ("name", "John")]
 
 
 

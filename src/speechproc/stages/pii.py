@@ -191,6 +191,10 @@ def _tagged_names(words: Sequence[Word], nlp) -> list[list[Word]]:
         for entity in nlp(text).ents:
             if entity.label_ == "PERSON":
                 tagged = [w for w, o in zip(turn, offsets) if entity.start_char <= o < entity.end_char]
+                while tagged and plain(tagged[-1]) in STOP:  # the tagger reads no punctuation: "John How"
+                    tagged.pop()
+                while tagged and plain(tagged[0]) in STOP:
+                    tagged.pop(0)
                 if tagged:
                     out.append(tagged)
         start = end
