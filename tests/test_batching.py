@@ -246,3 +246,26 @@ def test_on_a_gpu_the_words_are_placed_by_faster_whisper_itself():
     segments = [[{"seek": 0}], [{"seek": 3000}]]
     found = batching.ChunkWordTimes(Model()).add_word_timestamps(segments, None, OnGpu(), [3000, 3000], "", "", 0.0)
     assert found == 12.5 and len(calls) == 1 and calls[0][0] is segments and calls[0][-1] == 0.0
+
+
+@pytest.mark.slow
+def test_a_decode_that_samples_gives_the_same_words_in_every_run():
+    """A decode at a temperature samples (as Whisper's fallback does on a window it cannot decode greedily):
+    two runs of it, each in a process of its own, give the same words (the generators are seeded)."""
+    import subprocess
+    import sys
+
+    program = (
+        "import numpy as np\n"
+        "from speechproc import media\n"
+        "from speechproc.engines import batching\n"
+        "from speechproc.engines.models import load_whisper\n"
+        f"call = media.decode({str(SAMPLES / 'call.flac')!r}).samples[0]\n"
+        "starts = np.random.default_rng(4).integers(0, len(call) - 4000, 60)\n"
+        "babble = np.concatenate([call[s:s + 4000] for s in starts])\n"
+        "words = batching._decode_sequentially(load_whisper('tiny.en'), babble,\n"
+        "                                      dict(language='en', beam_size=5, temperature=[0.9]))\n"
+        "print('|'.join(w.text for w in words))\n")
+    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]
+    assert runs[0].strip() and runs[0] == runs[1]

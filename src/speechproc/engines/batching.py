@@ -12,8 +12,10 @@ recover them, so batching keeps its speed and the sequential path's numbers.
 from __future__ import annotations
 
 import bisect
+import threading
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -274,11 +276,32 @@ class ChunkWordTimes:
         return last_speech_timestamp
 
 
+SAMPLING_SEED = 0
+_sampling = threading.Lock()
+
+
+@contextmanager
+def seeded_sampling() -> Iterator[None]:
+    """Around a decode on faster-whisper's sequential path, consumed whole inside: its temperature fallback
+    samples with CTranslate2's random generators, which are seeded from SAMPLING_SEED when they are first
+    used (unseeded they start from the system's entropy, and a retried window came out differently from run
+    to run); no other sequential decode of this process samples meanwhile. CTranslate2 keeps one generator
+    per thread and cannot re-seed it per call, so a sampled window's words can still depend on what the
+    same process sampled before it (docs/scaling.md)."""
+    import ctranslate2
+
+    with _sampling:
+        ctranslate2.set_random_seed(SAMPLING_SEED)
+        yield
+
+
 def _decode_sequentially(model, audio: np.ndarray, options: dict) -> list[ChunkWord]:
     """A broken chunk decoded again with Whisper's own fallbacks. Each 30 s window is decoded without the text
     before it: where the first window stops short of the chunk's end, the rest is decoded on its own, as
     its own speech, not as more of what may have gone wrong (conditioned on it, a read-out phone number
     after a garbled card number was dropped as silence on one CPU path)."""
-    segments, _ = model.transcribe(audio, vad_filter=False, word_timestamps=True, condition_on_previous_text=False,
-                                   **options)
-    return [ChunkWord(w.word, w.start, w.end, w.probability) for segment in segments for w in segment.words or []]
+    with seeded_sampling():
+        segments, _ = model.transcribe(audio, vad_filter=False, word_timestamps=True,
+                                       condition_on_previous_text=False, **options)
+        return [ChunkWord(w.word, w.start, w.end, w.probability) for segment in segments
+                for w in segment.words or []]

@@ -92,16 +92,17 @@ def transcribe_channel(channel: Channel, options: RecognitionOptions,
                        on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
     """Recognise one channel on faster-whisper's sequential path; every word carries the channel's speaker name.
     A loop that the path's own fallbacks left is said once (`batching.without_loops`)."""
-    segments, _ = load(options).transcribe(channel.samples, vad_filter=options.vad, word_timestamps=True,
-                                           **_decoding(options))
     words: list[RecognizedWord] = []
-    for segment in segments:
-        for w in segment.words or []:
-            word = recognized_word(w.word, w.start, w.end, w.probability, channel)
-            if word is not None:
-                words.append(word)
-        if on_seconds is not None:
-            on_seconds(segment.end)
+    with batching.seeded_sampling():  # its fallback samples: the same words every run
+        segments, _ = load(options).transcribe(channel.samples, vad_filter=options.vad, word_timestamps=True,
+                                               **_decoding(options))
+        for segment in segments:
+            for w in segment.words or []:
+                word = recognized_word(w.word, w.start, w.end, w.probability, channel)
+                if word is not None:
+                    words.append(word)
+            if on_seconds is not None:
+                on_seconds(segment.end)
     words.sort(key=lambda w: w.s)
     return batching.without_loops(words)
 
