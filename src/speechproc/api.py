@@ -196,13 +196,19 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
         problem = unreadable(path)
         if problem is not None:
             raise E.ConfigurationError(E.INVALID_VALUE, problem.message)
-    hashes, recordings = [], []
+        if not path.is_file():
+            raise E.ConfigurationError(E.INVALID_VALUE, f"{shown(path)}: not a file (name recordings of the person)")
+    if len(paths) > speakers.MAX_EXEMPLARS:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"a person has at most {speakers.MAX_EXEMPLARS} enrolled recordings")
+    hashes = [media.file_hash(path) for path in paths]
+    with using(catalog) as cat:  # refused before any audio is decoded
+        speakers.refuse_enrolled_elsewhere(cat, name, hashes)
+    recordings = []
     for path in paths:
         try:
             recordings.append(media.decode(path, first_s=ENROLL_FIRST_S).samples.mean(axis=0))
         except E.SpeechprocError as exc:  # a file that is no recording is a mistake in the command: exit 2
             raise E.ConfigurationError(exc.code, exc.message) from None
-        hashes.append(media.file_hash(path))
     voices = identify.enrollment_voices(recordings, [shown(p) for p in paths], threads=default_threads())
     found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
     return speakers.enroll(name, role, found, replace, catalog)

@@ -80,6 +80,14 @@ def enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) -> tuple[
     return None
 
 
+def refuse_enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) -> None:
+    """ConfigurationError when one of the recordings (`hashes`) is enrolled under another name."""
+    other = enrolled_elsewhere(cat, name, hashes)
+    if other is not None:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"that recording (sha256 {other[1][:12]}...) is enrolled as "
+                                   f"{other[0]!r}: one recording is one person's voice")
+
+
 def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.ndarray]], replace: bool,
            catalog: Catalog | None = None) -> dict[str, Any]:
     """Store `voices` ((recording SHA-256, seconds of speech, unit embedding) each) as `name`'s exemplars: added to
@@ -87,10 +95,7 @@ def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.nd
     added twice. `{speakerName, speakerRole, recordings, speechSeconds, voiceprint: created|added|replaced|unchanged}`."""
     name, role = check_name(name), check_role(role)
     with using(catalog) as cat:
-        other = enrolled_elsewhere(cat, name, [sha for sha, _, _ in voices])
-        if other is not None:
-            raise E.ConfigurationError(E.INVALID_VALUE, f"that recording (sha256 {other[1][:12]}...) is enrolled as "
-                                       f"{other[0]!r}: one recording is one person's voice")
+        refuse_enrolled_elsewhere(cat, name, [sha for sha, _, _ in voices])
         earlier = cat.get_definition(KIND, name)
         kept = [] if earlier is None or replace else list(earlier["exemplars"])
         known = {e["sha256"] for e in kept}
