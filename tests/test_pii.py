@@ -32,6 +32,18 @@ def said(*turns: tuple[str, str]) -> list[Word]:
     return out
 
 
+def punctuated(*turns: tuple[str, str]) -> list[Word]:
+    """As `said`, with punctuation as a recogniser's transcript has it: a token of its own (m="punc") at
+    the end of the word before it."""
+    out: list[Word] = []
+    for w in said(*turns):
+        text = w.w.rstrip(".,?!")
+        out.append(Word(p=len(out), c=w.c, s=w.s, e=w.e, w=text, speaker=w.speaker))
+        if text != w.w:
+            out.append(Word(p=len(out), c=0.0, s=w.e, e=w.e, w=w.w[len(text):][:1], m="punc", speaker=w.speaker))
+    return out
+
+
 def found(words: list[Word], kinds=pii.KINDS) -> list[tuple[str, str]]:
     """(kind, the words it covers) for every detection."""
     out = []
@@ -39,7 +51,7 @@ def found(words: list[Word], kinds=pii.KINDS) -> list[tuple[str, str]]:
         for speaker, spans in detection.segments.items():
             for s, e in spans:
                 out.append((detection.label, " ".join(w.w for w in words if w.speaker == speaker and w.s >= s
-                                                      and w.e <= e)))
+                                                      and w.e <= e and w.is_word)))
     return out
 
 
@@ -76,6 +88,49 @@ def test_the_answer_to_a_question_about_personal_data_is_that_data_however_it_wa
     assert ("address", "O Cam a new fair new 4 9 7") in kinds
     assert ("email", "Sofia not Mora who not come") in kinds
     assert not any("phone number" in text for _, text in kinds)  # the agent's question is no answer
+
+
+def test_what_the_agent_reads_back_is_the_same_data():
+    answered = punctuated(("Agent", "Can I have your full name please?"), ("Caller", "Yes, it's Mei Haddad."),
+                          ("Agent", "Let me read that back, May Hadad, is that correct?"),
+                          ("Caller", "Yes, that's right."))
+    assert ("name", "May Hadad") in found(answered)
+    # no answer found before it (the question garbled): the kind from what is read back
+    unasked = punctuated(("Agent", "And may I rest on the account?"), ("Caller", "Sure, it's fine."),
+                         ("Agent", "Let me read that Mac. two to nine three nine seven zero six eight six. Is that "
+                                   "correct?"))
+    assert ("phone", "two to nine three nine seven zero six eight six") in found(unasked)
+    assert not any("Mac" in text or "correct" in text for _, text in found(unasked))
+    # "to confirm" reads back only up to a confirming question
+    checked = found(punctuated(("Caller", "Yes, it's Dana Reyes."),
+                               ("Agent", "I just need to confirm one more thing for you today.")))
+    assert not any("thing" in text for _, text in checked)
+
+
+def test_an_answer_ends_where_the_caller_goes_on_to_other_talk():
+    words = punctuated(("Agent", "Can I have your full name please?"),
+                       ("Caller", "Yes, it's Maria Patel. Also, I was born on twenty two slash zero one slash "
+                                  "nineteen ninety two, in case you need it."))
+    kinds = found(words)
+    assert ("name", "Maria Patel") in kinds
+    assert ("dateOfBirth", "twenty two slash zero one slash nineteen ninety two") in kinds
+    assert not any("Also" in text or "case" in text for _, text in kinds)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I moved to 5 Hill Drive, Springfield 71118 last month, by the way.",
+     ("address", "5 Hill Drive Springfield 71118")),
+    ("Please send the receipt to mr dot nata dot edu via nat dot com when it's done.",
+     ("email", "mr dot nata dot edu via nat dot com")),
+    ("You can write to P R I Y A dot R E Y E S at gmail dot com.",
+     ("email", "P R I Y A dot R E Y E S at gmail dot com")),
+    ("You can call me Mac at two to nine three nine seven zero six eight six if we get cut off.",
+     ("phone", "two to nine three nine seven zero six eight six")),
+])
+def test_personal_data_said_unprompted(text, expected):
+    kinds = found(punctuated(("Caller", text)))
+    assert expected in kinds
+    assert not any(word in text for _, text in kinds for word in ("way", "month", "done", "receipt", "cut"))
 
 
 def test_a_word_without_duration_at_a_detections_edge_is_redacted():

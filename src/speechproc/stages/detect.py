@@ -146,7 +146,8 @@ def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
     if name == "SSN":
         return ssn(words, runs)
     if name == "PII":
-        return pii.find(words, entity_types(params.get("entityTypes")), load_spacy())
+        tokens = sorted(conv.words, key=lambda w: (w.s, w.p))  # with punctuation: where sentences end
+        return pii.find(tokens, entity_types(params.get("entityTypes")), load_spacy())
     return long_numbers(runs)
 
 
