@@ -50,7 +50,10 @@ bench: setup
 	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/alignment.py --recognition sequential --json benchmarks/alignment.sequential.result.json
-	$(BIN)/python benchmarks/throughput.py --json benchmarks/throughput.result.json  # about 25 minutes
+	$(BIN)/python benchmarks/throughput.py --calls 0 --rounds 2 --json benchmarks/throughput.result.json  # about 27 minutes
+	$(BIN)/python benchmarks/stage_profile.py --json benchmarks/stage_profile.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/decoding.py --experiment window --json benchmarks/decoding.window.result.json
+	$(BIN)/python benchmarks/decoding.py --experiment greedy --json benchmarks/decoding.greedy.result.json
 	$(BIN)/python benchmarks/workers.py --json benchmarks/workers.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/report_speed.py --json benchmarks/report_speed.result.json  # needs chromium
 

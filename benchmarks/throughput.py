@@ -61,8 +61,29 @@ def words(channel):
                                                                  word_timestamps=True, batch_size=8)
     return sum(len(s.words or []) for s in segments)
 
-with ThreadPoolExecutor(at_once) as pool:
-    print(sum(pool.map(words, track.samples)))
+if mode == "joined":  # both channels one after the other in one array: one call fills every batch
+    print(words(track.samples.reshape(-1)))
+else:
+    with ThreadPoolExecutor(at_once) as pool:
+        print(sum(pool.map(words, track.samples)))
+"""
+
+
+BARE_FILES = """
+import sys, time
+from pathlib import Path
+from faster_whisper import BatchedInferencePipeline, WhisperModel, decode_audio
+from speechproc.engines.models import whisper_location
+folder, mode, threads = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+model = WhisperModel(whisper_location("tiny.en"), device="cpu", compute_type="int8", cpu_threads=threads)
+batched = BatchedInferencePipeline(model)
+for path in sorted(folder.glob("*.wav")):
+    audio = decode_audio(str(path))
+    if mode == "sequential":
+        segments, _ = model.transcribe(audio, language="en", beam_size=5, word_timestamps=True, vad_filter=False)
+    else:
+        segments, _ = batched.transcribe(audio, language="en", beam_size=5, word_timestamps=True, batch_size=8)
+    print(path.name + "\t" + " ".join(w.word.strip() for s in segments for w in s.words or []), flush=True)
 """
 
 
@@ -114,16 +135,96 @@ def session_rss(session: int) -> dict[int, int]:
     return found
 
 
-def speechproc_run(folder: Path, out: Path, workers: int, env: dict[str, str], engine: str = "local",
-                   config: Path = CONFIG) -> tuple[float, float]:
-    """`speechproc run` with configs/callcenter.yaml (local: threads one per core, shared out among the workers;
-    ray: one actor per core, 1 thread each)."""
-    command = [str(SPEECHPROC), "run", str(folder), "--config", str(config), "--out", str(out), "--quiet",
-               "--force", "--engine", engine]
+def speechproc_run(folder: Path, out: Path, workers: int | str, env: dict[str, str], engine: str = "local",
+                   config: Path | None = CONFIG) -> tuple[float, float]:
+    """`speechproc run` with configs/callcenter.yaml, or the default configuration with `config` None (local:
+    threads one per core, shared out among the workers; ray: one actor per core, 1 thread each)."""
+    command = [str(SPEECHPROC), "run", str(folder), "--out", str(out), "--quiet", "--force", "--engine", engine]
+    command += ["--config", str(config)] if config is not None else []
     if engine == "local":
         command += ["--workers", str(workers)]
     wall, rss, _ = timed(command, {**env, "SPEECHPROC_HOME": str(out / "home")})  # exit 0: every item finished
     return wall, rss
+
+
+def prompt_clips(count: int, folder: Path) -> dict[str, tuple[str, str]]:
+    """`count` telephone prompts in `folder`: the mono clips of 2-10 s of ../shared/evaldata's WER manifest at
+    8 kHz, in turn (p000.wav, p001.wav, ...); {file name: (manifest path, reference)}."""
+    import csv
+
+    from speechproc.media import decode
+
+    manifest = ROOT.parent / "shared" / "evaldata" / "wer-manifest.tsv"
+    with open(manifest) as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["channel"] == "mono"]
+    clips = []
+    for row in rows:
+        track = decode(manifest.parent / row["path"], sample_rate=8000)
+        if 2 <= track.samples.shape[1] / 8000 <= 10:
+            clips.append((row, track.samples[:1]))
+    names = {}
+    for k in range(count):
+        row, samples = clips[k % len(clips)]
+        write_wav(folder / f"p{k:03d}.wav", samples, 8000)
+        names[f"p{k:03d}.wav"] = (row["path"], row["reference"])
+    return names
+
+
+def wer_of(texts: dict[str, str], names: dict[str, tuple[str, str]]) -> float:
+    sys.path.insert(0, str(ROOT.parent / "shared" / "tools"))
+    import wer as wer_tool  # the shared scorer
+
+    rows = [{"path": name, "channel": "mono", "reference": reference} for name, (_, reference) in names.items()]
+    value, _, _ = wer_tool.score(rows, {(name, "mono"): texts.get(name, "") for name in names})
+    return round(value, 4)
+
+
+def speechproc_texts(out: Path) -> dict[str, str]:
+    found = {}
+    for path in out.glob("*.v3.json"):
+        words = json.loads(path.read_text())["transcript"]["words"]
+        found[path.name.removesuffix(".v3.json") + ".wav"] = " ".join(w["w"] for w in words if "m" not in w)
+    return found
+
+
+def short_files(tmp_path: Path, count: int, rounds_: int, threads: int, env: dict[str, str]) -> dict:
+    """(d) Many short files: speechproc's default configuration with `--workers auto` against bare faster-whisper
+    (the model loaded once, one file after another) batched per file and sequential; wall time and WER."""
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    names = prompt_clips(count, folder)
+    texts: dict[str, dict[str, str]] = {}
+
+    def bare(mode: str):
+        def run():
+            wall, rss, stdout = timed([sys.executable, "-c", BARE_FILES, str(folder), mode, str(threads)], env)
+            texts[f"bare_{mode}"] = dict(line.split("\t", 1) for line in stdout.splitlines() if "\t" in line)
+            return wall, rss
+        return run
+
+    def ours():
+        out = tmp_path / "out-prompts"
+        wall, rss = speechproc_run(folder, out, "auto", env, config=None)
+        texts["speechproc"] = speechproc_texts(out)
+        return wall, rss
+
+    sides = {"speechproc": ours, "bare_batched": bare("batched"), "bare_sequential": bare("sequential")}
+    measured = rounds(sides, rounds_, "short files")
+    audio = sum(wave_seconds(folder / name) for name in names)
+    result: dict = {"files": count, "audio_s": round(audio, 1)}
+    for name, m in measured.items():
+        result[name] = {**m, "s_per_file": round(m["wall_s"] / count, 3), "x_realtime": round(audio / m["wall_s"], 1),
+                        "wer": wer_of(texts[name], names)}
+    for peer in ("bare_batched", "bare_sequential"):
+        result[f"speedup_vs_{peer}"] = round(measured[peer]["wall_s"] / measured["speechproc"]["wall_s"], 2)
+    return result
+
+
+def wave_seconds(path: Path) -> float:
+    import wave
+
+    with wave.open(str(path)) as f:
+        return f.getnframes() / f.getframerate()
 
 
 def median(values: list[float]) -> float:
@@ -154,8 +255,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call in the long call")
     parser.add_argument("--hour-repeat", type=int, default=20, help="copies in the hour-long call (0: skip it)")
     parser.add_argument("--rounds", type=int, default=3, help="measurements of each side of (a) and (c)")
+    parser.add_argument("--prompts", type=int, default=300, help="short telephone files, 2-10 s (0: skip them)")
+    parser.add_argument("--only-prompts", action="store_true", help="measure the short files alone")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.only_prompts:
+        args.repeat = args.hour_repeat = args.calls = 0
     if not CALL.exists():
         sys.exit(f"{CALL} is needed (../shared beside the project)")
     from speechproc.media import decode
@@ -166,24 +271,26 @@ def main() -> None:
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        long_call = write_wav(tmp_path / "long.wav", np.tile(track.samples, args.repeat), rate)
-        seconds = track.samples.shape[1] * args.repeat / rate
-        sequential = tmp_path / "sequential.yaml"  # callcenter.yaml with the sequential recognition path
-        sequential.write_text(CONFIG.read_text() + "  batched: false\n")
+        if args.repeat:
+            long_call = write_wav(tmp_path / "long.wav", np.tile(track.samples, args.repeat), rate)
+            seconds = track.samples.shape[1] * args.repeat / rate
+            sequential = tmp_path / "sequential.yaml"  # callcenter.yaml with the sequential recognition path
+            sequential.write_text(CONFIG.read_text() + "  batched: false\n")
 
-        def bare(mode: str):
-            return lambda: timed([sys.executable, "-c", BARE, str(long_call), mode, str(args.threads)], env)[:2]
+            def bare(mode: str):
+                return lambda: timed([sys.executable, "-c", BARE, str(long_call), mode, str(args.threads)], env)[:2]
 
-        sides = {
-            "speechproc": lambda: speechproc_run(long_call, tmp_path / "out-long", 1, env),
-            "speechproc_sequential": lambda: speechproc_run(long_call, tmp_path / "out-seq", 1, env, config=sequential),
-            "bare_sequential": bare("sequential"),
-            "bare_batched": bare("batched"),
-            "bare_batched_channels_at_once": bare("parallel"),
-        }
-        long = result["long_call"] = {"audio_s": round(seconds, 1), **rounds(sides, args.rounds, "long call")}
-        for peer in ("bare_batched", "bare_sequential", "bare_batched_channels_at_once"):
-            long[f"speedup_vs_{peer}"] = round(long[peer]["wall_s"] / long["speechproc"]["wall_s"], 2)
+            sides = {
+                "speechproc": lambda: speechproc_run(long_call, tmp_path / "out-long", 1, env),
+                "speechproc_sequential": lambda: speechproc_run(long_call, tmp_path / "out-seq", 1, env, config=sequential),
+                "bare_sequential": bare("sequential"),
+                "bare_batched": bare("batched"),
+                "bare_batched_channels_at_once": bare("parallel"),
+                "bare_batched_joined": bare("joined"),
+            }
+            long = result["long_call"] = {"audio_s": round(seconds, 1), **rounds(sides, args.rounds, "long call")}
+            for peer in ("bare_batched", "bare_sequential", "bare_batched_channels_at_once", "bare_batched_joined"):
+                long[f"speedup_vs_{peer}"] = round(long[peer]["wall_s"] / long["speechproc"]["wall_s"], 2)
 
         if args.hour_repeat:
             hour_call = write_wav(tmp_path / "hour.wav", np.tile(track.samples, args.hour_repeat), rate)
@@ -212,6 +319,8 @@ def main() -> None:
                                "peak_rss_mb_per_process": measured["peak_rss_mb"]}
             short["speedup_2_vs_1"] = round(short["workers_1"]["wall_s"] / short["workers_2"]["wall_s"], 2)
             short["speedup_ray_vs_1"] = round(short["workers_1"]["wall_s"] / short["ray"]["wall_s"], 2)
+        if args.prompts:
+            result["short_files"] = short_files(tmp_path, args.prompts, args.rounds, args.threads, env)
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

@@ -269,3 +269,36 @@ def test_a_decode_that_samples_gives_the_same_words_in_every_run():
     runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
             for _ in range(2)]
     assert runs[0].strip() and runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("longest, frames", [(3.0, 2000), (19.0, 2000), (19.5, 3000), (30.0, 3000)])
+def test_a_batch_of_short_chunks_is_encoded_in_a_20_second_window(longest, frames):
+    assert batching.window_frames(longest, 100) == frames
+
+
+@pytest.mark.slow
+def test_the_fitted_window_cuts_only_padding_and_hears_a_short_chunk_as_the_full_window_does(monkeypatch):
+    """A batch of short chunks reaches the encoder as 20 s of features (30 s with `shortWindow` off), a batch
+    holding a longer one as 30 s; the short window's words match the full window's (the same machine: a word
+    error bound, not words)."""
+    from faster_whisper import WhisperModel
+
+    from speechproc.engines.models import load_whisper
+
+    model = load_whisper("tiny.en", "cpu", "int8", 1)
+    shapes: list[int] = []
+    real_encode = WhisperModel.encode
+    monkeypatch.setattr(WhisperModel, "encode", lambda self, features, *a, **k: (
+        shapes.append(features.shape[-1]), real_encode(self, features, *a, **k))[1])
+    agent = payment_channels()[0]
+    speech = [piece for piece in batching.speech_pieces(agent, True)]
+    short = [np.concatenate([agent[s:e] for s, e in speech])[:12 * RATE]]
+    options = {"language": "en", "beam_size": 5}
+    fitted = batching._decode_batch(batching.fitted_pipeline(batching.ChunkWordTimes(model)), short, options)
+    full = batching._decode_batch(batching.fitted_pipeline(batching.ChunkWordTimes(model), False), short, options)
+    longer = [np.concatenate([agent[s:e] for s, e in speech])[:25 * RATE]]
+    batching._decode_batch(batching.fitted_pipeline(batching.ChunkWordTimes(model)), longer, options)
+    assert shapes == [2000, 3000, 3000]
+    fitted_text, full_text = (" ".join(w.text for w in result[0][0]) for result in (fitted, full))
+    assert len(full_text.split()) >= 15
+    assert wer(full_text, fitted_text) <= 0.2

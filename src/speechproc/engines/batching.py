@@ -12,6 +12,7 @@ recover them, so batching keeps its speed and the sequential path's numbers.
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
 import zlib
 from collections.abc import Iterator
@@ -31,6 +32,11 @@ UNHEARD_S = 3.0  # this much speech with no word in it means the decoder stopped
 LOOP_REPEATS = 8  # a word or phrase said this many times in a row is a decoder caught in a loop
 LOOP_PHRASE = 4  # the longest phrase looked for
 VAD_MIN_SILENCE_MS = 160  # the silence that splits speech, as BatchedInferencePipeline uses it
+# The encoder's window for a batch of short chunks: its cost grows with the square of the window (tiny.en, one
+# thread: 30 s 0.44 s, 20 s 0.13 s, 15 s 0.075 s), and Whisper hears a short chunk as well in 20 s as in 30 s
+# (WER over the evaluation manifest 16.1 % against 16.7 %), though not in 15 s on every CPU path (30.2 % on
+# oneDNN) nor in 10 s (51-54 %): see `window_frames` and benchmarks/decoding.py.
+SHORT_WINDOW_S = 20
 
 
 @dataclass(frozen=True)
@@ -190,17 +196,16 @@ def batches(chunks: list[Chunk], size: int) -> list[list[Chunk]]:
     return found
 
 
-def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, options: dict, decoders: int = 1
-              ) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
+def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, options: dict, decoders: int = 1,
+              short_window: bool = True) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
     """Recognise every channel's speech; yield (chunk, its words, why it was decoded again or None), chunks in
     time order. `options` are faster-whisper's transcribe options (language, beam_size, hotwords).
 
     The chunks go to the decoder `batch_size` at a time (`batches`: a plan fixed by the recording and the
     batch size). `decoders` batches are decoded at once, each by a replica of the model (it must have been
     loaded with that many workers), and the VAD of as many channels runs at once (Silero runs on one core);
-    neither changes a word."""
-    from faster_whisper import BatchedInferencePipeline
-
+    neither changes a word. With `short_window` a batch of short chunks is encoded in SHORT_WINDOW_S
+    (`window_frames`), else in Whisper's 30 s."""
     speech = list(ordered(lambda samples: speech_pieces(samples, vad), channels, min(decoders, len(channels)),
                           "speechproc-vad"))
     give_back_memory()  # the VAD's working memory, before decoding takes its own
@@ -209,7 +214,7 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
 
     def decode(batch: list[Chunk]) -> list[tuple[Chunk, list[ChunkWord], str | None]]:
         audios = [chunk.audio(channels[chunk.channel]) for chunk in batch]
-        pipeline = BatchedInferencePipeline(ChunkWordTimes(model))
+        pipeline = fitted_pipeline(ChunkWordTimes(model), short_window)
         decoded = []
         for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options)):
             reason = broken(words, text, audio.shape[0] / RATE, all_speech=vad)
@@ -222,17 +227,22 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
         yield from decoded
 
 
-def _decode_batch(pipeline, audios: list[np.ndarray], options: dict) -> list[tuple[list[ChunkWord], str]]:
-    """(words, text) of each chunk, decoded in one batch: the chunks laid out CHUNK_S apart in one array, each
-    a clip of its own."""
+def batch_segments(pipeline, audios: list[np.ndarray], options: dict):  # -> Iterable[faster_whisper Segment]
+    """faster-whisper's segments of chunks decoded in one batch: the chunks laid out CHUNK_S apart in one array,
+    each a clip of its own; a segment's `seek` tells its chunk (its window's index times CHUNK_S)."""
     window = CHUNK_S * RATE
     laid_out = np.zeros(window * len(audios), dtype=np.float32)
     clips = []
     for k, audio in enumerate(audios):
         laid_out[k * window:k * window + audio.shape[0]] = audio
         clips.append({"start": k * CHUNK_S, "end": (k * window + audio.shape[0]) / RATE})
-    segments, _ = pipeline.transcribe(laid_out, clip_timestamps=clips, batch_size=len(audios),
-                                      word_timestamps=True, **options)
+    segments, _ = pipeline.transcribe(laid_out, clip_timestamps=clips, batch_size=len(audios), **options)
+    return segments
+
+
+def _decode_batch(pipeline, audios: list[np.ndarray], options: dict) -> list[tuple[list[ChunkWord], str]]:
+    """(words, text) of each chunk, decoded in one batch (`batch_segments`)."""
+    segments = batch_segments(pipeline, audios, {"word_timestamps": True, **options})
     found: list[tuple[list[ChunkWord], list[str]]] = [([], []) for _ in audios]
     frames_per_window = CHUNK_S * pipeline.model.frames_per_second
     for segment in segments:
@@ -242,6 +252,40 @@ def _decode_batch(pipeline, audios: list[np.ndarray], options: dict) -> list[tup
         texts.append(segment.text)
         words.extend(ChunkWord(w.word, w.start - offset, w.end - offset, w.probability) for w in segment.words or [])
     return [(words, "".join(texts)) for words, texts in found]
+
+
+def window_frames(longest_s: float, frames_per_second: int) -> int:
+    """The encoder's window, in feature frames, for a batch whose longest chunk lasts `longest_s`: SHORT_WINDOW_S
+    where the chunk ends at least a second before it, else Whisper's CHUNK_S. A batch's window depends on its
+    chunks alone, and so on the recording alone."""
+    seconds = SHORT_WINDOW_S if longest_s <= SHORT_WINDOW_S - 1 else CHUNK_S
+    return seconds * frames_per_second
+
+
+@functools.cache
+def _fitted_windows() -> type:
+    from faster_whisper import BatchedInferencePipeline
+
+    class FittedWindows(BatchedInferencePipeline):
+        """faster-whisper's batched pipeline with the encoder's window fitted to the batch (`window_frames`):
+        the features come padded with zeros to 30 s, and what is cut off is only that padding."""
+
+        def forward(self, features, tokenizer, chunks_metadata, options):
+            longest = max((chunk["duration"] for chunk in chunks_metadata), default=CHUNK_S)
+            frames = window_frames(longest, self.model.frames_per_second)
+            return super().forward(np.ascontiguousarray(features[..., :frames]), tokenizer, chunks_metadata, options)
+
+    return FittedWindows
+
+
+def fitted_pipeline(model, short_window: bool = True):  # -> a faster_whisper.BatchedInferencePipeline
+    """A batched pipeline over `model` whose encoder window fits the batch (`window_frames`), or faster-whisper's
+    own (30 s) without `short_window`; the class is made when faster-whisper is first needed."""
+    if not short_window:
+        from faster_whisper import BatchedInferencePipeline
+
+        return BatchedInferencePipeline(model)
+    return _fitted_windows()(model)
 
 
 class ChunkWordTimes:

@@ -114,7 +114,7 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     reached = 0.0
     size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
     chunks = batching.recognise([channel.live_samples() for channel in channels], load(options), size, options.vad,
-                                _decoding(options), parallel)
+                                _decoding(options), parallel, options.short_window)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,

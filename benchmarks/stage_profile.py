@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Where the time of one recording goes, stage by stage: the long two-channel call with every analytic.
+
+The call is the real SpokenWOZ call of ../shared/evaldata at 8 kHz, repeated (`--repeat`, 4: about 12
+minutes), run through `api.process` with configs/callcenter.yaml in this process, after the models of every
+stage were loaded by a first run on a short cut of the same call (a process that has run one call already:
+the loads are timed apart, in `model_loads_s`). Each stage's step is timed as it runs, with what the
+runner does after it (releasing audio); `publish` is writing the outputs and the catalog row; `other` is
+the rest of the wall time (reading the configuration, the item's bookkeeping).
+
+Usage: python benchmarks/stage_profile.py [--repeat 4] [--threads N] [--json benchmarks/stage_profile.result.json]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+CALL = ROOT.parent / "shared" / "evaldata" / "spokenwoz-speechbrain" / "MUL1011.opus"
+CONFIG = ROOT / "configs" / "callcenter.yaml"
+
+
+def timed_stages(spent: dict[str, float]) -> None:
+    """Replace the pipeline's stages with ones that add their time to `spent`."""
+    from speechproc.stages import pipeline
+
+    def clocked(name: str, step):
+        def run(r) -> None:
+            start = time.perf_counter()
+            try:
+                step(r)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
+        return run
+
+    pipeline.STAGES = tuple(dataclasses.replace(stage, step=clocked(stage.name, stage.step))
+                            for stage in pipeline.STAGES)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if not CALL.exists():
+        sys.exit(f"{CALL} is needed (../shared beside the project)")
+    os.environ.setdefault("SPEECHPROC_HOME", tempfile.mkdtemp(prefix="speechproc-profile-"))
+    from throughput import write_wav
+
+    from speechproc import api
+    from speechproc.config import documents_io, v3
+    from speechproc.media import decode
+
+    track = decode(CALL, sample_rate=8000)
+    raw = documents_io.parse_document(CONFIG.read_text(), str(CONFIG))
+    raw.setdefault("speechproc", {})["threads"] = args.threads
+    settings = v3.validate(raw)
+    spent: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        short = write_wav(tmp_path / "first.wav", track.samples[:, :60 * 8000], 8000)
+        start = time.perf_counter()
+        api.process([short], settings, out_dir=tmp_path / "warm", force=True, deliver=False)
+        loads = time.perf_counter() - start
+        timed_stages(spent)
+        long_call = write_wav(tmp_path / "long.wav", np.tile(track.samples, args.repeat), 8000)
+        start = time.perf_counter()
+        batch = api.process([long_call], settings, out_dir=tmp_path / "out", force=True, deliver=False)
+        wall = time.perf_counter() - start
+        assert batch.items[0].status == "finished", batch.items[0].error
+    stages = {name: round(seconds, 2) for name, seconds in spent.items()}
+    result = {"command": f"python benchmarks/stage_profile.py --repeat {args.repeat} --threads {args.threads}",
+              "audio_s": round(track.samples.shape[1] * args.repeat / 8000, 1), "threads": args.threads,
+              "model_loads_s": round(loads, 1), "wall_s": round(wall, 2), "stages_s": stages,
+              "other_s": round(wall - sum(spent.values()), 2),
+              "share": {name: round(seconds / wall, 3) for name, seconds in spent.items()}}
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The conversation around personal data, for the PII detector (`stages/pii.py`): the answer to a question
+about it ("Can I have your date of birth?"), however the recogniser heard the answer, and what the asker
+reads back ("Let me read that back: ... Is that correct?")."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from speechproc.conversation import Detection, Word
+from speechproc.stages.pii_words import (
+    DATE_DIGITS,
+    MONTHS,
+    NUMBER_WORDS,
+    STREET,
+    Ends,
+    detection,
+    domain_end,
+    number_word,
+    plain,
+    spelled,
+    words_span,
+)
+
+ANSWER_MS = 15000  # the answer to a question comes within this long
+QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before address ("email address")
+    ("email", re.compile(r"\b(your e-?mail|e-?mail address|e-?mail on (the|your|file)|best e-?mail)\b")),
+    # "your date of ..." however its last word was heard ("date of words"): in a call, a date of birth
+    ("dateOfBirth", re.compile(r"\b(date o[fn]|birth ?date|birthday|born|dob|d o b)\b")),
+    ("name", re.compile(r"\b(your (full |first |last )?name|surname|who am i speaking|who i'm speaking|"
+                        r"name on the account|spell (it|that|your))\b")),
+    ("address", re.compile(r"\b((your|the|home|mailing|street|billing|shipping) address|address on|"
+                           r"where do you live|zip ?code|post ?code)\b")),
+    ("account", re.compile(r"\b(account|member(ship)?|policy|reference|customer|confirmation) (number|id|no)\b")),
+    ("phone", re.compile(r"\b(phone|cell|mobile|callback|call ?back number|contact number|best number|"
+                         r"number (where|to reach|we can|i can))\b")),
+)
+# what makes a turn a question (the detector reads words, not punctuation): a question word, "your", or "and
+# the ..." (the agent's "And the address on the account?")
+ASKING = re.compile(r"\b(what|what's|which|can|could|may|would|do you|confirm|tell me|give me|your)\b|^and (the|a|an)\b")
+PREAMBLE = frozenset("yes yeah yep sure ok okay um uh it it's its is that's that i i'm live living at my the "
+                     "email address phone number name date of birth account".split())
+MAX_ANSWER_WORDS = 20
+NUMBERED = frozenset(("phone", "account", "dateOfBirth"))
+DIGIT_HEARD = frozenset("i i'm a to for".split())  # a digit a recogniser wrote as a word before the others
+MAX_SPELLED_EMAIL = 45  # words of an e-mail address spelled letter by letter, at most
+# a word that starts other talk after an answer's sentence ends
+NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can could that's anyway by".split())
+# the asker reading an answer back ("let me read that back", heard "let me read that Mac"); other cues
+# ("just to confirm") read back only when a confirming question follows
+READING = re.compile(r"\b(let me read (that|it|this|at)|read (that|it) back)$")
+BACK = frozenset("back mac bag black pack bad hack that it at".split())  # "read that back" however "back" was heard
+CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is)$")
+CONFIRMING = re.compile(r"^(is (that|it|not|this) (correct|right)|isn't that|correct|did i get)")
+
+
+def _turns(words: Sequence[Word]) -> list[list[Word]]:
+    """One speaker's words in a row."""
+    out: list[list[Word]] = []
+    for w in words:
+        if out and out[-1][-1].speaker == w.speaker:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
+def until_new_sentence(said: Sequence[Word], ends: Ends, kind: str = "name") -> list[Word]:
+    """`said` up to a sentence end (`ends`: the speaker and end time of each word a full stop, question or
+    exclamation mark follows) that other talk follows ("Reyes. Also, I was born on ..."): the caller who
+    answers and goes on in the same breath. Where what follows still holds data of the kind (digits of a
+    number, the domain of an e-mail: "0.086. I'm 5.6", "R O I. I'm not N D at outlook.com"), the
+    recogniser's full stop is no end."""
+    for k in range(1, len(said)):
+        if (said[k - 1].speaker, said[k - 1].e) in ends and plain(said[k]) in NEW_SENTENCE or \
+                plain(said[k]) in ("also", "anyway"):
+            if not _goes_on(said[k:], kind):
+                return list(said[:k])
+    return list(said)
+
+
+def _goes_on(rest: Sequence[Word], kind: str) -> bool:
+    """Whether the talk after a full stop goes on with the data: digits within its first two words, a
+    domain's ending within its first ten."""
+    if kind in ("phone", "account", "dateOfBirth"):
+        return any(number_word(w) for w in rest[:2])
+    if kind == "email":
+        return any(domain_end(rest, j) for j in range(min(len(rest), 10)))
+    return False
+
+
+def _read_back(turn: Sequence[Word]) -> list[Word]:
+    """What the asker reads back in `turn` ("Let me read that back: 555 218 4497. Is that correct?"): the
+    words after the cue and before the confirming question, or nothing when the turn reads nothing back."""
+    text = [plain(w) for w in turn]
+    for k in range(len(turn)):
+        before = " ".join(text[max(0, k - 5):k + 1])
+        reading = READING.search(before) is not None
+        if reading or CHECKING.search(before):
+            k += reading and k + 1 < len(turn) and text[k + 1] in BACK
+            end = next((j for j in range(k + 1, len(turn)) if CONFIRMING.match(" ".join(text[j:j + 3]))), None)
+            if end is None and not reading:
+                return []
+            return list(turn[k + 1:min(end or len(turn), k + 1 + MAX_ANSWER_WORDS)])
+    return []
+
+
+def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset()) -> list[Detection]:
+    """The answer to a question about personal data: the turn right after it, by another speaker, within
+    ANSWER_MS, from its first word past the preamble ("yes, it's", "I live at") for MAX_ANSWER_WORDS or to
+    the end of its sentence when other talk follows. However the recogniser heard it ("Oak Avenue" as "O Cam
+    a new"), what answers "what's your address?" is one."""
+    out = []
+    turns = _turns(words)
+    for question, answer in zip(turns, turns[1:]):
+        if answer[0].s - question[-1].e > ANSWER_MS:
+            continue
+        asked = " ".join(plain(w) for w in question[-25:])
+        if not ASKING.search(asked) and not ASKING.search(" ".join(plain(w) for w in question[-25:][:3])):
+            continue  # a question asks: "it's dan at email dot com" is no question about e-mail
+        kind = next((k for k, pattern in QUESTIONS if pattern.search(asked)), None)
+        if kind is None or kind not in kinds:
+            continue
+        start = 0
+        while start < len(answer) and plain(answer[start]) in PREAMBLE:
+            start += 1
+        if 0 < start < len(answer) and spelled(answer[start]) and plain(answer[start - 1]) in ("the", "a"):
+            start -= 1  # the first letter of a spelling heard as a word ("it's the R I Y ...")
+        if 0 < start < len(answer) and kind in NUMBERED and number_word(answer[start]) and \
+                plain(answer[start - 1]) in DIGIT_HEARD:
+            start -= 1  # a first digit heard as a word ("I'm 3 8 9 4 ...": "nine 3 8 9 4")
+        said = until_new_sentence(answer[start:start + MAX_ANSWER_WORDS], ends, kind)
+        if kind == "email":  # spelled letter by letter, an address takes more words: to its domain's ending
+            last = next((j for j in range(min(len(answer), start + MAX_SPELLED_EMAIL) - 1, start + len(said) - 1, -1)
+                         if domain_end(answer, j)), None)
+            if last is not None:
+                said = list(answer[start:last + 1])
+        if said:
+            out.append(detection(kind, [words_span(said)]))
+    return out
+
+
+def read_backs(words: Sequence[Word], found: Sequence[Detection], kinds: Sequence[str]) -> list[Detection]:
+    """What one speaker reads back of what the other just said ("Let me read that back: ... Is that
+    correct?"), of the kind found in the turn before it, or else of the kind its own words look like."""
+    out = []
+    turns = _turns(words)
+    for before, turn in zip(turns, turns[1:]):
+        again = _read_back(turn)
+        if not again:
+            continue
+        heard = [d.label for d in found for s, e in d.segments.get(before[0].speaker, [])
+                 if s < before[-1].e and e > before[0].s]
+        kind = max(set(heard), key=heard.count) if heard else _looks_like(again)
+        if kind in kinds:
+            out.append(detection(kind, [words_span(again)]))
+    return out
+
+
+def _looks_like(said: Sequence[Word]) -> str:
+    """The kind of personal data `said` looks like, for words read back with no answer found before them."""
+    text = [plain(w) for w in said]
+    digits = sum(len(re.sub(r"\D", "", t)) or (t in NUMBER_WORDS and t not in ("hundred", "thousand")) for t in text)
+    if "at" in text and any(t in ("dot", "not") or t.startswith(".") for t in text):
+        return "email"
+    if any(t in STREET for t in text):
+        return "address"
+    if any(t in MONTHS for t in text) or any(DATE_DIGITS.match(t) and "/" in t for t in text):
+        return "dateOfBirth"
+    if digits >= 7:
+        return "phone" if digits <= 11 else "account"
+    return "account" if digits >= 4 else "name"
+
+
