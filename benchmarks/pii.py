@@ -153,38 +153,13 @@ def reference(script: list, speaker: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def align(ref: list[str], hyp: list[str]) -> list[tuple[str | None, str | None]]:
-    """Levenshtein alignment as (ref word, hyp word) pairs, None on the side of an insertion or deletion.
-    A substitution costs 1 to 1.9 by how unlike the two words are (below an insertion and a deletion, 2): of
-    the equally short alignments, the one that pairs alike words ("It's" with "It's", not with a spelled
-    letter the recogniser dropped)."""
+def unlikeness(a: str, b: str) -> float:
+    """What pairing two words costs in the alignment: 0 alike, else 1 to 1.9 by how unlike they are (below an
+    insertion and a deletion, 2): of the equally short alignments, the one that pairs alike words ("It's"
+    with "It's", not with a spelled letter the recogniser dropped)."""
     from difflib import SequenceMatcher
 
-    def cost(a: str, b: str) -> float:
-        return 0.0 if a == b else 1.9 - 0.9 * SequenceMatcher(None, a, b).ratio()
-
-    n, m = len(ref), len(hyp)
-    d = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n + 1):
-        d[i][0] = float(i)
-    for j in range(m + 1):
-        d[0][j] = float(j)
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost(ref[i - 1], hyp[j - 1]))
-    pairs: list[tuple[str | None, str | None]] = []
-    i, j = n, m
-    while i or j:
-        if i and j and abs(d[i][j] - d[i - 1][j - 1] - cost(ref[i - 1], hyp[j - 1])) < 1e-9:
-            pairs.append((ref[i - 1], hyp[j - 1]))
-            i, j = i - 1, j - 1
-        elif i and abs(d[i][j] - d[i - 1][j] - 1) < 1e-9:
-            pairs.append((ref[i - 1], None))
-            i -= 1
-        else:
-            pairs.append((None, hyp[j - 1]))
-            j -= 1
-    return pairs[::-1]
+    return 0.0 if a == b else 1.9 - 0.9 * SequenceMatcher(None, a, b).ratio()
 
 
 def _spans(item: dict) -> list[tuple[str, int, int]]:
@@ -201,14 +176,14 @@ def _inside(w: dict, speaker: str, spans: list[tuple[str, int, int]]) -> bool:
 def _marked(script: list, item: dict) -> list[tuple[str, dict, str | None, bool]]:
     """(speaker, recognised word, kind of the word said there or None, inside a detection) for every
     recognised word aligned to a word said; a word the recogniser left out cannot leak and is not listed."""
-    from vocabulary import norm
+    from vocabulary import align, norm
 
     spans = _spans(item)
     out = []
     for speaker in ("Agent", "Caller"):
         heard = [w for w in item["_words"] if w["speaker"] == speaker and w.get("m") is None]
         said = reference(script, speaker)
-        pairs = align([word for word, _ in said], [norm(w["w"]) for w in heard])
+        pairs = align([word for word, _ in said], [norm(w["w"]) for w in heard], unlikeness)
         r = h = 0
         for ref_word, hyp_word in pairs:
             if ref_word is not None and hyp_word is not None:
@@ -298,7 +273,10 @@ def main() -> None:
     parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
     args = parser.parse_args()
     if args.rescore:
-        calls = [rescored(json.loads(path.read_text())) for path in sorted(Path(args.rescore).glob("*.json"))]
+        kept = sorted(Path(args.rescore).glob("*.json"))
+        if not kept:
+            sys.exit(f"{args.rescore}: no kept calls (*.json written by --keep) there")
+        calls = [rescored(json.loads(path.read_text())) for path in kept]
         finish(args, calls)
         return
     from speechproc import api, results

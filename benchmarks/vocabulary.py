@@ -138,24 +138,27 @@ def norm(word: str) -> str:
     return letters(word)
 
 
-def align(ref: list[str], hyp: list[str]) -> list[tuple[str | None, str | None]]:
-    """Levenshtein alignment as (ref word, hyp word) pairs; None on the side of an insertion or deletion."""
+def align(ref: list[str], hyp: list[str], substitution=None) -> list[tuple[str | None, str | None]]:
+    """Levenshtein alignment as (ref word, hyp word) pairs; None on the side of an insertion or deletion.
+    `substitution(a, b)` is what pairing two words costs (default: 0 alike, 1 otherwise; an insertion or a
+    deletion costs 1)."""
+    cost = substitution or (lambda a, b: float(a != b))
     n, m = len(ref), len(hyp)
-    d = [[0] * (m + 1) for _ in range(n + 1)]
+    d = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n + 1):
-        d[i][0] = i
+        d[i][0] = float(i)
     for j in range(m + 1):
-        d[0][j] = j
+        d[0][j] = float(j)
     for i in range(1, n + 1):
         for j in range(1, m + 1):
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (ref[i - 1] != hyp[j - 1]))
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost(ref[i - 1], hyp[j - 1]))
     pairs: list[tuple[str | None, str | None]] = []
     i, j = n, m
     while i or j:
-        if i and j and d[i][j] == d[i - 1][j - 1] + (ref[i - 1] != hyp[j - 1]):
+        if i and j and abs(d[i][j] - d[i - 1][j - 1] - cost(ref[i - 1], hyp[j - 1])) < 1e-9:
             pairs.append((ref[i - 1], hyp[j - 1]))
             i, j = i - 1, j - 1
-        elif i and d[i][j] == d[i - 1][j] + 1:
+        elif i and abs(d[i][j] - d[i - 1][j] - 1) < 1e-9:
             pairs.append((ref[i - 1], None))
             i -= 1
         else:
