@@ -54,6 +54,8 @@ bench: setup
 	$(BIN)/python benchmarks/stage_profile.py --json benchmarks/stage_profile.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/decoding.py --experiment window --json benchmarks/decoding.window.result.json
 	$(BIN)/python benchmarks/decoding.py --experiment greedy --json benchmarks/decoding.greedy.result.json
+	$(BIN)/python benchmarks/decoding.py --experiment packing --json benchmarks/decoding.packing.result.json
+	$(BIN)/python benchmarks/crosstalk.py --json benchmarks/crosstalk.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/workers.py --json benchmarks/workers.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/report_speed.py --json benchmarks/report_speed.result.json  # needs chromium
 

@@ -6,16 +6,28 @@ window  the encoder's window fitted to the batch (`batching.window_frames`: 20 s
         before it) against Whisper's 30 s, and a 15 s and a 10 s window for comparison: WER with the shared
         scorer, decoding time, and how far the start of each word moves (words both windows wrote alike,
         paired in order: median and 90th percentile, in ms).
+packing the manifest's clips laid end to end, 0.3-1.2 s apart, as recordings of about 3 minutes (long speech
+        with pauses, as a call's channel gives it), recognised by speechproc's batched path (`batching.recognise`,
+        broken chunks decoded again included, each recording's by a fresh single-worker recogniser, as in a
+        process of its own) with the speech packed into chunks of up to 30 s, in Whisper's
+        30 s window or the fitted window, and into chunks of up to 19 s, every batch in a 20 s window; and by
+        bare faster-whisper's BatchedInferencePipeline (VAD, batch 8) for its WER (it decodes on one of the
+        two single-threaded replicas, so its time is not comparable): WER, seconds, chunks, chunks decoded
+        again, how far word starts move against 30 s chunks, and the start error of the words recognised
+        right in the three monologues that come with forced-aligner timings (as `alignment.py` scores them);
+        then the real two-channel call of throughput.py (12 minutes) recognised with chunks of up to 30 s
+        and of up to 19 s in turn, twice each: seconds, chunks, chunks decoded again.
 greedy  each chunk decoded greedily (beam 1) and with the beam: WER of all-beam, all-greedy, and of keeping
         the greedy result unless its average log-probability is under a threshold (Whisper's own fallback
         test) or its text loops, with the share of chunks that would be decoded twice.
 
-Usage: python benchmarks/decoding.py --experiment window|greedy [--model tiny.en] [--json OUT]
+Usage: python benchmarks/decoding.py --experiment window|packing|greedy [--model tiny.en] [--json OUT]
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import statistics
 import sys
@@ -147,6 +159,118 @@ def greedy_experiment(model, rows: list[dict]) -> dict:
     return result
 
 
+SESSION_S = 180  # about how long each recording of the packing experiment lasts
+
+
+def sessions(rows: list[dict]) -> list[tuple[np.ndarray, str, list[tuple[str, int]]]]:
+    """(16 kHz samples, reference, forced-aligner word starts in ms) of recordings made of the manifest's clips
+    laid end to end in its order, 0.3-1.2 s of silence between them (the same every run), each about
+    SESSION_S long. The word starts are those of the monologues that come with them (`alignment.py`)."""
+    from alignment import MFA, NAMES, reference_timings
+    from faster_whisper import decode_audio
+
+    gaps = np.random.RandomState(0)
+    found, audio, reference, timings = [], [], [], []
+    for row in rows:
+        path = str(EVAL / row["path"])
+        clip = (decode_audio(path, split_stereo=True)[0 if row["channel"] == "left" else 1]
+                if row["channel"] in ("left", "right") else decode_audio(path))
+        offset_ms = sum(a.shape[0] for a in audio) // 16
+        if Path(path).stem in NAMES and Path(path).parent.parent == MFA:
+            timings += [(word, start + offset_ms) for word, start in reference_timings(Path(path).stem)]
+        audio += [clip, np.zeros(int(gaps.uniform(0.3, 1.2) * 16000), dtype=np.float32)]
+        reference.append(row["reference"])
+        if sum(a.shape[0] for a in audio) >= SESSION_S * 16000 or row is rows[-1]:
+            found.append((np.concatenate(audio), " ".join(reference), timings))
+            audio, reference, timings = [], [], []
+    return found
+
+
+def single_worker(model_name: str):
+    """A recogniser of `model_name` with one worker, loaded afresh: the one that decodes a recording's broken
+    chunks again, its random generator new, as in a process that has decoded nothing else."""
+    from faster_whisper import WhisperModel
+
+    from speechproc.engines.models import whisper_location
+
+    return WhisperModel(whisper_location(model_name), device="cpu", compute_type="int8", cpu_threads=1)
+
+
+def packing_experiment(model, rows: list[dict], model_name: str) -> dict:
+    from faster_whisper import BatchedInferencePipeline
+
+    from speechproc.engines import batching
+
+    def speechproc_words(samples: np.ndarray, chunk_s: int, short_window: bool):
+        single = functools.cache(lambda: single_worker(model_name))
+        decoded = list(batching.recognise([samples], model, 2, True, OPTIONS, 2, short_window, chunk_s, single))
+        words = sorted((chunk.original_times(w.start, w.end)[0], w.text.strip()) for chunk, chunk_words, _ in decoded
+                       for w in chunk_words)
+        return words, len(decoded), sum(reason is not None for _, _, reason in decoded)
+
+    def bare_words(samples: np.ndarray, _chunk_s: int, _short: bool):
+        segments, _ = BatchedInferencePipeline(model).transcribe(samples, batch_size=8, word_timestamps=True,
+                                                                 **OPTIONS)
+        return [(w.start, w.word.strip()) for s in segments for w in s.words or []], 0, 0
+
+    sides = {"30 s chunks, 30 s window": (speechproc_words, batching.CHUNK_S, False),
+             "30 s chunks, fitted window": (speechproc_words, batching.CHUNK_S, True),
+             "19 s chunks, 20 s window": (speechproc_words, batching.SHORT_WINDOW_S - 1, True),
+             "bare faster-whisper batched": (bare_words, 0, False)}
+    from alignment import errors, summary
+
+    recordings = sessions(rows)
+    session_rows = [{"path": f"session-{k}", "channel": "mono", "reference": ref}
+                    for k, (_, ref, _) in enumerate(recordings)]
+    result: dict = {"recordings": len(recordings),
+                    "audio_s": round(sum(a.shape[0] for a, _, _ in recordings) / 16000, 1)}
+    found: dict[str, dict] = {}
+    for side, (recognise, chunk_s, short) in sides.items():
+        begun, chunks, redecoded, texts, start_errors = time.perf_counter(), 0, 0, {}, []
+        for k, (samples, _, timings) in enumerate(recordings):
+            words, count, again = recognise(samples, chunk_s, short)
+            chunks, redecoded = chunks + count, redecoded + again
+            texts[(f"session-{k}", 0)] = [(start, text) for start, text in words]
+            start_errors += errors([(text, round(start * 1000)) for start, text in words], timings)
+        spent = time.perf_counter() - begun
+        found[side] = {key: [(text.lower(), start) for start, text in words] for key, words in texts.items()}
+        result[side] = {"wer": wer_of(session_rows, texts), "decode_s": round(spent, 1),
+                        **({"chunks": chunks, "decoded_again": redecoded} if chunks else {}),
+                        "start_error": summary(start_errors, sum(len(t) for _, _, t in recordings))}
+    for side in sides:
+        if side != "30 s chunks, 30 s window":
+            result[side].update(start_moves(found["30 s chunks, 30 s window"], found[side]))
+    result["call"] = packed_call(model, model_name)
+    return result
+
+
+def packed_call(model, model_name: str, rounds: int = 2) -> dict:
+    """The recognition time of the real two-channel call (8 kHz, repeated to about 12 minutes, as
+    throughput.py makes it) with chunks of up to 30 s and of up to 19 s, in turn, and the chunks of each."""
+    import tempfile
+
+    from throughput import CALL, write_wav
+
+    from speechproc.engines import batching
+    from speechproc.media import decode
+
+    track = decode(CALL, sample_rate=8000)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_wav(Path(tmp) / "call.wav", np.tile(track.samples, 4), 8000)
+        channels = [np.ascontiguousarray(c) for c in decode(path).samples]
+    found: dict[str, dict] = {}
+    for _ in range(rounds):
+        for side, chunk_s in (("30 s chunks, fitted window", batching.CHUNK_S),
+                              ("19 s chunks, 20 s window", batching.SHORT_WINDOW_S - 1)):
+            begun = time.perf_counter()
+            single = functools.cache(lambda: single_worker(model_name))
+            decoded = list(batching.recognise(channels, model, 2, True, OPTIONS, 2, True, chunk_s, single))
+            side_found = found.setdefault(side, {"seconds": [], "chunks": len(decoded), "decoded_again": sum(
+                reason is not None for _, _, reason in decoded)})
+            side_found["seconds"].append(round(time.perf_counter() - begun, 2))
+    return {"audio_s": round(channels[0].shape[0] / 16000, 1), **found}
+
+
 def decode_scored(pipeline, audios: list[np.ndarray], options: dict) -> list[tuple[str, float]]:
     """(text, average token log-probability) of each chunk of one batch."""
     from speechproc.engines.batching import CHUNK_S, batch_segments
@@ -161,7 +285,7 @@ def decode_scored(pipeline, audios: list[np.ndarray], options: dict) -> list[tup
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--experiment", choices=("window", "greedy"), required=True)
+    parser.add_argument("--experiment", choices=("window", "packing", "greedy"), required=True)
     parser.add_argument("--model", default="tiny.en", help="a model name or a CTranslate2 folder")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -172,9 +296,12 @@ def main() -> None:
 
     from speechproc.engines.models import load_whisper
 
-    model = load_whisper(args.model, "cpu", "int8", 2)
+    # the packing experiment decodes as speechproc does on 2 cores: two single-threaded replicas
+    model = (load_whisper(args.model, "cpu", "int8", 1, 2) if args.experiment == "packing"
+             else load_whisper(args.model, "cpu", "int8", 2))
     rows = manifest()
-    run = window_experiment if args.experiment == "window" else greedy_experiment
+    run = {"window": window_experiment, "packing": functools.partial(packing_experiment, model_name=args.model),
+           "greedy": greedy_experiment}[args.experiment]
     result = {"command": f"python benchmarks/decoding.py --experiment {args.experiment} --model {args.model}",
               "model": args.model, "cpu_path": describe(),
               "files": len({r["path"] for r in rows}), **run(model, rows)}

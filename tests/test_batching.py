@@ -41,6 +41,12 @@ def test_without_vad_the_whole_channel_is_cut_in_windows_of_30_seconds():
     assert batching.speech_pieces(np.zeros(0, dtype=np.float32), vad=True) == []
 
 
+def test_pieces_are_cut_at_the_length_asked_for():
+    pieces = batching.speech_pieces(np.zeros(seconds(70), dtype=np.float32), vad=False, longest_s=19)
+    assert pieces == [(0, seconds(19)), (seconds(19), seconds(38)), (seconds(38), seconds(57)),
+                      (seconds(57), seconds(70))]
+
+
 def test_vad_finds_the_speech_of_a_channel_in_pieces_of_at_most_30_seconds():
     track = media.decode(SAMPLES / "call.flac")
     caller = np.ascontiguousarray(track.samples[1])
@@ -271,6 +277,41 @@ def test_a_decode_that_samples_gives_the_same_words_in_every_run():
     assert runs[0].strip() and runs[0] == runs[1]
 
 
+@pytest.mark.slow
+def test_chunks_decoded_again_sample_one_at_a_time_in_time_order_whatever_the_decoders():
+    """Every chunk decoded again (here all of them, sampling at a temperature as the fallback does) goes to the
+    single-worker recogniser from the thread that yields the chunks, in their order, so two decoders give the
+    words one gives (each in a process of its own: the generators are seeded on first use). Decoded again
+    by the decoders' own replicas, a sampled chunk's words depended on which replica took it."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys, threading\n"
+        "import numpy as np\n"
+        "from speechproc import media\n"
+        "from speechproc.engines import batching\n"
+        "from speechproc.engines.models import load_whisper\n"
+        "decoders = int(sys.argv[1])\n"
+        f"channels = [np.ascontiguousarray(c) for c in media.decode({str(SAMPLES / 'call.flac')!r}).samples]\n"
+        "single = load_whisper('tiny.en', 'cpu', 'int8', 1, 1)\n"
+        "model = single if decoders == 1 else load_whisper('tiny.en', 'cpu', 'int8', 1, decoders)\n"
+        "real, calls = batching._decode_sequentially, []\n"
+        "def sampling(recogniser, audio, options):\n"
+        "    calls.append((recogniser is single, threading.current_thread() is threading.main_thread()))\n"
+        "    return real(recogniser, audio, {**options, 'temperature': [0.9]})\n"
+        "batching._decode_sequentially = sampling\n"
+        "batching.broken = lambda *args, **kwargs: 'repeats itself'\n"
+        "decoded = list(batching.recognise(channels, model, 2, True, {'language': 'en', 'beam_size': 5},\n"
+        "                                  decoders, again=lambda: single))\n"
+        "assert len(decoded) > 2 and calls == [(True, True)] * len(decoded), calls\n"
+        "print('|'.join(f'{c.channel} {c.pieces[0][0]}: ' + ' '.join(w.text for w in words)\n"
+        "               for c, words, _ in decoded))\n")
+    runs = [subprocess.run([sys.executable, "-c", program, str(decoders)], capture_output=True, text=True,
+                           check=True).stdout for decoders in (1, 2)]
+    assert len(runs[0].split()) > 50 and runs[0] == runs[1]
+
+
 @pytest.mark.parametrize("longest, frames", [(3.0, 2000), (19.0, 2000), (19.5, 3000), (30.0, 3000)])
 def test_a_batch_of_short_chunks_is_encoded_in_a_20_second_window(longest, frames):
     assert batching.window_frames(longest, 100) == frames
@@ -302,3 +343,4 @@ def test_the_fitted_window_cuts_only_padding_and_hears_a_short_chunk_as_the_full
     fitted_text, full_text = (" ".join(w.text for w in result[0][0]) for result in (fitted, full))
     assert len(full_text.split()) >= 15
     assert wer(full_text, fitted_text) <= 0.2
+

@@ -15,10 +15,10 @@ import bisect
 import functools
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -83,9 +83,9 @@ class ChunkWord:
     probability: float
 
 
-def speech_pieces(samples: np.ndarray, vad: bool) -> list[tuple[int, int]]:
-    """Where a channel has speech, in samples, as pieces of at most CHUNK_S: Silero VAD's speech, or, without
-    VAD, the whole channel."""
+def speech_pieces(samples: np.ndarray, vad: bool, longest_s: int = CHUNK_S) -> list[tuple[int, int]]:
+    """Where a channel has speech, in samples, as pieces of at most `longest_s`: Silero VAD's speech (split
+    where it pauses, as near that length as it can), or, without VAD, the whole channel."""
     total = samples.shape[0]
     if total == 0:
         return []
@@ -97,8 +97,8 @@ def speech_pieces(samples: np.ndarray, vad: bool) -> list[tuple[int, int]]:
         from speechproc.engines import lowmem
 
         found = [(int(s["start"]), int(s["end"])) for s in lowmem.speech_timestamps(
-            samples, VadOptions(max_speech_duration_s=CHUNK_S, min_silence_duration_ms=VAD_MIN_SILENCE_MS))]
-    step = CHUNK_S * RATE  # VAD's padding can take a piece just past CHUNK_S
+            samples, VadOptions(max_speech_duration_s=longest_s, min_silence_duration_ms=VAD_MIN_SILENCE_MS))]
+    step = longest_s * RATE  # VAD's padding can take a piece just past longest_s
     return [(start, min(end, start + step)) for s, end in found if end > s for start in range(s, end, step)]
 
 
@@ -197,7 +197,8 @@ def batches(chunks: list[Chunk], size: int) -> list[list[Chunk]]:
 
 
 def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, options: dict, decoders: int = 1,
-              short_window: bool = True) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
+              short_window: bool = True, chunk_s: int = CHUNK_S, again: Callable[[], Any] | None = None
+              ) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
     """Recognise every channel's speech; yield (chunk, its words, why it was decoded again or None), chunks in
     time order. `options` are faster-whisper's transcribe options (language, beam_size, hotwords).
 
@@ -205,26 +206,32 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     batch size). `decoders` batches are decoded at once, each by a replica of the model (it must have been
     loaded with that many workers), and the VAD of as many channels runs at once (Silero runs on one core);
     neither changes a word. With `short_window` a batch of short chunks is encoded in SHORT_WINDOW_S
-    (`window_frames`), else in Whisper's 30 s."""
-    speech = list(ordered(lambda samples: speech_pieces(samples, vad), channels, min(decoders, len(channels)),
-                          "speechproc-vad"))
+    (`window_frames`), else in Whisper's 30 s. `chunk_s` is the most speech a chunk holds: Whisper's window
+    (packed into chunks that fit the short window, long speech lost 1.2-1.4 points of WER for at most a
+    sixth of the recognition time: benchmarks/decoding.py --experiment packing).
+
+    A broken chunk is decoded again here, as its turn to be yielded comes, by `again()` (a recogniser with a
+    single worker; `model` without it): Whisper's fallback samples, and each worker of a model keeps a random
+    generator of its own, so the chunks decoded again go one at a time, in time order, to one generator,
+    whichever decoder finished first (`seeded_sampling`)."""
+    speech = list(ordered(lambda samples: speech_pieces(samples, vad, chunk_s), channels,
+                          min(decoders, len(channels)), "speechproc-vad"))
     give_back_memory()  # the VAD's working memory, before decoding takes its own
-    chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces)]
+    chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces, chunk_s * RATE)]
     chunks.sort(key=lambda c: (c.pieces[0][0], c.channel))
 
     def decode(batch: list[Chunk]) -> list[tuple[Chunk, list[ChunkWord], str | None]]:
         audios = [chunk.audio(channels[chunk.channel]) for chunk in batch]
         pipeline = fitted_pipeline(ChunkWordTimes(model), short_window)
-        decoded = []
-        for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options)):
-            reason = broken(words, text, audio.shape[0] / RATE, all_speech=vad)
-            if reason is not None:
-                words = without_loops(_decode_sequentially(model, audio, options))
-            decoded.append((chunk, words, reason))
-        return decoded
+        return [(chunk, words, broken(words, text, audio.shape[0] / RATE, all_speech=vad))
+                for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options))]
 
     for decoded in ordered(decode, batches(chunks, batch_size), decoders, "speechproc-decoder"):
-        yield from decoded
+        for chunk, words, reason in decoded:
+            if reason is not None:
+                audio = chunk.audio(channels[chunk.channel])
+                words = without_loops(_decode_sequentially(again() if again else model, audio, options))
+            yield chunk, words, reason
 
 
 def batch_segments(pipeline, audios: list[np.ndarray], options: dict):  # -> Iterable[faster_whisper Segment]

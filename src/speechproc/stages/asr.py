@@ -3,7 +3,8 @@
 Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, `batch_size`
 of them in flight at once (fewer on a long recording); on the CPU they go to the decoders CPU_BATCH at a
 time, in batches fixed by the recording, the decoders (up to one per thread) taking the batches side by
-side; a chunk whose result looks broken is decoded again sequentially (`batching`).
+side; a chunk whose result looks broken is decoded again sequentially, one at a time in time order by a
+single-worker recogniser (`batching`, `load_single`).
 Sequential: faster-whisper's classic path, channel by channel, window after window, each conditioned on the
 text before it.
 """
@@ -80,6 +81,19 @@ def load(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
     return load_whisper(options.model, options.device, options.compute_type, threads, parallel)
 
 
+def load_single(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
+    """The recogniser with a single worker that decodes broken chunks again (`batching.recognise`): its
+    temperature fallback samples, and one worker draws from one random generator, chunk after chunk, where
+    several replicas would each draw from their own, the one a chunk reaches depending on timing. It has a
+    decoder's threads; with one decoder it is the batched recogniser itself. Loaded when a chunk first needs
+    it."""
+    parallel = decoders(options)
+    if parallel == 1:
+        return load(options)
+    return load_whisper(options.model, options.device, options.compute_type,
+                        max(1, (options.threads or default_threads()) // parallel), 1)
+
+
 def check_language(options: RecognitionOptions) -> None:
     """Refuse a non-English language on an English-only model before any audio is decoded."""
     if options.whisper_language != "en" and not load(options).model.is_multilingual:
@@ -114,7 +128,7 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     reached = 0.0
     size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
     chunks = batching.recognise([channel.live_samples() for channel in channels], load(options), size, options.vad,
-                                _decoding(options), parallel, options.short_window)
+                                _decoding(options), parallel, options.short_window, again=lambda: load_single(options))
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,

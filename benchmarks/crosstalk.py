@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""How much of what batched recognition decodes on a two-channel call is the other party: the other party's echo
+or cross-talk that the VAD takes for speech would be decoded for nothing (and its words put in the wrong mouth).
+
+For the real SpokenWOZ call of ../shared/evaldata (8 kHz, caller left, agent right), decoded at 16 kHz as
+speechproc decodes it: each channel's speech as the VAD finds it (`batching.speech_pieces`, the pieces
+recognition decodes), the speech heard on both channels at once, and the speech of each channel during which
+the other channel is louder by 6, 10 or 25 dB (50 ms frames): what removing the other party's echo could
+save at most.
+
+Usage: python benchmarks/crosstalk.py [--json benchmarks/crosstalk.result.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+CALL = ROOT.parent / "shared" / "evaldata" / "spokenwoz-speechbrain" / "MUL1011.opus"
+FRAME_S = 0.05
+LOUDER_DB = (6, 10, 25)
+
+
+def frame_levels(samples: np.ndarray, frame: int) -> np.ndarray:
+    """The level of each whole frame, in dB."""
+    count = samples.shape[0] // frame
+    power = np.mean(samples[:count * frame].reshape(count, frame).astype(np.float64) ** 2, axis=1)
+    return 10 * np.log10(power + 1e-10)
+
+
+def speech_frames(pieces: list[tuple[int, int]], frame: int, count: int) -> np.ndarray:
+    found = np.zeros(count, dtype=bool)
+    for start, end in pieces:
+        found[start // frame:end // frame] = True
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if not CALL.exists():
+        sys.exit(f"{CALL} is needed (../shared beside the project)")
+    from speechproc.engines.batching import RATE, speech_pieces
+    from speechproc.media import decode
+
+    channels = [np.ascontiguousarray(c) for c in decode(CALL).samples]
+    frame = round(FRAME_S * RATE)
+    levels = [frame_levels(c, frame) for c in channels]
+    count = min(len(level) for level in levels)
+    speech = [speech_frames(speech_pieces(c, True), frame, count) for c in channels]
+    seconds = lambda frames: round(float(np.sum(frames)) * FRAME_S, 1)  # noqa: E731
+    result: dict = {"command": "python benchmarks/crosstalk.py", "call_s": round(channels[0].shape[0] / RATE, 1),
+                    "speech_on_both_channels_s": seconds(speech[0] & speech[1]), "channels": []}
+    for k, name in enumerate(("caller (left)", "agent (right)")):
+        other = levels[1 - k][:count]
+        result["channels"].append({"channel": name, "speech_s": seconds(speech[k]), **{
+            f"speech_while_other_louder_by_{db}_db_s": seconds(speech[k] & (other - levels[k][:count] >= db))
+            for db in LOUDER_DB}})
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
