@@ -8,13 +8,16 @@ window  the encoder's window fitted to the batch (`batching.window_frames`: 20 s
         paired in order: median and 90th percentile, in ms).
 packing the manifest's clips laid end to end, 0.3-1.2 s apart, as recordings of about 3 minutes (long speech
         with pauses, as a call's channel gives it), recognised by speechproc's batched path (`batching.recognise`,
-        broken chunks decoded again included, each recording's by a fresh single-worker recogniser, as in a
-        process of its own) with the speech packed into chunks of up to 30 s, in Whisper's
+        broken chunks decoded again included, each recording's by a fresh single-worker recogniser loaded
+        before the clock starts, as in a process of its own; a chunk decoded again samples, and the few
+        that are swing the WER by a point, so each side runs with 3 sampling seeds: mean and each) with the
+        speech packed into chunks of up to 30 s, in Whisper's
         30 s window or the fitted window, and into chunks of up to 19 s, every batch in a 20 s window; and by
         bare faster-whisper's BatchedInferencePipeline (VAD, batch 8) for its WER (it decodes on one of the
         two single-threaded replicas, so its time is not comparable): WER, seconds, chunks, chunks decoded
         again, how far word starts move against 30 s chunks, and the start error of the words recognised
-        right in the three monologues that come with forced-aligner timings (as `alignment.py` scores them);
+        right in the three monologues that come with forced-aligner timings (as `alignment.py` scores them),
+        and the encoder's seconds per chunk in a 30 s and a 20 s window;
         then the real two-channel call of throughput.py (12 minutes) recognised with chunks of up to 30 s
         and of up to 19 s in turn, twice each: seconds, chunks, chunks decoded again.
 greedy  each chunk decoded greedily (beam 1) and with the beam: WER of all-beam, all-greedy, and of keeping
@@ -187,28 +190,52 @@ def sessions(rows: list[dict]) -> list[tuple[np.ndarray, str, list[tuple[str, in
 
 
 def single_worker(model_name: str):
-    """A recogniser of `model_name` with one worker, loaded afresh: the one that decodes a recording's broken
-    chunks again, its random generator new, as in a process that has decoded nothing else."""
-    from faster_whisper import WhisperModel
+    """A recogniser of `model_name` with one worker, loaded afresh (speechproc's loader without its cache): the
+    one that decodes a recording's broken chunks again, its random generator new, as in a process that has
+    decoded nothing else."""
+    from speechproc.engines.models import load_whisper
 
-    from speechproc.engines.models import whisper_location
-
-    return WhisperModel(whisper_location(model_name), device="cpu", compute_type="int8", cpu_threads=1)
+    return load_whisper.__wrapped__(model_name, "cpu", "int8", 1, 1)
 
 
-def packing_experiment(model, rows: list[dict], model_name: str) -> dict:
+def recognised(channels: list[np.ndarray], model, chunk_s: int, short_window: bool, single) -> list:
+    """speechproc's batched recognition of `channels` as on 2 cores (two decoders, batches of 2), the chunks
+    decoded again by `single`."""
+    from speechproc.engines import batching
+
+    return list(batching.recognise(channels, model, 2, True, OPTIONS, 2, short_window, chunk_s, lambda: single))
+
+
+def encoder_seconds(model, rounds: int = 3) -> dict[str, float]:
+    """Seconds the encoder takes per chunk in a batch of 2, on one of the recogniser's single-threaded
+    replicas, for Whisper's 30 s window and the 20 s one."""
+    import ctranslate2
+
+    found = {}
+    for seconds in (30, 20):
+        features = np.random.default_rng(0).standard_normal((2, 80, seconds * 100)).astype(np.float32) * 0.1
+        storage = ctranslate2.StorageView.from_array(features)
+        model.model.encode(storage)
+        begun = time.perf_counter()
+        for _ in range(rounds):
+            model.model.encode(storage)
+        found[f"{seconds} s"] = round((time.perf_counter() - begun) / rounds / 2, 3)
+    return found
+
+
+def packing_experiment(model, rows: list[dict], model_name: str, seeds: int = 3) -> dict:
+    from alignment import errors, summary
     from faster_whisper import BatchedInferencePipeline
 
     from speechproc.engines import batching
 
-    def speechproc_words(samples: np.ndarray, chunk_s: int, short_window: bool):
-        single = functools.cache(lambda: single_worker(model_name))
-        decoded = list(batching.recognise([samples], model, 2, True, OPTIONS, 2, short_window, chunk_s, single))
+    def speechproc_words(samples: np.ndarray, chunk_s: int, short_window: bool, single):
+        decoded = recognised([samples], model, chunk_s, short_window, single)
         words = sorted((chunk.original_times(w.start, w.end)[0], w.text.strip()) for chunk, chunk_words, _ in decoded
                        for w in chunk_words)
         return words, len(decoded), sum(reason is not None for _, _, reason in decoded)
 
-    def bare_words(samples: np.ndarray, _chunk_s: int, _short: bool):
+    def bare_words(samples: np.ndarray, _chunk_s: int, _short: bool, _single):
         segments, _ = BatchedInferencePipeline(model).transcribe(samples, batch_size=8, word_timestamps=True,
                                                                  **OPTIONS)
         return [(w.start, w.word.strip()) for s in segments for w in s.words or []], 0, 0
@@ -217,26 +244,33 @@ def packing_experiment(model, rows: list[dict], model_name: str) -> dict:
              "30 s chunks, fitted window": (speechproc_words, batching.CHUNK_S, True),
              "19 s chunks, 20 s window": (speechproc_words, batching.SHORT_WINDOW_S - 1, True),
              "bare faster-whisper batched": (bare_words, 0, False)}
-    from alignment import errors, summary
-
     recordings = sessions(rows)
     session_rows = [{"path": f"session-{k}", "channel": "mono", "reference": ref}
                     for k, (_, ref, _) in enumerate(recordings)]
     result: dict = {"recordings": len(recordings),
-                    "audio_s": round(sum(a.shape[0] for a, _, _ in recordings) / 16000, 1)}
+                    "audio_s": round(sum(a.shape[0] for a, _, _ in recordings) / 16000, 1),
+                    "encoder_s_per_chunk": encoder_seconds(model)}
     found: dict[str, dict] = {}
     for side, (recognise, chunk_s, short) in sides.items():
-        begun, chunks, redecoded, texts, start_errors = time.perf_counter(), 0, 0, {}, []
-        for k, (samples, _, timings) in enumerate(recordings):
-            words, count, again = recognise(samples, chunk_s, short)
-            chunks, redecoded = chunks + count, redecoded + again
-            texts[(f"session-{k}", 0)] = [(start, text) for start, text in words]
-            start_errors += errors([(text, round(start * 1000)) for start, text in words], timings)
-        spent = time.perf_counter() - begun
-        found[side] = {key: [(text.lower(), start) for start, text in words] for key, words in texts.items()}
-        result[side] = {"wer": wer_of(session_rows, texts), "decode_s": round(spent, 1),
-                        **({"chunks": chunks, "decoded_again": redecoded} if chunks else {}),
-                        "start_error": summary(start_errors, sum(len(t) for _, _, t in recordings))}
+        wers, spent = [], []
+        for seed in range(seeds if recognise is speechproc_words else 1):
+            batching.SAMPLING_SEED = seed
+            singles = [single_worker(model_name) for _ in recordings]  # loaded before the clock starts
+            begun, chunks, redecoded, texts, start_errors = time.perf_counter(), 0, 0, {}, []
+            for k, ((samples, _, timings), single) in enumerate(zip(recordings, singles)):
+                words, count, again = recognise(samples, chunk_s, short, single)
+                chunks, redecoded = chunks + count, redecoded + again
+                texts[(f"session-{k}", 0)] = [(start, text) for start, text in words]
+                start_errors += errors([(text, round(start * 1000)) for start, text in words], timings)
+            spent.append(time.perf_counter() - begun)
+            wers.append(wer_of(session_rows, texts))
+            if seed == 0:  # the words' times: those of the first seed (the sampled chunks are few)
+                found[side] = {key: [(text.lower(), start) for start, text in words] for key, words in texts.items()}
+                result[side] = {"start_error": summary(start_errors, sum(len(t) for _, _, t in recordings)),
+                                **({"chunks": chunks, "decoded_again": redecoded} if chunks else {})}
+        result[side].update({"wer": round(statistics.mean(wers), 4), "wer_by_seed": wers,
+                             "decode_s": round(statistics.mean(spent), 1)})
+    batching.SAMPLING_SEED = 0
     for side in sides:
         if side != "30 s chunks, 30 s window":
             result[side].update(start_moves(found["30 s chunks, 30 s window"], found[side]))
@@ -262,12 +296,14 @@ def packed_call(model, model_name: str, rounds: int = 2) -> dict:
     for _ in range(rounds):
         for side, chunk_s in (("30 s chunks, fitted window", batching.CHUNK_S),
                               ("19 s chunks, 20 s window", batching.SHORT_WINDOW_S - 1)):
+            single = single_worker(model_name)
             begun = time.perf_counter()
-            single = functools.cache(lambda: single_worker(model_name))
-            decoded = list(batching.recognise(channels, model, 2, True, OPTIONS, 2, True, chunk_s, single))
-            side_found = found.setdefault(side, {"seconds": [], "chunks": len(decoded), "decoded_again": sum(
-                reason is not None for _, _, reason in decoded)})
-            side_found["seconds"].append(round(time.perf_counter() - begun, 2))
+            decoded = recognised(channels, model, chunk_s, True, single)
+            spent = round(time.perf_counter() - begun, 2)
+            side_found = found.setdefault(side, {"seconds": [], "chunks": [], "decoded_again": []})
+            side_found["seconds"].append(spent)
+            side_found["chunks"].append(len(decoded))
+            side_found["decoded_again"].append(sum(reason is not None for _, _, reason in decoded))
     return {"audio_s": round(channels[0].shape[0] / 16000, 1), **found}
 
 

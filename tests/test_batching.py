@@ -157,7 +157,8 @@ def recognised_text(channels: list[np.ndarray]) -> list[str]:
 
     model = load_whisper("tiny.en", "cpu", "int8", 2)
     found: list[list[tuple[float, str]]] = [[] for _ in channels]
-    for chunk, words, _ in batching.recognise(channels, model, 8, True, {"language": "en", "beam_size": 5}, 2):
+    for chunk, words, _ in batching.recognise(channels, model, 8, True, {"language": "en", "beam_size": 5}, 2,
+                                              again=lambda: model):
         found[chunk.channel].extend((chunk.original_times(w.start, w.end)[0], w.text) for w in words)
     return [" ".join(text for _, text in sorted(words)) for words in found]
 
@@ -279,10 +280,11 @@ def test_a_decode_that_samples_gives_the_same_words_in_every_run():
 
 @pytest.mark.slow
 def test_chunks_decoded_again_sample_one_at_a_time_in_time_order_whatever_the_decoders():
-    """Every chunk decoded again (here all of them, sampling at a temperature as the fallback does) goes to the
-    single-worker recogniser from the thread that yields the chunks, in their order, so two decoders give the
-    words one gives (each in a process of its own: the generators are seeded on first use). Decoded again
-    by the decoders' own replicas, a sampled chunk's words depended on which replica took it."""
+    """Every chunk decoded again (here all of them, sampling at a temperature as the fallback does) goes, with
+    two decoders, to the single-worker recogniser, one at a time as its turn to be yielded comes, so two
+    decoders give the words one gives (each in a process of its own: the generators are seeded on first
+    use). Decoded again by the decoders' own replicas, a sampled chunk's words depended on which replica
+    took it."""
     import subprocess
     import sys
 
@@ -298,18 +300,30 @@ def test_chunks_decoded_again_sample_one_at_a_time_in_time_order_whatever_the_de
         "model = single if decoders == 1 else load_whisper('tiny.en', 'cpu', 'int8', 1, decoders)\n"
         "real, calls = batching._decode_sequentially, []\n"
         "def sampling(recogniser, audio, options):\n"
-        "    calls.append((recogniser is single, threading.current_thread() is threading.main_thread()))\n"
+        "    calls.append((recogniser is single, threading.current_thread().name.rsplit('-', 1)[0]))\n"
         "    return real(recogniser, audio, {**options, 'temperature': [0.9]})\n"
         "batching._decode_sequentially = sampling\n"
         "batching.broken = lambda *args, **kwargs: 'repeats itself'\n"
         "decoded = list(batching.recognise(channels, model, 2, True, {'language': 'en', 'beam_size': 5},\n"
-        "                                  decoders, again=lambda: single))\n"
-        "assert len(decoded) > 2 and calls == [(True, True)] * len(decoded), calls\n"
+        "                                  decoders, again=None if decoders == 1 else lambda: single))\n"
+        "thread = 'speechproc-decoder' if decoders == 1 else 'speechproc-again'\n"
+        "assert len(decoded) > 2 and calls == [(True, thread)] * len(decoded), calls\n"
         "print('|'.join(f'{c.channel} {c.pieces[0][0]}: ' + ' '.join(w.text for w in words)\n"
         "               for c, words, _ in decoded))\n")
     runs = [subprocess.run([sys.executable, "-c", program, str(decoders)], capture_output=True, text=True,
                            check=True).stdout for decoders in (1, 2)]
     assert len(runs[0].split()) > 50 and runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("chunk_s", [0, 31, -5])
+def test_a_chunk_longer_than_whisper_s_window_or_empty_is_refused(chunk_s):
+    with pytest.raises(ValueError, match="chunk_s"):
+        next(batching.recognise([np.zeros(RATE, dtype=np.float32)], None, 2, False, {}, chunk_s=chunk_s))
+
+
+def test_several_decoders_need_a_single_worker_recogniser_for_the_chunks_decoded_again():
+    with pytest.raises(ValueError, match="again"):
+        next(batching.recognise([np.zeros(RATE, dtype=np.float32)], None, 2, False, {}, decoders=2))
 
 
 @pytest.mark.parametrize("longest, frames", [(3.0, 2000), (19.0, 2000), (19.5, 3000), (30.0, 3000)])
@@ -343,4 +357,3 @@ def test_the_fitted_window_cuts_only_padding_and_hears_a_short_chunk_as_the_full
     fitted_text, full_text = (" ".join(w.text for w in result[0][0]) for result in (fitted, full))
     assert len(full_text.split()) >= 15
     assert wer(full_text, fitted_text) <= 0.2
-

@@ -266,16 +266,34 @@ def test_a_long_recording_decodes_fewer_chunks_at_once():
     def audio_bytes(minutes: float, channels: int = 2) -> int:
         return int(minutes * 60 * media.ASR_RATE * 4 * channels)
 
-    options = RecognitionOptions(batch_size=8)
+    options = RecognitionOptions(batch_size=8, threads=1)
     assert in_flight(options, audio_bytes(12)) == 8
     hour = in_flight(options, audio_bytes(60))
     assert 1 <= hour < 8 and audio_bytes(60) + hour * CHUNK_MEMORY <= RECOGNITION_MEMORY
     assert in_flight(options, audio_bytes(240)) == 1  # at least one, however long
     assert in_flight(RecognitionOptions(batch_size=8, beam_size=1), audio_bytes(60)) == 8  # a smaller beam holds less
     # a larger model holds more per chunk: fewer at once; a name not known counts as large
-    counts = [in_flight(RecognitionOptions(model=model, batch_size=8), audio_bytes(12))
+    counts = [in_flight(RecognitionOptions(model=model, batch_size=8, threads=1), audio_bytes(12))
               for model in ("tiny.en", "small.en", "large-v3", "someone/unknown-model")]
     assert counts[0] == 8 and counts[0] > counts[1] > counts[2] >= 1 and counts[3] == counts[2]
+    # several decoders keep one chunk's room for a broken chunk decoded again beside the batches
+    assert in_flight(RecognitionOptions(batch_size=8, threads=2), audio_bytes(60)) == hour - 1
+
+
+def test_several_decoders_decode_broken_chunks_again_on_one_single_worker_recogniser(monkeypatch):
+    """The recogniser for the chunks decoded again has one worker and a decoder's threads; one decoder decodes
+    them itself (no recogniser of their own)."""
+    from speechproc.stages import asr
+    from speechproc.stages.options import RecognitionOptions
+
+    loads = []
+    monkeypatch.setattr(asr, "load_whisper", lambda *args: loads.append(args) or args)
+    options = RecognitionOptions(batch_size=8, threads=4)
+    assert asr.decoders(options) == 4
+    assert asr.load_single(options) == (options.model, options.device, options.compute_type, 1, 1)
+    assert asr.load(options) == (options.model, options.device, options.compute_type, 1, 4)
+    one = RecognitionOptions(batch_size=8, threads=1)
+    assert asr.decoders(one) == 1 and asr.load(one)[-1] == 1
 
 
 def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():

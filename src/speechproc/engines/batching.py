@@ -206,14 +206,19 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     batch size). `decoders` batches are decoded at once, each by a replica of the model (it must have been
     loaded with that many workers), and the VAD of as many channels runs at once (Silero runs on one core);
     neither changes a word. With `short_window` a batch of short chunks is encoded in SHORT_WINDOW_S
-    (`window_frames`), else in Whisper's 30 s. `chunk_s` is the most speech a chunk holds: Whisper's window
-    (packed into chunks that fit the short window, long speech lost 1.2-1.4 points of WER for at most a
-    sixth of the recognition time: benchmarks/decoding.py --experiment packing).
+    (`window_frames`), else in Whisper's 30 s. `chunk_s` (1-30) is the most speech a chunk holds: Whisper's
+    window (packed into chunks of 19 s, which fit the short window, long speech lost 0.8 points of WER on
+    one CPU path for a call recognised 1.10-1.21x faster: benchmarks/decoding.py --experiment packing).
 
-    A broken chunk is decoded again here, as its turn to be yielded comes, by `again()` (a recogniser with a
-    single worker; `model` without it): Whisper's fallback samples, and each worker of a model keeps a random
-    generator of its own, so the chunks decoded again go one at a time, in time order, to one generator,
-    whichever decoder finished first (`seeded_sampling`)."""
+    A broken chunk is decoded again sequentially. One decoder does it in its turn. With several, `again()`
+    must give a recogniser with a single worker, which decodes them one at a time, in time order, as each
+    one's turn to be yielded comes: Whisper's fallback samples, every worker of a model draws from a random
+    generator of its own, and which of the decoders' replicas a chunk reached would depend on timing
+    (`seeded_sampling`)."""
+    if not 1 <= chunk_s <= CHUNK_S:
+        raise ValueError(f"chunk_s must be 1-{CHUNK_S} seconds, not {chunk_s}")
+    if decoders > 1 and again is None:
+        raise ValueError("several decoders need `again`: a single-worker recogniser for the chunks decoded again")
     speech = list(ordered(lambda samples: speech_pieces(samples, vad, chunk_s), channels,
                           min(decoders, len(channels)), "speechproc-vad"))
     give_back_memory()  # the VAD's working memory, before decoding takes its own
@@ -223,14 +228,22 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     def decode(batch: list[Chunk]) -> list[tuple[Chunk, list[ChunkWord], str | None]]:
         audios = [chunk.audio(channels[chunk.channel]) for chunk in batch]
         pipeline = fitted_pipeline(ChunkWordTimes(model), short_window)
-        return [(chunk, words, broken(words, text, audio.shape[0] / RATE, all_speech=vad))
-                for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options))]
+        decoded = []
+        for chunk, audio, (words, text) in zip(batch, audios, _decode_batch(pipeline, audios, options)):
+            reason = broken(words, text, audio.shape[0] / RATE, all_speech=vad)
+            if reason is not None and again is None:
+                words = without_loops(_decode_sequentially(model, audio, options))
+            decoded.append((chunk, words, reason))
+        return decoded
+
+    def decode_again(chunk: Chunk, single: Callable[[], Any]) -> list[ChunkWord]:
+        return without_loops(_decode_sequentially(single(), chunk.audio(channels[chunk.channel]), options))
 
     for decoded in ordered(decode, batches(chunks, batch_size), decoders, "speechproc-decoder"):
         for chunk, words, reason in decoded:
-            if reason is not None:
-                audio = chunk.audio(channels[chunk.channel])
-                words = without_loops(_decode_sequentially(again() if again else model, audio, options))
+            if reason is not None and again is not None:  # on a thread of its own: an interrupt is still heard
+                words = next(iter(ordered(functools.partial(decode_again, single=again), [chunk], 1,
+                                          "speechproc-again")))
             yield chunk, words, reason
 
 

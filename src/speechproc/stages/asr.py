@@ -3,8 +3,8 @@
 Batched (`speechproc.batched`, the default): the speech of all channels in chunks of at most 30 s, `batch_size`
 of them in flight at once (fewer on a long recording); on the CPU they go to the decoders CPU_BATCH at a
 time, in batches fixed by the recording, the decoders (up to one per thread) taking the batches side by
-side; a chunk whose result looks broken is decoded again sequentially, one at a time in time order by a
-single-worker recogniser (`batching`, `load_single`).
+side; a chunk whose result looks broken is decoded again sequentially, by the decoder itself or, with
+several, one at a time in time order by a single-worker recogniser (`batching`, `load_single`).
 Sequential: faster-whisper's classic path, channel by channel, window after window, each conditioned on the
 text before it.
 """
@@ -59,10 +59,12 @@ def batch_plan(options: RecognitionOptions, flying: int) -> tuple[int, int]:
 def in_flight(options: RecognitionOptions, audio_bytes: int) -> int:
     """Chunks decoded at once for a recording whose 16 kHz audio takes `audio_bytes`: `batch_size`, fewer where
     the audio and the chunks in flight would take more than RECOGNITION_MEMORY together (a long recording, a
-    larger model)."""
+    larger model). With several decoders one chunk's room is kept for a broken chunk decoded again beside
+    the batches (`load_single`)."""
     per_chunk = (CHUNK_MEMORY * options.beam_size / RecognitionOptions.beam_size
                  * (weights_bytes(options.model) / TINY_WEIGHTS) ** 0.65)
-    return max(1, min(options.batch_size, int((RECOGNITION_MEMORY - audio_bytes) // per_chunk)))
+    kept = per_chunk if decoders(options) > 1 else 0
+    return max(1, min(options.batch_size, int((RECOGNITION_MEMORY - audio_bytes - kept) // per_chunk)))
 
 
 def weights_bytes(model: str) -> int:
@@ -77,21 +79,21 @@ def load(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
     """The recogniser the options name (loaded once per process): one replica per decoder, the threads
     shared out among them."""
     parallel = decoders(options)
-    threads = max(1, (options.threads or default_threads()) // parallel) if parallel > 1 else options.threads
-    return load_whisper(options.model, options.device, options.compute_type, threads, parallel)
+    return load_whisper(options.model, options.device, options.compute_type,
+                        _decoder_threads(options) if parallel > 1 else options.threads, parallel)
 
 
 def load_single(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
-    """The recogniser with a single worker that decodes broken chunks again (`batching.recognise`): its
-    temperature fallback samples, and one worker draws from one random generator, chunk after chunk, where
-    several replicas would each draw from their own, the one a chunk reaches depending on timing. It has a
-    decoder's threads; with one decoder it is the batched recogniser itself. Loaded when a chunk first needs
-    it."""
-    parallel = decoders(options)
-    if parallel == 1:
-        return load(options)
-    return load_whisper(options.model, options.device, options.compute_type,
-                        max(1, (options.threads or default_threads()) // parallel), 1)
+    """With several decoders, the recogniser with a single worker, and a decoder's threads, that decodes the
+    broken chunks again (`batching.recognise`): the temperature fallback samples, and one worker draws from
+    one random generator, chunk after chunk, where the decoders' replicas each draw from their own and which
+    one a chunk reaches depends on timing. A second copy of the weights, loaded once per process when a
+    chunk first needs it."""
+    return load_whisper(options.model, options.device, options.compute_type, _decoder_threads(options), 1)
+
+
+def _decoder_threads(options: RecognitionOptions) -> int:
+    return max(1, (options.threads or default_threads()) // decoders(options))
 
 
 def check_language(options: RecognitionOptions) -> None:
@@ -128,7 +130,8 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     reached = 0.0
     size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
     chunks = batching.recognise([channel.live_samples() for channel in channels], load(options), size, options.vad,
-                                _decoding(options), parallel, options.short_window, again=lambda: load_single(options))
+                                _decoding(options), parallel, options.short_window,
+                                again=(lambda: load_single(options)) if parallel > 1 else None)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,
