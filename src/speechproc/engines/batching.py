@@ -210,11 +210,11 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     window (packed into chunks of 19 s, which fit the short window, long speech lost 0.8 points of WER on
     one CPU path for a call recognised 1.10-1.21x faster: benchmarks/decoding.py --experiment packing).
 
-    A broken chunk is decoded again sequentially. One decoder does it in its turn. With several, `again()`
-    must give a recogniser with a single worker, which decodes them one at a time, in time order, as each
-    one's turn to be yielded comes: Whisper's fallback samples, every worker of a model draws from a random
-    generator of its own, and which of the decoders' replicas a chunk reached would depend on timing
-    (`seeded_sampling`)."""
+    A broken chunk is decoded again sequentially: without `again`, by the decoder that found it, in its turn
+    (for a model with a single worker); with it, by `again()`, a recogniser with a single worker, one chunk
+    at a time, in time order, as each one's turn to be yielded comes (several decoders need it). Whisper's
+    fallback samples, every worker of a model draws from a random generator of its own, and which of the
+    decoders' replicas a chunk reached would depend on timing (`seeded_sampling`)."""
     if not 1 <= chunk_s <= CHUNK_S:
         raise ValueError(f"chunk_s must be 1-{CHUNK_S} seconds, not {chunk_s}")
     if decoders > 1 and again is None:

@@ -131,7 +131,9 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
     size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
     chunks = batching.recognise([channel.live_samples() for channel in channels], load(options), size, options.vad,
                                 _decoding(options), parallel, options.short_window,
-                                again=(lambda: load_single(options)) if parallel > 1 else None)
+                                # whenever the recogniser has several replicas, even where this recording has
+                                # fewer batches than decoders: which replica takes a chunk depends on timing
+                                again=(lambda: load_single(options)) if decoders(options) > 1 else None)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,
