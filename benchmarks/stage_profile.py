@@ -78,6 +78,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="runs of each side, in turn")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if min(args.repeat, args.threads, args.rounds) < 1:
+        parser.error("--repeat, --threads and --rounds must be at least 1")
     if not CALL.exists():
         sys.exit(f"{CALL} is needed (../shared beside the project)")
     os.environ.setdefault("SPEECHPROC_HOME", tempfile.mkdtemp(prefix="speechproc-profile-"))
