@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test test-fast lint bench samples clean
+.PHONY: setup demo test test-fast test-install lint bench samples clean
 
 setup: $(VENV)/.installed
 
@@ -33,6 +33,11 @@ OTHER_CPU := CT2_USE_MKL=0 CT2_FORCE_CPU_ISA=AVX2 ONEDNN_MAX_CPU_ISA=AVX2
 test: setup  # everything, then the tests that run a model again on another CPU's kernels
 	$(BIN)/python -m pytest -q
 	$(OTHER_CPU) $(BIN)/python -m pytest -q -m slow
+
+# Fresh environments as users install: Pythons 3.10, 3.12 and 3.13 (pyenv's, or pythonX.Y on the PATH) as the
+# README says, the wheel as pip gives it, and the lowest versions pyproject.toml allows; each runs the samples.
+test-install: setup
+	$(BIN)/python scripts/install_check.py --require
 
 test-fast: setup  # the tests that run no speech, speaker, parser or sentence model (under a minute)
 	$(BIN)/python -m pytest -q -m "not slow"

@@ -203,3 +203,25 @@ def test_a_header_claiming_hours_does_not_make_decode_allocate_them(tmp_path):
         tracemalloc.stop()
     assert abs(track.samples.shape[1] - 4000) < 20
     assert peak < 50 * 2**20, f"decoding a quarter second allocated {peak / 2**20:.0f} MiB"
+
+
+def with_info_tag(wav: bytes, value: bytes) -> bytes:
+    """`wav` with a RIFF LIST/INFO chunk holding a title of the given raw bytes, before its data chunk."""
+    tag = b"INAM" + struct.pack("<I", len(value)) + value + b"\0" * (len(value) & 1)
+    info = b"LIST" + struct.pack("<I", 4 + len(tag)) + b"INFO" + tag
+    body = wav[12:36] + info + wav[36:]
+    return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WAVE" + body
+
+
+def test_a_tag_of_invalid_utf8_does_not_make_a_file_unreadable(tmp_path):
+    """PyAV before 19 raises at open on such a tag unless told otherwise; 19 keeps the bytes as surrogates."""
+    from speechproc.formats import audio
+
+    path = tmp_path / "tagged.wav"
+    path.write_bytes(with_info_tag(wav_with(), b"\xff\xfe caf\xe9 \xc3("))
+    with media.open_input(str(path)) as container:
+        assert container.metadata.get("title")  # the tag is there and was read
+    assert media.probe(path).tracks == [1]
+    assert abs(media.decode(path).samples.shape[1] - 4000) < 20
+    samples, rate, _, _ = audio.read_pcm(path)
+    assert (samples.shape, rate) == ((1, 4000), 16000)

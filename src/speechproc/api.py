@@ -22,6 +22,7 @@ from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
+from speechproc.engines import inventory
 from speechproc.engines.models import default_threads
 from speechproc.formats import JSON_SUFFIX, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
@@ -29,7 +30,7 @@ from speechproc.paths import absolute, printable, shown
 from speechproc.report.writing import call as call_report
 from speechproc.report.writing import corpus as corpus_report
 from speechproc.stages import align, identify
-from speechproc.stages.pipeline import new_tasks
+from speechproc.stages.pipeline import needed, new_tasks
 from speechproc.store import items, retention, speakers
 from speechproc.store.catalog import Catalog, using
 from speechproc.store.export import export
@@ -55,7 +56,7 @@ __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResul
            "resolve", "run_job", "shown", "write_outputs",
            "add_key", "delete_key", "get_key", "list_keys",
            "delete_media", "get_streams", "purge_media", "put_metadata",
-           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers"]
+           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers", "doctor"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
@@ -212,3 +213,14 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
     voices = identify.enrollment_voices(recordings, [shown(p) for p in paths], threads=default_threads())
     found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
     return speakers.enroll(name, role, found, replace, catalog)
+
+
+def doctor(settings: Settings | None = None, configuration: str = "default", load: bool = True,
+           catalog: Catalog | None = None) -> inventory.Report:
+    """`speechproc doctor`: every model and optional dependency, whether it is present, the expected file
+    (SHA-256) and loads (with `load`), and the command that installs it; those that `settings` (default:
+    the default configuration) needs are marked, and the report is `ready` when all of them are fine."""
+    settings = settings if settings is not None else config_module.validate({})
+    with using(catalog) as cat:
+        settings = resolve(settings, cat)  # enrolled speakers need the speaker encoder
+    return inventory.report(needed(build_options(settings)), configuration, load)

@@ -24,6 +24,19 @@ MAX_SAMPLE_RATE = 768000
 MIN_BYTES_PER_SECOND = 64
 RESAMPLED_FRAME = 16384
 
+
+# PyAV before 19 decodes every tag at open and raises on one of invalid UTF-8 unless told to ignore errors;
+# PyAV 19 removed that argument and keeps undecodable bytes as surrogates (speechproc reads no tag).
+TAGS_NEED_IGNORING = int(av.__version__.split(".", 1)[0]) < 19
+
+
+def open_input(path: str) -> av.container.InputContainer:
+    """`av.open` for reading, with the same behaviour on every supported PyAV: a tag that is not valid
+    UTF-8 never makes a file unreadable."""
+    if TAGS_NEED_IGNORING:
+        return av.open(path, "r", metadata_errors="ignore")
+    return av.open(path, "r")
+
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
 MEDIA_EXTENSIONS = frozenset(
     ".mp3 .mp4 .flv .wmv .avi .mpeg .mpg .aac .aiff .aif .au .ogg .oga .opus .3gp .flac .ra .m4a .wma "
@@ -84,7 +97,7 @@ def _open(path: Path) -> av.container.InputContainer:
     if path.stat().st_size == 0:
         raise _unreadable(path, "the file is empty")
     try:
-        return av.open(str(path), metadata_errors="ignore")
+        return open_input(str(path))
     except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
         raise _unreadable(path, f"not a recognised audio or video format: {exc}") from None
 

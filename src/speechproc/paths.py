@@ -197,3 +197,13 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def tree_sha256(folder: Path) -> str:
+    """One SHA-256 over a folder's files: each file's path relative to it and its SHA-256, in path order.
+    Python's byte-code caches are left out (they depend on the Python that imported the package)."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+    for path in files:
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{sha256_file(path)}\n".encode())
+    return digest.hexdigest()

@@ -26,11 +26,12 @@ from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
 from speechproc.download import DownloadOptions, Fetched
+from speechproc.engines import inventory
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
 from speechproc.stages.options import Options, with_threads
-from speechproc.stages.pipeline import new_tasks
+from speechproc.stages.pipeline import needed, new_tasks
 from speechproc.store import keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
 from speechproc.urls import looks_like_url
@@ -121,6 +122,7 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
     out = out_folder(run.out_dir, paths)  # and every URL parsed, before anything is done
     with using(catalog) as cat:
         settings = resolve(settings, cat)
+        inventory.require(needed(build_options(settings)))  # a model the run needs is missing: refused now
         _fail_abandoned(cat, reporter)
         inputs, problems = discover([p if isinstance(p, str) and looks_like_url(p) else absolute(p) for p in paths],
                                     reporter.note)

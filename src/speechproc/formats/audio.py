@@ -13,7 +13,7 @@ import av
 import numpy as np
 
 from speechproc.errors import INVALID_VALUE, SpeechprocError
-from speechproc.media import planes
+from speechproc.media import open_input, planes
 from speechproc.paths import atomic_path
 
 CODECS = {"wav": ("pcm_s16le", "pcm_s32le"), "flac": ("flac", "flac"), "mp3": ("libmp3lame", "libmp3lame"),
@@ -24,7 +24,7 @@ Region = tuple[int, int, int, float]  # start ms, end ms, tone Hz, gain 0..1
 
 def read_pcm(path: str | Path) -> tuple[np.ndarray, int, str, bool]:
     """(samples as int32 or int16 array (channels, n), rate, channel layout, 32-bit?) of the first audio stream."""
-    with av.open(str(path)) as container:
+    with open_input(str(path)) as container:
         stream = container.streams.audio[0]
         wide = stream.format.bytes > 2
         layout = stream.layout.name

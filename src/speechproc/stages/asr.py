@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from speechproc.conversation import Channel, Conversation, RecognizedWord
-from speechproc.engines import batching
+from speechproc.engines import batching, inventory
 from speechproc.engines.models import default_threads, load_whisper, on_cpu, torch_threads_kept, whisper_location
 from speechproc.errors import UNSUPPORTED_LANGUAGE, SpeechprocError
 from speechproc.media import ASR_RATE
@@ -94,6 +94,14 @@ def load_single(options: RecognitionOptions):  # -> faster_whisper.WhisperModel
 
 def _decoder_threads(options: RecognitionOptions) -> int:
     return max(1, (options.threads or default_threads()) // decoders(options))
+
+
+BUNDLED_MODELS = {"tiny.en": inventory.WHISPER_TINY, "base": inventory.WHISPER_BASE}
+
+
+def needs(options: RecognitionOptions) -> tuple[str, ...]:
+    """The bundled model the options name (`inventory` keys); a model of the user's is checked as it loads."""
+    return (BUNDLED_MODELS[options.model],) if options.model in BUNDLED_MODELS else ()
 
 
 def check_language(options: RecognitionOptions) -> None:

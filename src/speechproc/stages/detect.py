@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Detection, DetectorResult, Word
+from speechproc.engines import inventory
 from speechproc.engines.models import load_spacy
 from speechproc.stages import pii
 from speechproc.stages.numbers import DigitRun, digit_runs, luhn
@@ -166,6 +167,11 @@ def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacem
             w.w = replacement
             count += 1
     return count
+
+
+def needs(options: DetectOptions) -> tuple[str, ...]:
+    """The spaCy pipeline (`inventory` key) when a PII detector is configured."""
+    return (inventory.SPACY,) if any(d.name == "PII" for d in options.detectors) else ()
 
 
 def run(conv: Conversation, options: DetectOptions) -> None:

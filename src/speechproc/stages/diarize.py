@@ -28,7 +28,7 @@ from typing import cast
 import numpy as np
 
 from speechproc.conversation import Conversation
-from speechproc.engines import campplus, resemblyzer
+from speechproc.engines import campplus, inventory, resemblyzer
 from speechproc.engines.models import default_threads, load_campplus, load_segmentation, load_voice_encoder
 from speechproc.engines.resemblyzer import MEL_FRAME_MS
 from speechproc.engines.segmentation import overlap_regions
@@ -346,6 +346,19 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
     if count == 1:
         return [given[0] if given else default]
     return [given[i] if i < len(given) else f"Speaker {i + 1}" for i in range(count)]
+
+
+def needs(options: DiarizationOptions) -> tuple[str, ...]:
+    """The bundled models `run` may load (`inventory` keys): the speaker encoder unless the user gives its
+    weights, the segmentation network for overlapped speech."""
+    if not options.enabled or options.speakers == 1:
+        return ()
+    keys = []
+    if options.encoder is None:
+        keys.append(inventory.RESEMBLYZER if options.embedding == "resemblyzer" else inventory.CAMPPLUS)
+    if options.overlap:
+        keys.append(inventory.SEGMENTATION)
+    return tuple(keys)
 
 
 def prepare(options: DiarizationOptions) -> None:

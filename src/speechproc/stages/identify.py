@@ -23,6 +23,7 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation
+from speechproc.engines import inventory
 from speechproc.engines.models import default_threads
 from speechproc.stages import diarize
 from speechproc.stages.options import EnrolledSpeaker, IdentifyOptions
@@ -119,6 +120,11 @@ def enrollment_voices(recordings: Sequence[np.ndarray], names: Sequence[str], en
 
 
 # --- the stage -------------------------------------------------------------------------------------------
+
+def needs(options: IdentifyOptions) -> tuple[str, ...]:
+    """CAM++ (`inventory` key) when someone is enrolled and identification is on."""
+    return (inventory.CAMPPLUS,) if options.enabled and options.people else ()
+
 
 def applies(conv: Conversation, options: IdentifyOptions) -> bool:
     """Name speakers when someone is enrolled, identification is on, and a voice was left unnamed."""

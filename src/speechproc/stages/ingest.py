@@ -38,6 +38,16 @@ def channels_identical(track: AudioTrack) -> bool:
     return all(np.max(np.abs(first - other), initial=0.0) <= IDENTICAL_TOLERANCE for other in track.samples[1:])
 
 
+def may_leave_unnamed(options: IngestOptions) -> bool:
+    """Whether some recording could come out of ingest as one channel nobody named (then diarized): with
+    no ingest section, or one track left unnamed."""
+    layout = options.layout
+    if not layout:
+        return True
+    tracks = layout.get("tracks") or []
+    return len(tracks) == 1 and "speakerName" not in tracks[0] and "channels" not in tracks[0]
+
+
 def default_channels(track: AudioTrack, conv: Conversation) -> list[Channel]:
     """No ingest section: mono -> Speaker; stereo -> Agent (left) and Caller (right); more -> SpeakerN."""
     n = track.samples.shape[0]

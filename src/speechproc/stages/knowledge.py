@@ -20,7 +20,14 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
-from speechproc.engines.models import load_sentence_encoder, load_spacy, loaded_once
+from speechproc.engines import inventory
+from speechproc.engines.models import (
+    BUNDLED_SENTENCE_ENCODER,
+    BUNDLED_SPACY,
+    load_sentence_encoder,
+    load_spacy,
+    loaded_once,
+)
 from speechproc.stages import parsing, sentences, taxonomy
 from speechproc.stages.options import TextOptions
 from speechproc.stages.parsing import ParsedTurn
@@ -183,6 +190,14 @@ def discover(conv: Conversation, options: TextOptions) -> Knowledge:
     found, keyword_vectors = keywords(turns, centroid, encoder)
     return Knowledge(found, topics(sentence_vectors, found, keyword_vectors, options.topic_taxonomy,
                                    options.sentence_encoder))
+
+
+def needs(options: TextOptions) -> tuple[str, ...]:
+    """The bundled parser and sentence encoder (`inventory` keys) when discovery is asked for in English."""
+    if not options.enabled or not options.english:
+        return ()
+    return tuple(key for key, used in ((inventory.SPACY, options.spacy_model == BUNDLED_SPACY),
+                                       (inventory.MINILM, options.sentence_encoder == BUNDLED_SENTENCE_ENCODER)) if used)
 
 
 def prepare(options: TextOptions) -> None:

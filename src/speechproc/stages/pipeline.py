@@ -58,6 +58,7 @@ class Stage:
     step: Callable[[Run], None]
     then: Callable[[Run], None] | None = None  # after the stage, run or skipped: let go of what no later one reads
     prepare: Callable[[Run], None] | None = None  # load the stage's models (in the background, see _warm_up)
+    needs: Callable[[Options], tuple[str, ...]] | None = None  # the bundled models it may load (inventory keys)
 
 
 def _always(run: Run) -> bool:
@@ -126,32 +127,36 @@ def _release_audio(run: Run) -> None:
 STAGES = (
     Stage("decode", "Decode the recording into channels", "ingest", _always,
           lambda r: ingest.load_channels(r.path, r.options.ingest, r.conv)),
-    Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise),
+    Stage("asr", "Recognise speech per channel", "transcription", _always, _recognise,
+          needs=lambda o: asr.needs(o.recognition)),
     Stage("vocabulary", "Custom vocabulary: spoken forms and corrections", "transcription",
           lambda r: r.words is None and bool(r.options.vocabulary.terms),
           lambda r: vocabulary.run(r.conv, r.options.vocabulary, asr.load(r.options.recognition).hf_tokenizer)),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
           lambda r: diarize.run(r.conv, r.options.diarization),
-          prepare=lambda r: diarize.prepare(r.options.diarization)),
+          prepare=lambda r: diarize.prepare(r.options.diarization),
+          needs=lambda o: diarize.needs(o.diarization) if ingest.may_leave_unnamed(o.ingest) else ()),
     Stage("speakers", "Name the speakers who are enrolled", "transcription",
           lambda r: identify.applies(r.conv, r.options.identify),
           lambda r: identify.run(r.conv, r.options.identify, bool(r.options.diarization.speaker_names)),
-          then=_release_recognition_audio),
+          then=_release_recognition_audio, needs=lambda o: identify.needs(o.identify)),
     Stage("punctuation", "Split punctuation", "transcription", _always,
           lambda r: punctuation.run(r.conv, r.options.advanced_punctuation)),
     Stage("turns", "Speaker turns and voice activity", "transcription", _always, lambda r: turns.run(r.conv)),
     Stage("detect", "Detectors and transcript redaction", "analytics", lambda r: bool(r.options.detect.detectors),
-          lambda r: detect.run(r.conv, r.options.detect)),
+          lambda r: detect.run(r.conv, r.options.detect), needs=lambda o: detect.needs(o.detect)),
     Stage("voice", "Word-level voice features", "analytics", lambda r: r.options.voice_features, _voice,
           then=_release_audio),
     Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
-          lambda r: sentiment.run(r.conv, r.options.sentiment), prepare=lambda r: sentiment.prepare(r.options.sentiment)),
+          lambda r: sentiment.run(r.conv, r.options.sentiment), prepare=lambda r: sentiment.prepare(r.options.sentiment),
+          needs=lambda o: sentiment.needs(o.sentiment)),
     Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
           lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs),
-          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs)),
+          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs), needs=lambda o: verbnoun.needs(o.verb_noun_pairs)),
     Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.options.discovery.enabled,
-          lambda r: knowledge.run(r.conv, r.options.discovery), prepare=lambda r: knowledge.prepare(r.options.discovery)),
+          lambda r: knowledge.run(r.conv, r.options.discovery), prepare=lambda r: knowledge.prepare(r.options.discovery),
+          needs=lambda o: knowledge.needs(o.discovery)),
     Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
           lambda r: metrics.run(r.conv, r.options.metrics)),
     Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.options.keyword_groups),
@@ -171,6 +176,13 @@ _NOT_YET = (
     (lambda o: not o.number_formatting, "transcript.formatting.enableNumberFormatting false"),
     (lambda o: o.profanity_filtering, "transcript.contentFiltering.enableProfanityFiltering"),
 )
+
+
+def needed(options: Options) -> tuple[str, ...]:
+    """The bundled models (`engines.inventory` keys) that some recording may need under these options: what
+    a run checks is installed before it reads any audio, and what `speechproc doctor` calls needed."""
+    keys = [key for stage in STAGES if stage.needs is not None for key in stage.needs(options)]
+    return tuple(dict.fromkeys(keys))
 
 
 def new_tasks(media_id: str) -> list[dict[str, Any]]:

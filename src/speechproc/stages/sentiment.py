@@ -13,6 +13,7 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Sentence
+from speechproc.engines import inventory
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_vader
 from speechproc.stages.options import ENGLISH, SentimentOptions
 from speechproc.stages.sentences import embed, embeddings
@@ -57,6 +58,15 @@ def score(sentences: list[Sentence], options: SentimentOptions) -> None:
 def needed(options: SentimentOptions) -> bool:
     """Sentence sentiment is asked for: per speaker (speakerSentiments) or by the sentiment metrics."""
     return options.per_speaker or options.for_metrics
+
+
+def needs(options: SentimentOptions) -> tuple[str, ...]:
+    """The engine's bundled model (`inventory` keys), when sentiment is asked for in English."""
+    if not needed(options) or not options.english:
+        return ()
+    if options.engine == "vader":
+        return (inventory.VADER,)
+    return (inventory.MINILM,) if options.sentence_encoder == BUNDLED_SENTENCE_ENCODER else ()
 
 
 def prepare(options: SentimentOptions) -> None:

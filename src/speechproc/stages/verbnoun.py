@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, VerbNounPair, Word
-from speechproc.engines.models import load_spacy
+from speechproc.engines import inventory
+from speechproc.engines.models import BUNDLED_SPACY, load_spacy
 from speechproc.stages import parsing
 from speechproc.stages.options import TextOptions
 from speechproc.stages.parsing import ParsedTurn
@@ -78,6 +79,11 @@ def extract(turns: Sequence[ParsedTurn]) -> dict[str, list[VerbNounPair]]:
     for pairs in out.values():
         pairs.sort(key=lambda p: (p.s, p.e))
     return out
+
+
+def needs(options: TextOptions) -> tuple[str, ...]:
+    """The bundled spaCy pipeline (`inventory` key) when verb-noun pairs are asked for in English."""
+    return (inventory.SPACY,) if options.enabled and options.english and options.spacy_model == BUNDLED_SPACY else ()
 
 
 def prepare(options: TextOptions) -> None:
