@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ class Receiver:
         self._answers: dict[str, tuple[list[int], str | None]] = {}
         self._held: dict[str, threading.Event] = {}
         self._bodies: dict[str, Served] = {}
+        self._closing = threading.Event()
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         server_class = type("Server", (_Server,), {"address_family": family})
         self._httpd = server_class((host, 0), _Handler)
@@ -82,14 +84,16 @@ class Receiver:
             release.set()
 
     def serve(self, route: str, body: bytes, *, etag: str | None = None, last_modified: str | None = None,
-              length: int | bool = True, content_type: str = "application/octet-stream") -> None:
+              length: int | bool = True, content_type: str = "application/octet-stream",
+              drip_s: float | None = None) -> None:
         """GET `route` answers 200 with `body` (unless `answer` tells it otherwise). `etag` and `last_modified`
         are sent as the ETag and Last-Modified headers; a request whose If-None-Match is `etag` (or, without
         one, whose If-Modified-Since is `last_modified`) gets 304 and no body. `length`: True, the real
         Content-Length; a number, that one whatever the body is (a lie); False, none (the body ends when
-        the connection does)."""
+        the connection does). `drip_s`: the body is sent a byte at a time, this many seconds apart (a server that
+        slows to a trickle), until it is all sent or the client hangs up."""
         with self._lock:
-            self._bodies[route] = Served(body, etag, last_modified, length, content_type)
+            self._bodies[route] = Served(body, etag, last_modified, length, content_type, drip_s)
 
     def requests_to(self, route: str) -> list[Request]:
         """The requests to `route`, whatever their query."""
@@ -97,6 +101,7 @@ class Receiver:
             return [r for r in self.requests if r.route == route]
 
     def close(self) -> None:
+        self._closing.set()
         with self._lock:
             held, self._held = list(self._held.values()), {}
         for release in held:
@@ -123,6 +128,7 @@ class Served:
     last_modified: str | None
     length: int | bool
     content_type: str
+    drip_s: float | None = None
 
     def not_modified(self, request: Request) -> bool:
         if self.etag is not None and "If-None-Match" in request.headers:
@@ -165,7 +171,14 @@ class _Handler(BaseHTTPRequestHandler):
             if served.length is not False:
                 self.send_header("Content-Length", str(len(served.body) if served.length is True else served.length))
             self.end_headers()
-            self.wfile.write(served.body)
+            if served.drip_s is None:
+                self.wfile.write(served.body)
+            for k in range(len(served.body) if served.drip_s is not None else 0):
+                if receiver._closing.is_set():  # the test is over: a client that never hangs up ends nothing
+                    break
+                self.wfile.write(served.body[k:k + 1])
+                self.wfile.flush()
+                time.sleep(served.drip_s)
         except (BrokenPipeError, ConnectionResetError):  # a client that gave up waiting
             pass
 

@@ -172,3 +172,60 @@ def test_without_ray_installed_the_engine_is_refused_before_anything_runs(tmp_pa
                           capture_output=True, text=True, env={**os.environ, "SPEECHPROC_HOME": str(tmp_path)})
     assert done.returncode == 2 and "pip install 'speechproc[ray]'" in done.stderr
     assert not (tmp_path / "catalog.sqlite3").exists()
+
+
+def ray_actor_pids() -> list[int]:
+    """The processes of speechproc's Ray actors on this machine (`ray::Worker...` in their command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if command.startswith(b"ray::Worker"):
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finding Ray's actors needs Linux's /proc")
+def test_a_killed_actor_and_a_killed_driver_leave_nothing_a_rerun_refuses(tmp_path, cluster):
+    """Ten recordings on two actors: one actor is killed when the second media item is written, the driver
+    (`speechproc run --engine ray`) when the fifth is. The same command again finishes them all, refusing none."""
+    import shutil
+    import signal
+    import time
+
+    from test_crash_recovery import leftovers, wait_for
+
+    calls, out, home = tmp_path / "calls", tmp_path / "out", tmp_path / "home"
+    calls.mkdir()
+    for k in range(10):
+        shutil.copy(SAMPLES / "voicemail.wav", calls / f"call-{k}.wav")
+    command = [sys.executable, "-m", "speechproc.cli", "run", str(calls), "--engine", "ray", "--ray-address", cluster,
+               "--workers", "2", "--quiet", "--out", str(out)]
+    env = {**os.environ, "SPEECHPROC_HOME": str(home)}
+    finished = lambda: len(list(out.glob("*.v3.json")))  # noqa: E731
+    before = set(ray_actor_pids())
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        wait_for(lambda: finished() >= 2 and len(set(ray_actor_pids()) - before) >= 2, proc, "a second media item")
+        os.kill(sorted(set(ray_actor_pids()) - before)[0], signal.SIGKILL)
+        wait_for(lambda: finished() >= 5, proc, "a fifth media item")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+    deadline = time.monotonic() + 60  # Ray ends a dead driver's actors
+    while set(ray_actor_pids()) - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    summary = json.loads(done.stdout)
+    assert done.returncode == 0, summary
+    assert [item["status"] for item in summary["media"]].count("skipped") >= 4
+    assert all(item["status"] in ("finished", "skipped") for item in summary["media"]) and len(summary["media"]) == 10
+    assert leftovers(out) == []

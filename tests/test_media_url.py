@@ -93,6 +93,8 @@ def test_a_url_is_parsed_into_a_public_form_without_its_secrets():
     ("/calls/a.wav", "a.wav"), ("/", urls.FALLBACK_NAME), ("", urls.FALLBACK_NAME),
     ("/calls/", "calls"), ("/..", urls.FALLBACK_NAME), ("/.hidden.wav", "hidden.wav"),
     ("/a%2Fb%5Cc%00d.wav", "a_b_c_d.wav"), ("/%E2%82%AC.flac", "\u20ac.flac"), ("/" + "x" * 300 + ".wav", "x" * 116 + ".wav"),
+    ("/%E2%80%AEvaw.flac", "_vaw.flac"), ("/ca%E2%80%8Bll.wav", "ca_ll.wav"), ("/call%C2%A0one.wav", "call_one.wav"),
+    ("/caf%C3%A9%20call.wav", "caf\u00e9 call.wav"),
 ])
 def test_the_file_name_is_the_last_segment_of_the_path_made_safe(path, name):
     assert urls.file_name(path) == name
@@ -236,6 +238,16 @@ def test_a_server_that_stalls_is_cut_off_by_the_total_timeout(server, home, tmp_
         bad = fails(server, "/slow.wav", tmp_path, with_good=False, downloadTimeoutSeconds=0.2)
     assert warning(bad)["code"] == E.MEDIA_URL_UNREACHABLE
     assert "did not finish within 0.2 s" in warning(bad)["message"]
+
+
+@pytest.mark.parametrize("length", [True, False], ids=["declared", "undeclared"])
+def test_a_body_that_slows_to_a_trickle_is_cut_off_by_the_total_timeout(server, home, tmp_path, known_words, length):
+    """A byte every 50 ms past the deadline: the timeout is the reason given, not a short or complete body."""
+    server.serve("/trickle.wav", VOICEMAIL, length=length, drip_s=0.05)
+    bad = fails(server, "/trickle.wav", tmp_path, with_good=False, downloadTimeoutSeconds=0.3)
+    assert warning(bad)["code"] == E.MEDIA_URL_UNREACHABLE
+    assert "did not finish within 0.3 s" in warning(bad)["message"], warning(bad)
+    assert downloads(home) == []
 
 
 @pytest.mark.parametrize("declared, why", [(len(VOICEMAIL) + 1000, f"ended after {len(VOICEMAIL)} of the"),

@@ -10,6 +10,7 @@ import json
 import sqlite3
 import subprocess
 
+import av
 import numpy as np
 import pytest
 import yaml
@@ -79,14 +80,21 @@ def test_roles_decide_the_parties_before_names_and_order():
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd", "a/b", "a\\b", "bell\x07", "Speaker 2", "speaker", "",
-                                  "   ", "x" * 65, ".."])
+                                  "   ", "x" * 65, "..", "Dana\t", "\tDana", "Dana\nReyes", " Dana", "Dana ",
+                                  "Dana  Reyes", "\u202eanaD", "Da\u200bna", "Dana\u00a0Reyes"])
 def test_a_name_that_cannot_be_a_persons_is_refused(name):
     with pytest.raises(E.ConfigurationError):
         store.check_name(name)
 
 
-def test_names_are_kept_as_said_with_spaces_collapsed():
-    assert store.check_name("  Dana   Reyes ") == "Dana Reyes"
+@pytest.mark.parametrize("role", ["agent\t", " agent", "agent ", "a\u200bgent", "", "x" * 33])
+def test_a_role_that_cannot_be_one_is_refused(role):
+    with pytest.raises(E.ConfigurationError):
+        store.check_role(role)
+
+
+def test_names_are_kept_as_said():
+    assert store.check_name("Dana Reyes") == "Dana Reyes"
     assert store.check_name("Zoë O'Brien-Łukasz") == "Zoë O'Brien-Łukasz"
 
 
@@ -159,6 +167,28 @@ def test_one_recording_is_one_persons_voice(voices, home):
     code, out = invoke("speakers", "enroll", "Chris", str(voices["agent"]))
     assert code == 2 and "enrolled as 'Dana'" in out["warnings"][0]["message"]
     assert [p["speakerName"] for p in invoke("speakers", "list")[1]["speakers"]] == ["Dana"]
+
+
+@pytest.mark.slow
+def test_one_voice_is_one_person_however_the_recording_is_encoded(voices, home, tmp_path):
+    """The same voice re-encoded (FLAC) and 6 dB quieter is another file, but the same person: refused."""
+    track = media.decode(voices["agent"])
+    quieter = tmp_path / "agent-quieter.flac"
+    with av.open(str(quieter), "w", format="flac") as out:
+        stream = out.add_stream("flac", rate=16000, layout="mono")
+        pcm = (track.samples[0] * 0.5 * 32767).astype(np.int16).reshape(1, -1)
+        frame = av.AudioFrame.from_ndarray(pcm, format="s16", layout="mono")
+        frame.sample_rate = 16000
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    assert invoke("speakers", "enroll", "Dana", str(voices["agent"]))[0] == 0
+    code, out = invoke("speakers", "enroll", "Chris", str(quieter))
+    message = out["warnings"][0]["message"]
+    assert code == 2 and "'Dana''s" in message and "similarity" in message, out
+    assert [p["speakerName"] for p in invoke("speakers", "list")[1]["speakers"]] == ["Dana"]
+    code, out = invoke("speakers", "enroll", "Dana", str(quieter))  # the same person may add it
+    assert code == 0 and out["recordings"] == 2
+    assert invoke("speakers", "enroll", "Chris", str(voices["caller"]))[0] == 0  # another voice is another person
 
 
 @pytest.mark.slow

@@ -211,6 +211,8 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
         except E.SpeechprocError as exc:  # a file that is no recording is a mistake in the command: exit 2
             raise E.ConfigurationError(exc.code, exc.message) from None
     voices = identify.enrollment_voices(recordings, [shown(p) for p in paths], threads=default_threads())
+    with using(catalog) as cat:
+        speakers.refuse_voice_of_another(cat, name, [(shown(p), v.embedding) for p, v in zip(paths, voices)])
     found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
     return speakers.enroll(name, role, found, replace, catalog)
 

@@ -145,6 +145,7 @@ class _Transfer:
             except _FAILURES as exc:
                 raise self.broken(exc) from None
             finally:
+                answer.close()  # the answer holds the socket open past the connection's close
                 self.end(connection)
         raise AssertionError("the loop returns or raises")
 
@@ -220,6 +221,8 @@ class _Transfer:
                 want = BLOCK if declared is None else min(BLOCK, declared - size)
                 block = answer.read(want) if declared is None else raw.read1(want)
                 if not block:
+                    if self.expired or self.left() <= 0:  # the deadline cut the connection: no short body
+                        raise self.timed_out()
                     break
                 size += len(block)
                 if size > cap:

@@ -59,6 +59,7 @@ VOCABULARY_NAME_MISMATCH = 80202
 VOCABULARY_BAD_TERM = 80203
 MODEL_UNAVAILABLE = 90001
 STAGE_FAILED = 90002
+OUTPUT_NOT_WRITTEN = 90003  # no space (or quota) left where the outputs go
 INTERNAL = 90000
 
 TRANSCRIPT_NOT_READY_MESSAGE = "Transcripts only become available when a media item has status finished."

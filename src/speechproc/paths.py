@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+HOST_TAG = _HOST  # this host in the names of speechproc's files: a hash, so that no host name is written
 _TEMPORARY = re.compile(r"\.speechproc-([0-9a-f]{8})-(\d+)-[0-9a-f]{8}\.tmp$")
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS, errno.EXDEV}
 _live: set[str] = set()  # temporary files this process is writing now

@@ -141,10 +141,13 @@ def _check_host(parts: SplitResult, shown: str) -> None:
 
 
 def file_name(path: str) -> str:
-    """The last segment of a URL path as a safe file name: percent-decoded; separators, control characters
-    and those other systems refuse made `_`; no leading dot (hidden), no `.` or `..`; at most MAX_NAME_BYTES
-    bytes (its extension kept); FALLBACK_NAME when nothing is left."""
-    name = _NOT_IN_NAMES.sub("_", unquote(path.rstrip("/").rpartition("/")[2], errors="replace")).strip(" .")
+    """The last segment of a URL path as a safe file name: percent-decoded; separators, control and format
+    characters (a right-to-left override, a zero-width space: a name that shows other than it is), other
+    separators than the space, and those other systems refuse made `_`; no leading dot (hidden), no `.` or
+    `..`; at most MAX_NAME_BYTES bytes (its extension kept); FALLBACK_NAME when nothing is left."""
+    decoded = unquote(path.rstrip("/").rpartition("/")[2], errors="replace")
+    shown = "".join(ch if ch == " " or ch.isprintable() else "_" for ch in decoded)  # format characters too
+    name = _NOT_IN_NAMES.sub("_", shown).strip(" .")
     if len(name.encode()) > MAX_NAME_BYTES:
         stem, dot, suffix = name.rpartition(".")
         suffix = (dot + suffix) if dot and len(suffix.encode()) <= 16 else ""

@@ -71,7 +71,11 @@ class JobResult:
 
 
 class JobEvents:
-    """What a running job tells its runner as it goes; every method is optional."""
+    """What a running job tells its runner as it goes; every method is optional. `durable`: `output` records
+    the file in the catalog before it returns (the runner's own `Recorder`); otherwise the job leaves an
+    intent beside each file first (`store.intents`)."""
+
+    durable = False
 
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
         """A task changed status; `tasks` is the whole list as it is now."""
@@ -143,7 +147,7 @@ def _start(job: Job, events: JobEvents) -> _State:
     item = MediaItem(job.media_id, "running", job.date_created, metadata=job.metadata)
     conv = Conversation(job.media_id, language=job.options.language, date_created=job.date_created,
                         metadata=job.metadata)
-    return _State(item, conv, new_tasks(job.media_id), ownership.Ledger(job.ownership, events.output))
+    return _State(item, conv, new_tasks(job.media_id), ownership.Ledger(job.ownership, events.output, events.durable))
 
 
 def execute(job: Job, state: _State | None = None, events: JobEvents | None = None) -> JobResult:

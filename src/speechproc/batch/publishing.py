@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Sequence
-from contextlib import suppress
 from pathlib import Path
 
 from speechproc import errors as E
@@ -101,6 +99,4 @@ def _remove_written(outputs: dict[str, Path], record: OutputRecord) -> None:
     """After a failed write: remove the files of the set this item wrote, so no partial set stays behind
     (a file that is not speechproc's own content is left alone)."""
     for path in outputs.values():
-        if os.path.lexists(path) and ownership.is_ours(Path(path), record):
-            with suppress(OSError):
-                os.unlink(path)
+        ownership.remove_own(Path(path), record)

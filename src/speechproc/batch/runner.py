@@ -32,7 +32,7 @@ from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
 from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import needed, new_tasks
-from speechproc.store import keys, ownership, retention
+from speechproc.store import intents, keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
 from speechproc.urls import looks_like_url
 
@@ -354,7 +354,10 @@ def _with_ownership(job: Job, catalog: Catalog) -> Job:
 
 class Recorder(JobEvents):
     """Records a running job's progress in the catalog as it goes (tasks, and each output before it is
-    put in place), and passes the recognised seconds to the reporter."""
+    put in place), and passes the recognised seconds to the reporter. An output a worker tells of is
+    recorded the moment the message comes, and the intent the worker left for it is removed then."""
+
+    durable = True
 
     def __init__(self, catalog: Catalog, reporter: Reporter | None = None) -> None:
         self.catalog, self.reporter = catalog, reporter or Reporter()
@@ -367,6 +370,7 @@ class Recorder(JobEvents):
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
         self.catalog.record_output(path, sha256, media_id)
+        intents.settle(Path(path), sha256)
 
 
 def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult:

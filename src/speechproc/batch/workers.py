@@ -6,6 +6,11 @@ over a pipe, so the parent alone writes the catalog. A worker that dies (killed,
 only the job it was running; a new worker takes its place. Workers ignore the terminal's Ctrl-C:
 the parent asks each busy worker to stop (SIGTERM, which a worker turns into KeyboardInterrupt inside
 its job), records what they return, and then stops the batch.
+
+A worker whose parent is gone (killed: `kill -9`, out of memory) publishes nothing more: it checks before
+each file it puts in place, and a thread of its own ends the process within PARENT_CHECK_S of the parent's
+death. What it left half done is redone by the next run; a file it had put in place is recognised by its
+intent (`store.intents`).
 """
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
@@ -21,6 +27,8 @@ from typing import Any, Protocol
 from speechproc.batch.jobs import INTERRUPTED, Job, JobEvents, JobResult, run_job
 
 MEMORY_PER_WORKER = 2 * 2**30  # what `auto` allows each worker (models, audio and analytics of a long call)
+PARENT_CHECK_S = 0.5  # how often a worker looks whether its parent is still there
+EXIT_ORPHANED = 3  # the exit status of a worker that ended because its parent was gone
 
 
 @dataclass
@@ -225,8 +233,9 @@ class MessageEvents(JobEvents):
     """A job's events as messages (tuples naming the JobEvents method), handed to `send` as they happen:
     down a worker's pipe, or into the queue an actor streams back."""
 
-    def __init__(self, send: Callable[[tuple], None]) -> None:
+    def __init__(self, send: Callable[[tuple], None], parent_alive: Callable[[], bool] | None = None) -> None:
         self.send = send
+        self.parent_alive = parent_alive  # None: the process has no parent to outlive (a Ray actor)
 
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
         self.send(("stage", media_id, tasks))
@@ -235,6 +244,8 @@ class MessageEvents(JobEvents):
         self.send(("seconds", media_id, seconds))
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
+        if self.parent_alive is not None and not self.parent_alive():
+            os._exit(EXIT_ORPHANED)  # nobody would record the file: put nothing more in place
         self.send(("output", path, sha256, media_id))
 
 
@@ -258,12 +269,24 @@ def prepare_worker(threads: int) -> None:
     tqdm.set_lock(threading.RLock())
 
 
+def watch_parent(parent: int, every_s: float = PARENT_CHECK_S) -> None:
+    """End this process (EXIT_ORPHANED) as soon as its parent `parent` is gone (it is then another's child)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(EXIT_ORPHANED)
+
+    threading.Thread(target=watch, name="speechproc-parent-watch", daemon=True).start()
+
+
 def _serve(conn: Connection, threads: int) -> None:
     """A worker: run the jobs the parent sends, one at a time, until it sends None or goes away."""
+    parent = os.getppid()
+    watch_parent(parent)
     prepare_worker(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _interrupt)
-    events = MessageEvents(conn.send)
+    events = MessageEvents(conn.send, lambda: os.getppid() == parent)
     while True:
         try:
             job = conn.recv()

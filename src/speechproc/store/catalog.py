@@ -47,6 +47,8 @@ Source = tuple[str | None, str | None, str]  # a URL item's ETag, Last-Modified 
 class Catalog:
     """Media items in `$SPEECHPROC_HOME/catalog.sqlite3` (WAL mode, safe for overlapping runs)."""
 
+    durable = True  # as an output record: each change is committed as it is made
+
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else state_home() / "catalog.sqlite3"
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -202,6 +202,8 @@ class _ExportRecord:
     """The output record as exports see it (an `ownership.OutputRecord`): only what an earlier export
     wrote may be replaced, and what this one writes is recorded as an export's."""
 
+    durable = True  # it records into the catalog as it goes
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 

@@ -8,6 +8,11 @@ The record is the catalog's, or, for one job that runs with no catalog connectio
 record of the job's output places as it was when the job was planned, and what the job adds to it,
 which the runner then replays into the catalog.
 
+A record that is not the catalog's (a job in a worker process or a Ray actor: the main process records the
+file when it hears of it) is not durable: the writer first leaves an intent beside the file (`intents`),
+flushed to disk before the rename, so that a file put in place after the main process died is still
+recognised as speechproc's by the next run, adopted into the record and replaced, never refused.
+
 Files written by versions that kept no record are recognised from the media items' outputs: a file
 listed there by its absolute path, or by a relative path (older versions kept the path as given,
 relative to the folder the run started in) when the `.v3.json` listed beside it by the same media
@@ -16,6 +21,7 @@ item holds that media item's id. Such a file is adopted into the record as it is
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -23,13 +29,17 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from speechproc import errors as E
-from speechproc.paths import publish, remove_stale_temporaries, sha256_file, temporary, write_bytes
+from speechproc.paths import printable, publish, remove_stale_temporaries, sha256_file, temporary, write_bytes
+from speechproc.store import intents
 
 _cleaned: set[Path] = set()  # folders already cleared of stale temporary files by this process
 
 
 class OutputRecord(Protocol):
-    """Where speechproc remembers what it wrote: the catalog, or a job's Ledger."""
+    """Where speechproc remembers what it wrote: the catalog, or a job's Ledger. `durable`: what it records
+    is on disk before the file is put in place (else an intent is left first)."""
+
+    durable: bool
 
     def output_hashes(self, path: str) -> set[str]: ...
     def record_output(self, path: str, sha256: str, media_id: str | None) -> None: ...
@@ -41,13 +51,15 @@ class Ledger:
     """The output record of one job, carried with it as plain data: the SHA-256 of what speechproc had
     written at each of the job's output places when it was planned (`known`, canonical path -> hashes),
     and every change the job makes to the record, in order (`changes`), for the runner to replay into
-    the catalog (`replay`). `on_record` hears of each file just before it is put in place."""
+    the catalog (`replay`). `on_record` hears of each file just before it is put in place; `durable`: it
+    records the file in the catalog there and then (a job in the main process)."""
 
     def __init__(self, known: Mapping[str, Iterable[str]],
-                 on_record: Callable[[str, str, str | None], None] | None = None) -> None:
+                 on_record: Callable[[str, str, str | None], None] | None = None, durable: bool = False) -> None:
         self.known = {path: set(hashes) for path, hashes in known.items()}
         self.changes: list[tuple[Any, ...]] = []
         self.on_record = on_record
+        self.durable = durable
 
     @classmethod
     def of(cls, targets: Iterable[Path | None], record: OutputRecord) -> Ledger:
@@ -73,12 +85,25 @@ class Ledger:
 
 
 def replay(changes: Iterable[tuple[Any, ...]], record: OutputRecord) -> None:
-    """Apply a Ledger's changes to `record` (the catalog), in order."""
+    """Apply a Ledger's changes to `record` (the catalog), in order; the intents of the files recorded go."""
     for change in changes:
         if change[0] == "record":
             record.record_output(*change[1:])
+            intents.settle(Path(change[1]), change[2])
         else:
             record.forget_other_outputs(*change[1:])
+
+
+class NoSpace(E.SpeechprocError):
+    """An output could not be written for lack of space (or over a quota) where it goes."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(E.OUTPUT_NOT_WRITTEN, printable(f"no space left in {folder} (the disk is full, or a quota is "
+                         "reached): the outputs of this recording were not written, and no part of them is left; free "
+                         "space there and run again"), 507)
+
+
+OUT_OF_SPACE = (errno.ENOSPC, errno.EDQUOT)
 
 
 class OutputConflict(E.SpeechprocError):
@@ -121,23 +146,30 @@ def write(path: Path, content: str | bytes | Callable[[Path], None], record: Out
     exist when checked is never replaced, even if it appears while this one is written."""
     path = Path(path)
     _clean_once(path.parent)
-    with temporary(path) as tmp:
-        if callable(content):
-            content(tmp)
-        else:
-            write_bytes(tmp, content)
-        digest = sha256_file(tmp)
-        existed = os.path.lexists(path)
-        verdict = _conflict(path, record) if existed else None
-        if verdict is not None:
-            raise OutputConflict(path, edited=verdict == "edited")
-        key = str(canonical(path))
-        record.record_output(key, digest, media_id)
-        try:
-            publish(tmp, path, replace=existed)
-        except FileExistsError:
-            raise OutputConflict(path, edited=False) from None
-        record.forget_other_outputs(key, digest)
+    try:
+        with temporary(path) as tmp:
+            if callable(content):
+                content(tmp)
+            else:
+                write_bytes(tmp, content)
+            digest = sha256_file(tmp)
+            existed = os.path.lexists(path)
+            verdict = _conflict(path, record) if existed else None
+            if verdict is not None:
+                raise OutputConflict(path, edited=verdict == "edited")
+            key = canonical(path)
+            if not record.durable:
+                intents.declare(key, digest, media_id)
+            record.record_output(str(key), digest, media_id)
+            try:
+                publish(tmp, path, replace=existed)
+            except FileExistsError:
+                raise OutputConflict(path, edited=False) from None
+            record.forget_other_outputs(str(key), digest)
+    except OSError as exc:
+        if exc.errno in OUT_OF_SPACE:
+            raise NoSpace(path.parent) from None
+        raise
 
 
 def start_set(targets: Iterable[Path], json_path: Path, record: OutputRecord) -> None:
@@ -146,6 +178,23 @@ def start_set(targets: Iterable[Path], json_path: Path, record: OutputRecord) ->
     check(targets, record)
     if os.path.lexists(json_path):
         Path(json_path).unlink(missing_ok=True)
+
+
+def remove_own(path: Path, record: OutputRecord) -> bool:
+    """Remove `path` when it holds exactly content speechproc recorded writing there (and its intent, if one
+    is left); whether it did. Anything else there is left alone."""
+    try:
+        content = sha256_file(path) if os.path.isfile(path) and not os.path.islink(path) else None
+    except OSError:
+        return False
+    if content is None or content not in record.output_hashes(str(canonical(path))):
+        return False
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    intents.settle(canonical(path), content)
+    return True
 
 
 def is_ours(path: Path, record: OutputRecord) -> bool:
@@ -170,6 +219,7 @@ def _check_name(path: Path) -> None:
 def _clean_once(folder: Path) -> None:
     if folder not in _cleaned:
         remove_stale_temporaries(folder)
+        intents.sweep(folder)
         _cleaned.add(folder)
 
 
@@ -185,13 +235,27 @@ def _conflict(path: Path, record: OutputRecord) -> str | None:
         content = sha256_file(path)
     except OSError:  # a file speechproc cannot even read is not one it may replace
         return "edited" if known else "foreign"
+    if content in known or _adopt_intended(key, content, record):
+        return None
     if known:
-        return None if content in known else "edited"
+        return "edited"
     media_id = _written_by_older_version(key, record)
     if media_id is None:
         return "foreign"
     record.record_output(str(key), content, media_id)  # adopted: from now on the record decides
     return None
+
+
+def _adopt_intended(key: Path, content: str, record: OutputRecord) -> bool:
+    """Whether an intent says speechproc put exactly this content at `key` (its record lost with the process
+    that would have made it); then it is adopted into the record."""
+    intent = intents.matching(key, content)
+    if intent is None:
+        return False
+    record.record_output(str(key), content, intent.media_id)
+    if record.durable:
+        intents.settle(key, content)
+    return True
 
 
 def _written_by_older_version(path: Path, record: OutputRecord) -> str | None:

@@ -20,7 +20,8 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.formats import v3json
-from speechproc.stages.options import EnrolledSpeaker
+from speechproc.stages import identify
+from speechproc.stages.options import SPEAKER_MATCH_THRESHOLD, EnrolledSpeaker
 from speechproc.store.catalog import Catalog, using
 
 KIND = "speaker"
@@ -31,26 +32,33 @@ _DEFAULT_NAME = re.compile(r"(?i)speaker\s*\d*")  # the names speechproc gives v
 
 
 def check_name(name: str) -> str:
-    """A person's name as stored (spaces collapsed); ConfigurationError when it cannot be one."""
-    text = " ".join(name.split())
-    if not text:
+    """A person's name as given; ConfigurationError when it cannot be one (empty, too long, a control or
+    format character, a tab included, a space at either end or two in a row, a separator)."""
+    if any(not ch.isprintable() for ch in name) or any(ch in name for ch in "/\\") or name.strip() in (".", ".."):
+        raise E.ConfigurationError(E.INVALID_VALUE, "a speaker's name may not hold control characters (a tab or a "
+                                   "line break included), '/' or '\\'")
+    text = name
+    if not text.strip():
         raise E.ConfigurationError(E.INVALID_VALUE, "a speaker's name is empty")
+    if text != text.strip() or "  " in text:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"a speaker's name may not begin or end with a space nor hold two "
+                                   f"in a row ({text!r}); give it as it should be shown")
     if len(text) > MAX_NAME:
         raise E.ConfigurationError(E.INVALID_VALUE, f"a speaker's name has at most {MAX_NAME} characters")
-    if any(not ch.isprintable() for ch in text) or any(ch in text for ch in "/\\") or text in (".", ".."):
-        raise E.ConfigurationError(E.INVALID_VALUE, "a speaker's name may not hold control characters, '/' or '\\'")
     if _DEFAULT_NAME.fullmatch(text):
         raise E.ConfigurationError(E.INVALID_VALUE, f"{text!r} is the name speechproc gives a speaker it cannot name")
     return text
 
 
 def check_role(role: str | None) -> str | None:
+    """A role as given (None: none); ConfigurationError as for a name: 1-MAX_ROLE printable characters, no
+    space at either end."""
     if role is None:
         return None
-    text = " ".join(role.split())
-    if not text or len(text) > MAX_ROLE or any(not ch.isprintable() for ch in text):
-        raise E.ConfigurationError(E.INVALID_VALUE, f"a role is 1-{MAX_ROLE} printable characters")
-    return text
+    if not role.strip() or len(role) > MAX_ROLE or any(not ch.isprintable() for ch in role) or role != role.strip():
+        raise E.ConfigurationError(E.INVALID_VALUE, f"a role is 1-{MAX_ROLE} printable characters, with no space at "
+                                   "either end")
+    return role
 
 
 def _encoded(embedding: np.ndarray) -> str:
@@ -86,6 +94,22 @@ def refuse_enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) ->
     if other is not None:
         raise E.ConfigurationError(E.INVALID_VALUE, f"that recording (sha256 {other[1][:12]}...) is enrolled as "
                                    f"{other[0]!r}: one recording is one person's voice")
+
+
+def refuse_voice_of_another(cat: Catalog, name: str, voices: Sequence[tuple[str, np.ndarray]]) -> None:
+    """ConfigurationError when a recording's voice ((what it is shown as, unit embedding) each) matches another
+    enrolled person as closely as identification names a voice (SPEAKER_MATCH_THRESHOLD): the same recording
+    re-encoded or louder, or the same person under another name. Enrolled, it would take that person's name
+    in every recording, or neither would be named."""
+    others = [p for p in resolve(cat) if p.name != name]
+    if not others or not voices:
+        return
+    scores = identify.similarities([v for _, v in voices], others)
+    k, j = (int(x) for x in np.unravel_index(int(np.argmax(scores)), scores.shape))
+    if scores[k, j] >= SPEAKER_MATCH_THRESHOLD:
+        raise E.ConfigurationError(E.INVALID_VALUE, f"the voice in {voices[k][0]} is {others[j].name!r}'s, who is "
+                                   f"enrolled (similarity {scores[k, j]:.2f}, at least {SPEAKER_MATCH_THRESHOLD} names a "
+                                   "voice): one voice is one person; enroll each person from recordings of their own")
 
 
 def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.ndarray]], replace: bool,
