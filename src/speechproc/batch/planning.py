@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from speechproc import errors as E
 from speechproc.batch.reuse import url_key
-from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
+from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
 from speechproc.urls import Remote, looks_like_url, parse
@@ -99,9 +99,10 @@ def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
             yield p
 
 
-def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False) -> dict[Path | str, dict[str, Path]]:
+def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False,
+                 insights: bool = False) -> dict[Path | str, dict[str, Path]]:
     """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ... (and with
-    `report`, the HTML call report `call.report.html`).
+    `report`, the HTML call report `call.report.html`; with `insights`, `call.insights.txt`).
 
     Beside the input, or under `out_dir` mirroring the tree below each folder argument; a URL's under
     `out_dir`, named after the last segment of its path. No two inputs ever share an output file (the
@@ -128,9 +129,11 @@ def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False
         plain = {"json": base + JSON_SUFFIX, **{f: base + get_writer(f).extension for f in TEXT_FORMATS}}
         if report:
             plain["report"] = base + REPORT_SUFFIX
+        if insights:
+            plain["insights"] = base + INSIGHTS_SUFFIX
         if any(place / n == inp.path for n in plain.values()):  # never overwrite the input itself
-            plain = {k: inp.path.name + {"json": JSON_SUFFIX, "report": REPORT_SUFFIX}.get(k, Path(n).suffix)
-                     for k, n in plain.items()}
+            long_suffixes = {"json": JSON_SUFFIX, "report": REPORT_SUFFIX, "insights": INSIGHTS_SUFFIX}
+            plain = {k: inp.path.name + long_suffixes.get(k, Path(n).suffix) for k, n in plain.items()}
         return {k: place / n for k, n in plain.items()}
 
     def plan(own_root: bool) -> tuple[dict[Path | str, dict[str, Path]], bool]:

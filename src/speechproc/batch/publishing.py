@@ -9,7 +9,7 @@ from pathlib import Path
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, DetectorResult
-from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, openpgp
+from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, insights_text, openpgp
 from speechproc.formats.stored import writer_language
 from speechproc.paths import printable
 from speechproc.report import call as report
@@ -69,12 +69,17 @@ def write_outputs(body: MediaItem, conv: Conversation, outputs: dict[str, Path],
     page = _report(body, outputs, source)
     if page is None:
         outputs = {k: v for k, v in outputs.items() if k != "report"}
+    if "insights" not in body and "insights" in outputs:  # not computed (a warning says why): no file,
+        ownership.remove_own(outputs["insights"], record)  # nor an earlier run's beside this run's set
+        outputs = {k: v for k, v in outputs.items() if k != "insights"}
     ownership.start_set(outputs.values(), outputs["json"], record)
     try:
         for name in TEXT_FORMATS:
             ownership.write(outputs[name], seal(get_writer(name, lang).render(conv.words)), record, media_id)
         if page is not None:
             ownership.write(outputs["report"], seal(page), record, media_id)
+        if "insights" in outputs:
+            ownership.write(outputs["insights"], seal(insights_text.render(body["insights"])), record, media_id)
         ownership.write(outputs["json"], seal(json.dumps(body, indent=2, ensure_ascii=False) + "\n"), record, media_id)
     except BaseException:
         _remove_written(outputs, record)

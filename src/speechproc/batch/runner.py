@@ -26,12 +26,12 @@ from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaItem
 from speechproc.delivery import outbox
 from speechproc.download import DownloadOptions, Fetched
-from speechproc.engines import inventory
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
+from speechproc.stages.insights import memory as insights_memory
 from speechproc.stages.options import Options, with_threads
-from speechproc.stages.pipeline import needed, new_tasks
+from speechproc.stages.pipeline import new_tasks, preflight
 from speechproc.store import intents, keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
 from speechproc.urls import looks_like_url
@@ -122,19 +122,21 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
     out = out_folder(run.out_dir, paths)  # and every URL parsed, before anything is done
     with using(catalog) as cat:
         settings = resolve(settings, cat)
-        inventory.require(needed(build_options(settings)))  # a model the run needs is missing: refused now
+        preflight(build_options(settings))  # a model the run needs is missing or a server is down: refused now
         _fail_abandoned(cat, reporter)
         inputs, problems = discover([p if isinstance(p, str) and looks_like_url(p) else absolute(p) for p in paths],
                                     reporter.note)
         metadata_of = _metadata_of(inputs, run.metadata, run.metadata_csv, reporter)
         # an input that cannot be read at all (missing, a looping link) fails with no output files
-        names = output_paths([i for i in inputs if i.remote or unreadable(i.path) is None], out, run.report)
         options = build_options(settings)
+        names = output_paths([i for i in inputs if i.remote or unreadable(i.path) is None], out, run.report,
+                             options.insights.requested)
         if run.engine == "ray":
             threads = settings.local("threads") or 1
             pool: Engine = distributed.RayPool(run.ray_address, run.workers, threads)
         else:
-            count, threads = plan_workers(run.workers, len(inputs), settings.local("threads"))
+            count, threads = plan_workers(run.workers, len(inputs), settings.local("threads"),
+                                          extra_memory=insights_memory(options.insights))
             pool = InProcess() if count == 1 else LocalPool(count, threads)
         if not isinstance(pool, InProcess):
             options = with_threads(options, threads)

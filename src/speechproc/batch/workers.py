@@ -63,14 +63,15 @@ def available_memory() -> int:
 
 
 def plan_workers(requested: int | None, jobs: int, threads: int, cores: int | None = None,
-                 memory: int | None = None) -> tuple[int, int]:
+                 memory: int | None = None, extra_memory: int = 0) -> tuple[int, int]:
     """(workers, recognition threads per worker). `requested` None is `auto`: one worker per core, as many as
-    the available memory holds (MEMORY_PER_WORKER each). Never more workers than there are jobs. Threads: the
-    configured `threads`, else the cores shared out, so that workers x threads does not exceed the cores."""
+    the available memory holds (MEMORY_PER_WORKER each, and `extra_memory` more: the insights model's). Never
+    more workers than there are jobs. Threads: the configured `threads`, else the cores shared out, so that
+    workers x threads does not exceed the cores."""
     cores = cores or os.cpu_count() or 1
     if requested is None:
         memory = available_memory() if memory is None else memory
-        requested = min(cores, memory // MEMORY_PER_WORKER)
+        requested = min(cores, memory // (MEMORY_PER_WORKER + extra_memory))
     requested = max(1, min(requested, jobs))
     return requested, threads or max(1, cores // requested)
 

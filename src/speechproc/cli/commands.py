@@ -15,6 +15,7 @@ from speechproc import errors as E
 from speechproc.batch import distributed
 from speechproc.cli import definitions as cli_definitions
 from speechproc.cli import doctor as cli_doctor
+from speechproc.cli import insights as cli_insights
 from speechproc.cli import keys as cli_keys
 from speechproc.cli import media as cli_media
 from speechproc.cli import speakers as cli_speakers
@@ -186,6 +187,7 @@ cli_definitions.add_commands(main)
 cli_keys.add_commands(main)
 cli_speakers.add_commands(main)
 cli_doctor.add_commands(main)
+cli_insights.add_commands(main)
 
 
 @main.group("callbacks")
@@ -253,8 +255,9 @@ def query_command(statement: str) -> None:
 def export_command(fmt: str, query: str | None, output: str | None) -> None:
     """Export one row per media item: mediaId, input, status, dates, length, the metadata flattened
     (title, description, externalId, extended.*), every metric (metric.*), each category (category.*,
-    1 or 0), spotted keyword groups (spotted.*, 1 or 0), detection counts (detections.*) and
-    classifier labels (classifier.*).
+    1 or 0), spotted keyword groups (spotted.*, 1 or 0), detection counts (detections.*),
+    classifier labels (classifier.*) and call insights (insights.reason, insights.outcome,
+    insights.summary, insights.actionItems, insights.answer.*).
 
     \b
     Examples:

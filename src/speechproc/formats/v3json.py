@@ -11,6 +11,7 @@ from speechproc.conversation import (
     CategoryResult,
     Conversation,
     Frequency,
+    Insights,
     Keyword,
     Knowledge,
     MediaItem,
@@ -32,7 +33,8 @@ CALLBACK_ALWAYS = ("_links", "formatVersion", "mediaId", "accountId", "accountNa
 CALLBACK_SECTIONS = {"metadata": ("metadata",), "transcript": ("transcript",), "knowledge": ("knowledge",),
                      "prediction": ("prediction",), "spotting": ("spotting",), "streams": ("streams",),
                      "metrics": ("metrics",), "speakerSentiments": ("speakerSentiments",),
-                     "conversation": ("conversation",), "categories": ("categories",), "messages": ("warnings", "errors")}
+                     "conversation": ("conversation",), "categories": ("categories",), "insights": ("insights",),
+                     "messages": ("warnings", "errors")}
 V2_SECTIONS = {"metadata": "metadata", "transcript": "transcripts", "knowledge": "keywords", "prediction": "predictions"}
 
 def iso(moment: datetime) -> str:
@@ -167,6 +169,28 @@ def prediction_json(conv: Conversation) -> v3.Prediction:
     }
 
 
+def insights_json(found: Insights) -> v3.Insights:
+    """speechproc's `insights`: the parts the model gave, then the model that read the call."""
+    out: v3.Insights = {}
+    if found.summary is not None:
+        out["summary"] = found.summary
+    if found.reason is not None:
+        out["reason"] = found.reason
+    if found.outcome is not None:
+        out["outcome"] = found.outcome
+    if found.action_items is not None:
+        out["actionItems"] = [{"text": a.text, "speaker": a.speaker, "s": a.s, "e": a.e} for a in found.action_items]
+    if found.answers is not None:
+        out["answers"] = []
+        for a in found.answers:
+            answer: v3.Answer = {"name": a.name, "question": a.question, "answer": a.answer}
+            if a.s is not None and a.e is not None:
+                answer["s"], answer["e"] = a.s, a.e
+            out["answers"].append(answer)
+    out["model"] = dict(found.model)
+    return out
+
+
 def results_json(conv: Conversation) -> v3.Results:
     """The analytics sections the conversation holds, each present only when it was asked for."""
     out: v3.Results = {}
@@ -187,6 +211,8 @@ def results_json(conv: Conversation) -> v3.Results:
     if conv.streams is not None:
         out["streams"] = [{"streamName": name, "streamLocation": location, "status": status}
                           for name, location, status in conv.streams]
+    if conv.insights is not None:
+        out["insights"] = insights_json(conv.insights)
     return out
 
 

@@ -101,12 +101,13 @@ class Document:
 
     def __init__(self, turns: list[DocTurn] | None = None, length_ms: int = 0, fields: dict[str, Any] | None = None,
                  metadata: dict[str, Any] | None = None, metrics: dict[str, float] | None = None,
-                 loader: Callable[[], list[DocTurn]] | None = None) -> None:
+                 loader: Callable[[], list[DocTurn]] | None = None, insights: dict[str, Any] | None = None) -> None:
         self._turns, self._loader = turns, loader
         self.length_ms = length_ms
         self.fields = dict(fields or {})  # mediaId, wordCount, length, dateCreated, status
         self.metadata = metadata or {}
         self.metrics = metrics or {}
+        self.insights = insights or {}  # `documents.insights_fields`: reason, outcome, summary, answer.NAME
         if "wordCount" not in self.fields:
             self.fields["wordCount"] = sum(len(t.words) for t in self.turns)
         self.fields.setdefault("length", length_ms)
@@ -251,6 +252,8 @@ def turn_hits(node: object, doc: Document) -> dict[int, list[Hit]]:
 
 
 def field_value(name: str, doc: Document) -> Any:
+    if name.startswith("insights."):
+        return doc.insights.get(name[len("insights."):])
     if name.startswith("metrics:"):
         return doc.metrics.get(name[len("metrics:"):])
     if name.startswith("metadata."):

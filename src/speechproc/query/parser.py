@@ -32,6 +32,7 @@ from speechproc.query.tree import (
     COMPARISONS,
     DEFAULT_LIMIT,
     FIELDS,
+    INSIGHT_FIELDS,
     MAX_DEPTH,
     MAX_LIMIT,
     MAX_OFFSET,
@@ -338,14 +339,20 @@ class _Parser:
         head = text.split(".", 1)[0].split(":", 1)[0]
         if head == "metrics":
             return "metrics:" + text[len("metrics") + 1:]
+        if head == "insights":
+            rest = text[len("insights") + 1:]
+            if rest not in INSIGHT_FIELDS and not (rest.startswith("answer.") and len(rest) > len("answer.")):
+                raise self.error(f"unknown insights field {rest!r}: use insights.{', insights.'.join(INSIGHT_FIELDS)} "
+                                 "or insights.answer.<question name>", name)
+            return "insights." + rest
         if head == "metadata":
             rest = text[len("metadata") + 1:]
             if not rest:
                 raise self.error("metadata needs a field: metadata.title, metadata:extended.team", name)
             return "metadata." + rest.replace(":", ".")
         if text not in FIELDS:
-            raise self.error(f"unknown field {text!r}: use {', '.join(FIELDS)}, metadata.<field> or "
-                             "metrics:\"<metric-name>\"", name)
+            raise self.error(f"unknown field {text!r}: use {', '.join(FIELDS)}, metadata.<field>, "
+                             "metrics:\"<metric-name>\" or insights.<field>", name)
         return text
 
 

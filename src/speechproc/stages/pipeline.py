@@ -11,6 +11,7 @@ from typing import Any
 from speechproc import errors as E
 from speechproc.concurrency import one_thread_each
 from speechproc.conversation import Conversation, RecognizedWord
+from speechproc.engines import inventory
 from speechproc.media import ASR_RATE, give_back_memory
 from speechproc.stages import (
     asr,
@@ -20,6 +21,7 @@ from speechproc.stages import (
     diarize,
     identify,
     ingest,
+    insights,
     knowledge,
     metrics,
     punctuation,
@@ -159,6 +161,9 @@ STAGES = (
           needs=lambda o: knowledge.needs(o.discovery)),
     Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
           lambda r: metrics.run(r.conv, r.options.metrics)),
+    Stage("insights", "Call insights: reason, outcome, promises, answers", "analytics",
+          lambda r: r.options.insights.requested, lambda r: insights.run(r.conv, r.options.insights),
+          prepare=lambda r: insights.prepare(r.options.insights), needs=lambda o: insights.needs(o.insights)),
     Stage("spotting", "Keyword groups", "analytics", lambda r: bool(r.options.keyword_groups),
           lambda r: spotting.run(r.conv, r.options.keyword_groups)),
     Stage("categories", "Categories", "analytics", lambda r: r.options.categories_requested,
@@ -183,6 +188,13 @@ def needed(options: Options) -> tuple[str, ...]:
     a run checks is installed before it reads any audio, and what `speechproc doctor` calls needed."""
     keys = [key for stage in STAGES if stage.needs is not None for key in stage.needs(options)]
     return tuple(dict.fromkeys(keys))
+
+
+def preflight(options: Options) -> None:
+    """What a run checks before it reads any audio: every bundled model it needs is installed, a model file
+    or server the configuration names is there (ConfigurationError, exit 2, naming what to do)."""
+    inventory.require(needed(options))
+    insights.check(options.insights)
 
 
 def new_tasks(media_id: str) -> list[dict[str, Any]]:

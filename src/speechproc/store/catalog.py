@@ -16,6 +16,7 @@ from speechproc.results import MediaItem
 from speechproc.store import retention
 from speechproc.store.listing import MediaFilter
 from speechproc.store.tables import (
+    ADDED_INDEXED_COLUMNS,
     ADDED_MEDIA_COLUMNS,
     SCHEMA_VERSION,
     TABLES,
@@ -104,6 +105,7 @@ class Catalog:
                 if statement.strip():
                     self.db.execute(statement)
             self._add_columns("media", ADDED_MEDIA_COLUMNS)
+            self._add_columns("indexed", ADDED_INDEXED_COLUMNS)
             self._add_columns("outbox", {"rules_json": "TEXT"})  # NULL: the strict destination rules
             # rows of version 4 and before: their paths were valid UTF-8 text, which are their exact bytes;
             # the text column now doubles a backslash so that it reads unambiguously
@@ -319,14 +321,17 @@ class Catalog:
     # ------------------------------------------------------------ the analytic index (corpus queries)
 
     def index(self, media_id: str, fields: dict[str, Any], metadata: dict[str, Any], metrics: dict[str, float],
-              turns: builtins.list[builtins.list[Any]], text: str) -> None:
-        """Add or replace one media item in the analytic index (fields: dateCreated, status, length, wordCount)."""
+              turns: builtins.list[builtins.list[Any]], text: str, insights: dict[str, Any] | None = None) -> None:
+        """Add or replace one media item in the analytic index (fields: dateCreated, status, length, wordCount;
+        insights: its reason, outcome, summary and answers)."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM indexed_text WHERE media_id = ?", (media_id,))
-            self.db.execute("INSERT OR REPLACE INTO indexed VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self.db.execute("INSERT OR REPLACE INTO indexed (media_id, date_created, status, length_ms, word_count, "
+                            "metadata_json, metrics_json, turns_json, insights_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (media_id, fields["dateCreated"], fields["status"], fields["length"], fields["wordCount"],
-                             json.dumps(metadata), json.dumps(metrics), json.dumps(turns, separators=(",", ":"))))
+                             json.dumps(metadata), json.dumps(metrics), json.dumps(turns, separators=(",", ":")),
+                             json.dumps(insights or {})))
             self.db.execute("INSERT INTO indexed_text (media_id, text) VALUES (?, ?)", (media_id, text))
 
     def indexed_summaries(self, text_query: str | None) -> builtins.list[dict[str, Any]]:
@@ -334,7 +339,8 @@ class Catalog:
 
         The expression only narrows the candidates, so one that FTS5 cannot read (`fts5: ...`, such as
         its parser stack overflowing) gives every item rather than an error."""
-        columns = "i.media_id, i.date_created, i.status, i.length_ms, i.word_count, i.metadata_json, i.metrics_json"
+        columns = ("i.media_id, i.date_created, i.status, i.length_ms, i.word_count, i.metadata_json, i.metrics_json, "
+                   "i.insights_json")
         if text_query is None:
             rows = self.db.execute(f"SELECT {columns} FROM indexed i").fetchall()
         else:
@@ -348,7 +354,7 @@ class Catalog:
                 return self.indexed_summaries(None)
         return [{"mediaId": r["media_id"], "dateCreated": r["date_created"], "status": r["status"],
                  "length": r["length_ms"], "wordCount": r["word_count"], "metadata": json.loads(r["metadata_json"]),
-                 "metrics": json.loads(r["metrics_json"])} for r in rows]
+                 "metrics": json.loads(r["metrics_json"]), "insights": json.loads(r["insights_json"])} for r in rows]
 
     def indexed_turns(self, media_id: str) -> builtins.list[builtins.list[Any]]:
         row = self.db.execute("SELECT turns_json FROM indexed WHERE media_id = ?", (media_id,)).fetchone()

@@ -8,6 +8,9 @@ Columns, in this order (a column appears when at least one exported item has it)
   spotted.<group>                                   1 when the keyword group was spotted, else 0
   detections.<detector>                             how many stretches the detector found
   classifier.<name>                                 the predicted class label
+  insights.reason, insights.outcome, insights.summary, insights.actionItems (how many), insights.answer.<name>
+                                                    the call insights: the reason, resolved | unresolved |
+                                                    followUp, the summary, the promises, each answer
 A value an item does not have is empty (CSV), null (JSON Lines, Parquet).
 """
 from __future__ import annotations
@@ -32,6 +35,7 @@ FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
 METADATA_COLUMNS = ("title", "description", "externalId", "externalVersion")
 GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "classifier.")
+INSIGHT_COLUMNS = ("insights.reason", "insights.outcome", "insights.summary", "insights.actionItems")
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 INT64 = (-(2**63), 2**63 - 1)
 EVERY = 2**62  # the LIMIT of a --query that names none
@@ -72,6 +76,14 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
         out[f"detections.{detector['detectorName']}"] = _detections(detector)
     for classifier in prediction.get("classifiers", []):
         out[f"classifier.{classifier['classifierName']}"] = classifier.get("predictedClassLabel")
+    found = item.get("insights") or {}
+    for key in ("reason", "outcome", "summary"):
+        if key in found:
+            out[f"insights.{key}"] = found[key]
+    if "actionItems" in found:
+        out["insights.actionItems"] = len(found["actionItems"])
+    for answer in found.get("answers", []):
+        out[f"insights.answer.{answer['name']}"] = answer["answer"]
     return out
 
 
@@ -82,7 +94,8 @@ def columns(rows: Iterable[dict[str, Any]]) -> list[str]:
         seen.update(dict.fromkeys(r))
     fixed = [c for c in (*ITEM_COLUMNS, *METADATA_COLUMNS) if c in seen]
     grouped = [sorted(c for c in seen if c.startswith(prefix)) for prefix in GROUP_ORDER]
-    return fixed + [c for group in grouped for c in group]
+    insights = [c for c in INSIGHT_COLUMNS if c in seen] + sorted(c for c in seen if c.startswith("insights.answer."))
+    return fixed + [c for group in grouped for c in group] + insights
 
 
 def _cell(value: Any) -> Any:

@@ -7,13 +7,15 @@ import os
 import sqlite3
 from typing import Any
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # columns that catalogs of earlier versions lack; config_json came in version 2, input_raw and owner_* in 5,
 # in 6 expires_on (the item's expiresOn, ISO 8601 UTC, NULL when it has no timeToLiveInSeconds) and source_*
 # (a URL's validators and the key of its whole URL, see `download`)
 ADDED_MEDIA_COLUMNS = {"config_json": "TEXT NOT NULL DEFAULT '{}'", "input_raw": "BLOB", "owner_host": "TEXT",
                         "owner_pid": "INTEGER", "owner_start": "TEXT", "expires_on": "TEXT", "source_etag": "TEXT",
                         "source_modified": "TEXT", "source_key": "TEXT"}
+# in 7 the analytic index keeps each item's call insights (reason, outcome, answers) for queries and drivers
+ADDED_INDEXED_COLUMNS = {"insights_json": "TEXT NOT NULL DEFAULT '{}'"}
 TABLES = """
 CREATE TABLE IF NOT EXISTS media (
     media_id      TEXT PRIMARY KEY,
@@ -53,7 +55,8 @@ CREATE TABLE IF NOT EXISTS indexed (
     word_count    INTEGER NOT NULL,
     metadata_json TEXT NOT NULL,
     metrics_json  TEXT NOT NULL,
-    turns_json    TEXT NOT NULL
+    turns_json    TEXT NOT NULL,
+    insights_json TEXT NOT NULL DEFAULT '{}'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS indexed_text USING fts5(media_id UNINDEXED, text);
 CREATE TABLE IF NOT EXISTS outbox (

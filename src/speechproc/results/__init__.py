@@ -8,12 +8,7 @@ module is light: pandas is imported only when a frame is made.
 """
 from __future__ import annotations
 
-import json
-import os
-from typing import TYPE_CHECKING, Any, TypedDict, cast
-
-if TYPE_CHECKING:
-    from pandas import DataFrame
+from typing import Any, TypedDict
 
 TURN_FLAG = "turn"  # `m` of a turn marker token
 PUNCTUATION_FLAG = "punc"  # `m` of a punctuation token
@@ -290,6 +285,42 @@ class MediaSummary(_MediaSummaryRequired, total=False):
     encryption: Encryption  # only on an item processed with encryption.publicKeyId
 
 
+class _ActionItemRequired(TypedDict):
+    text: str
+    speaker: str
+    s: int
+    e: int
+
+
+class ActionItem(_ActionItemRequired):
+    """Something promised in the call for after it (`insights.actionItems`): the turn that promises it."""
+
+
+class _AnswerRequired(TypedDict):
+    name: str
+    question: str
+    answer: str  # yes | no | unclear
+
+
+class Answer(_AnswerRequired, total=False):
+    """A quality question's answer (`insights.answers`); `s`/`e`: the turn that shows a yes."""
+
+    s: int
+    e: int
+
+
+class Insights(TypedDict, total=False):
+    """What happened in the call, read by a language model (speechproc's `insights`): each part present when
+    the configuration asked for it and the model could say it; `model` names the model that read it."""
+
+    summary: str
+    reason: str
+    outcome: str  # resolved | unresolved | followUp
+    actionItems: list[ActionItem]
+    answers: list[Answer]
+    model: dict[str, Any]
+
+
 class Results(TypedDict, total=False):
     """A media item's results: each section present only when it was asked for."""
 
@@ -302,6 +333,7 @@ class Results(TypedDict, total=False):
     conversation: ConversationResult
     speakerSentiments: list[SpeakerSentiment]
     streams: list[Stream]
+    insights: Insights
 
 
 class MediaItem(MediaSummary, Results):
@@ -377,72 +409,14 @@ class CallbackBody(_CallbackBodyRequired, total=False):
     errors: list[ErrorMessage]
 
 
-# ----------------------------------------------------------------------------- reading results
-
-def load(path: str | os.PathLike[str]) -> MediaItem:
-    """A `.v3.json` file as a media item. Raise OSError when it cannot be read, ValueError when it is not
-    JSON or not a v3 media item (an object with a mediaId)."""
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    if not isinstance(data, dict) or not isinstance(data.get("mediaId"), str):
-        raise ValueError(f"{os.fspath(path)} is not a v3 media item (a JSON object with a mediaId)")
-    return cast(MediaItem, data)
-
-
-def _flags(word: Word) -> list[str]:
-    return word.get("m", "").split("|") if word.get("m") else []
-
-
-def is_turn_marker(word: Word) -> bool:
-    return TURN_FLAG in _flags(word)
-
-
-def text_of(tokens: list[Word]) -> str:
-    """Tokens as readable text: words separated by spaces, punctuation attached to the word before."""
-    return "".join(w["w"] if PUNCTUATION_FLAG in _flags(w) or not i else " " + w["w"] for i, w in enumerate(tokens))
-
-
-def turns(item: MediaItem) -> list[Turn]:
-    """The transcript's speaker turns in order (none when the item has no transcript). Tokens before the
-    first turn marker, which speechproc never writes, form a turn of their own with no speaker."""
-    out: list[Turn] = []
-    for word in item.get("transcript", {}).get("words", []):
-        if is_turn_marker(word):
-            out.append({"turn": len(out), "speaker": word["w"], "s": word["s"], "e": word["e"], "words": []})
-            continue
-        if not out:
-            out.append({"turn": 0, "speaker": "", "s": word["s"], "e": word["e"], "words": []})
-        out[-1]["words"].append(word)
-    return out
-
-
-def _pandas() -> Any:
-    try:
-        import pandas
-    except ImportError as exc:
-        raise ImportError("speechproc.results needs pandas for DataFrames: pip install pandas "
-                          "(it comes with speechproc's dev extra)") from exc
-    return pandas
-
-
-WORD_COLUMNS = ("p", "turn", "speaker", "s", "e", "w", "c", "m", "v")
-TURN_COLUMNS = ("turn", "speaker", "s", "e", "words", "text")
-
-
-def words_frame(item: MediaItem) -> DataFrame:
-    """The transcript's tokens, one row each in transcript order, turn markers left out (see `turns_frame`):
-    p, turn (its index), speaker, s, e (ms), w, c (confidence), m (None for a word, "punc" for punctuation)
-    and v (relative volume, with voiceFeatures; else NaN). A word's `frq` is left out."""
-    pandas = _pandas()
-    rows = [{"p": w["p"], "turn": t["turn"], "speaker": t["speaker"], "s": w["s"], "e": w["e"], "w": w["w"],
-             "c": w["c"], "m": w.get("m"), "v": w.get("v")} for t in turns(item) for w in t["words"]]
-    return pandas.DataFrame(rows, columns=list(WORD_COLUMNS))
-
-
-def turns_frame(item: MediaItem) -> DataFrame:
-    """The transcript's speaker turns, one row each in order: turn (index), speaker, s, e (ms), words (how
-    many words proper, punctuation left out) and text."""
-    pandas = _pandas()
-    rows = [{"turn": t["turn"], "speaker": t["speaker"], "s": t["s"], "e": t["e"],
-             "words": sum(1 for w in t["words"] if not _flags(w)), "text": text_of(t["words"])} for t in turns(item)]
-    return pandas.DataFrame(rows, columns=list(TURN_COLUMNS))
+# reading results back: in a module of their own, named here
+from speechproc.results.reading import (  # noqa: E402, F401 (the public names of reading results)
+    TURN_COLUMNS,
+    WORD_COLUMNS,
+    is_turn_marker,
+    load,
+    text_of,
+    turns,
+    turns_frame,
+    words_frame,
+)

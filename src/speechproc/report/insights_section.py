@@ -1,0 +1,49 @@
+"""The call report's section on the call insights: reason, outcome, summary, what was promised for after the
+call and the quality questions' answers, each piece of evidence linked to its moment."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from speechproc.report.page import Section, as_dict, dicts, esc, facts, is_number, table
+
+
+class Linker(Protocol):
+    """What links a moment of the call (the call report's anchors)."""
+
+    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str: ...
+
+
+OUTCOMES_SHOWN = {"resolved": "resolved in the call", "unresolved": "not resolved", "followUp": "follow-up promised"}
+
+
+def insights_section(item: Mapping[str, Any], anchors: Linker) -> Section | None:
+    """What happened in the call (speechproc's `insights`): each piece of evidence linked to its moment."""
+    found = as_dict(item.get("insights"))
+    if not found:
+        return None
+    shown = []
+    for key, label in (("reason", "Reason for the call"), ("outcome", "Outcome"), ("summary", "Summary")):
+        if isinstance(found.get(key), str):
+            value = OUTCOMES_SHOWN.get(found[key], found[key]) if key == "outcome" else found[key]
+            shown.append((label, esc(value)))
+    body = facts(shown) if shown else ""
+    actions = dicts(found.get("actionItems"))
+    if "actionItems" in found:
+        rows = [(anchors.link(a.get("s"), None, str(a.get("speaker", ""))), esc(a.get("speaker", "")),
+                 esc(a.get("text", ""))) for a in actions]
+        body += "<h3>Promised for after the call</h3>" + (
+            table(["When", "Who", "What"], rows) if rows else '<p class="note">Nothing was promised.</p>')
+    answers = dicts(found.get("answers"))
+    if answers:
+        rows = [(esc(a.get("question", "")), _answer(a.get("answer")),
+                 anchors.link(a.get("s")) if is_number(a.get("s")) else "") for a in answers]
+        body += "<h3>Quality questions</h3>" + table(["Question", "Answer", "Shown at"], rows)
+    model = as_dict(found.get("model"))
+    if model.get("name"):
+        body += f'<p class="note">Read by {esc(model["name"])}: a language model, which can be wrong.</p>'
+    return Section("insights", "What happened in the call", body)
+
+
+def _answer(value: Any) -> str:
+    return '<span class="yes">yes</span>' if value == "yes" else esc(value if value in ("no", "unclear") else "")

@@ -1,0 +1,81 @@
+"""Reading speechproc's results back: `load` a `.v3.json`, its speaker `turns`, and `words_frame` and
+`turns_frame`, the transcript as pandas DataFrames (pandas is imported only when a frame is made)."""
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, cast
+
+from speechproc.results import PUNCTUATION_FLAG, TURN_FLAG, MediaItem, Turn, Word
+
+if TYPE_CHECKING:
+    from pandas import DataFrame
+
+
+def load(path: str | os.PathLike[str]) -> MediaItem:
+    """A `.v3.json` file as a media item. Raise OSError when it cannot be read, ValueError when it is not
+    JSON or not a v3 media item (an object with a mediaId)."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, dict) or not isinstance(data.get("mediaId"), str):
+        raise ValueError(f"{os.fspath(path)} is not a v3 media item (a JSON object with a mediaId)")
+    return cast(MediaItem, data)
+
+
+def _flags(word: Word) -> list[str]:
+    return word.get("m", "").split("|") if word.get("m") else []
+
+
+def is_turn_marker(word: Word) -> bool:
+    return TURN_FLAG in _flags(word)
+
+
+def text_of(tokens: list[Word]) -> str:
+    """Tokens as readable text: words separated by spaces, punctuation attached to the word before."""
+    return "".join(w["w"] if PUNCTUATION_FLAG in _flags(w) or not i else " " + w["w"] for i, w in enumerate(tokens))
+
+
+def turns(item: MediaItem) -> list[Turn]:
+    """The transcript's speaker turns in order (none when the item has no transcript). Tokens before the
+    first turn marker, which speechproc never writes, form a turn of their own with no speaker."""
+    out: list[Turn] = []
+    for word in item.get("transcript", {}).get("words", []):
+        if is_turn_marker(word):
+            out.append({"turn": len(out), "speaker": word["w"], "s": word["s"], "e": word["e"], "words": []})
+            continue
+        if not out:
+            out.append({"turn": 0, "speaker": "", "s": word["s"], "e": word["e"], "words": []})
+        out[-1]["words"].append(word)
+    return out
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as exc:
+        raise ImportError("speechproc.results needs pandas for DataFrames: pip install pandas "
+                          "(it comes with speechproc's dev extra)") from exc
+    return pandas
+
+
+WORD_COLUMNS = ("p", "turn", "speaker", "s", "e", "w", "c", "m", "v")
+TURN_COLUMNS = ("turn", "speaker", "s", "e", "words", "text")
+
+
+def words_frame(item: MediaItem) -> DataFrame:
+    """The transcript's tokens, one row each in transcript order, turn markers left out (see `turns_frame`):
+    p, turn (its index), speaker, s, e (ms), w, c (confidence), m (None for a word, "punc" for punctuation)
+    and v (relative volume, with voiceFeatures; else NaN). A word's `frq` is left out."""
+    pandas = _pandas()
+    rows = [{"p": w["p"], "turn": t["turn"], "speaker": t["speaker"], "s": w["s"], "e": w["e"], "w": w["w"],
+             "c": w["c"], "m": w.get("m"), "v": w.get("v")} for t in turns(item) for w in t["words"]]
+    return pandas.DataFrame(rows, columns=list(WORD_COLUMNS))
+
+
+def turns_frame(item: MediaItem) -> DataFrame:
+    """The transcript's speaker turns, one row each in order: turn (index), speaker, s, e (ms), words (how
+    many words proper, punctuation left out) and text."""
+    pandas = _pandas()
+    rows = [{"turn": t["turn"], "speaker": t["speaker"], "s": t["s"], "e": t["e"],
+             "words": sum(1 for w in t["words"] if not _flags(w)), "text": text_of(t["words"])} for t in turns(item)]
+    return pandas.DataFrame(rows, columns=list(TURN_COLUMNS))

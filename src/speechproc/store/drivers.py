@@ -1,0 +1,106 @@
+"""Call drivers: the reasons of many calls (their `insights.reason`) grouped into the few things people call
+about, each with how many calls, how they ended, and example calls.
+
+Each reason's gist (what was wanted or went wrong, without "The caller wanted to" or what the agent did) is
+embedded with the bundled sentence encoder (MiniLM), and the reasons are grouped by agglomerative clustering
+(average linkage over cosine distance), cut where the groups' reasons are less alike than DRIVER_SIMILARITY
+(set in benchmarks/insights.py on the benchmark's dev calls alone: the line that best keeps reasons of one
+kind of call together and others apart, by pairwise F1). A driver is named by its most typical reason (the
+one closest to the group's centroid); its examples are its most typical calls.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
+
+DRIVER_SIMILARITY = 0.4  # reasons at least this alike on average (cosine) make one driver
+MAX_EXAMPLES = 3
+MAX_GROUPED = 5000  # calls grouped at most (their distances take MAX_GROUPED² floats): an even sample beyond
+OUTCOMES = ("resolved", "unresolved", "followUp")
+
+
+@dataclass(frozen=True)
+class Reasoned:
+    """One call with a reason: its media id, reason and outcome (None when not asked for)."""
+
+    media_id: str
+    reason: str
+    outcome: str | None
+
+
+def of_items(items: Sequence[dict[str, Any]]) -> list[Reasoned]:
+    """The calls among media items (v3 JSON) whose insights name a reason."""
+    out = []
+    for item in items:
+        found: dict[str, Any] = item["insights"] if isinstance(item.get("insights"), dict) else {}
+        if isinstance(found.get("reason"), str) and found["reason"].strip():
+            outcome = found.get("outcome") if found.get("outcome") in OUTCOMES else None
+            out.append(Reasoned(str(item.get("mediaId", "")), found["reason"].strip(), outcome))
+    return out
+
+
+# What a reason says about the call rather than what the caller wanted: "The caller wanted to", ", and the
+# agent ...". Left out before the reasons are compared, so that they are alike by what was wanted.
+_PREAMBLE = re.compile(r"^\s*(the\s+)?(caller|customer)\s+(was\s+|is\s+)?(wanted|wants|called|calls|would like|"
+                       r"needed|needs|asked|asks|reported|reports|said|says|unable|trying|tried)?\s*"
+                       r"(to\s+|that\s+|about\s+|for\s+)?(report\s+(that\s+)?)?", re.IGNORECASE)
+_AFTERWORD = re.compile(r"\s*(,\s*(and|but|which|so)\b|\bbut\b|\band the agent\b|\bwhich\b).*$", re.IGNORECASE)
+
+
+def gist(reason: str) -> str:
+    """The part of a reason that says what was wanted or what went wrong (what drivers are grouped by)."""
+    core = _AFTERWORD.sub("", _PREAMBLE.sub("", reason, count=1)).strip(" .,")
+    return core or reason
+
+
+def clusters(vectors: np.ndarray, similarity: float = DRIVER_SIMILARITY) -> list[list[int]]:
+    """Groups of row indices of unit `vectors`: average-linkage agglomerative clustering cut at `similarity`;
+    the largest group first, ties in order of first row (the same groups for the same rows, every run)."""
+    count = len(vectors)
+    if count == 0:
+        return []
+    if count == 1:
+        return [[0]]
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    distances = np.clip(1.0 - vectors @ vectors.T, 0.0, 2.0)
+    condensed = distances[np.triu_indices(count, k=1)]
+    labels = fcluster(linkage(condensed, method="average"), t=1.0 - similarity, criterion="distance")
+    groups: dict[int, list[int]] = {}
+    for row, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(row)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
+            similarity: float = DRIVER_SIMILARITY) -> dict[str, Any]:
+    """`{calls, drivers: [{driver, calls, share, outcomes: {resolved, unresolved, followUp} (shares of the
+    calls whose outcome is known), examples: [{mediaId, reason}]}]}`, the biggest driver first. Beyond
+    MAX_GROUPED calls an even sample of them is grouped, and `grouped` says how many."""
+    if not calls:
+        return {"calls": 0, "drivers": []}
+    total = len(calls)
+    if total > MAX_GROUPED:  # an even sample, the same every time: shares hold, counts are of the sample
+        calls = [calls[k * total // MAX_GROUPED] for k in range(MAX_GROUPED)]
+    vectors = np.asarray(load_sentence_encoder(encoder).encode([gist(c.reason) for c in calls]), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    found = []
+    for group in clusters(vectors, similarity):
+        centroid = vectors[group].mean(axis=0)
+        typical = sorted(group, key=lambda k: (-float(vectors[k] @ centroid), k))
+        known = [calls[k].outcome for k in group if calls[k].outcome is not None]
+        outcomes = {name: round(known.count(name) / len(known), 3) for name in OUTCOMES} if known else {}
+        found.append({"driver": calls[typical[0]].reason, "calls": len(group),
+                      "share": round(len(group) / len(calls), 3), "outcomes": outcomes,
+                      "examples": [{"mediaId": calls[k].media_id, "reason": calls[k].reason}
+                                   for k in typical[:MAX_EXAMPLES]]})
+    out: dict[str, Any] = {"calls": total, "drivers": found}
+    if total > len(calls):
+        out["grouped"] = len(calls)
+    return out
