@@ -14,8 +14,8 @@ whose header declares nonsense, an HTML page named .flac, a symbolic link that p
 
 After each, it records: good files finished exactly once (one finished media item per recording in the
 catalog); outputs of items finished before the kill that the re-run rewrote (must be 0); files put in place
-after the main process died, before the re-run (what an orphaned worker published; must be 0); the seconds
-the workers outlived a killed main process; good files whose outputs equal the reference run's apart from ids
+after the main process was gone (its exit collected; what an orphaned worker published; must be 0); the
+seconds the workers outlived a killed main process; good files whose outputs equal the reference run's apart from ids
 and dates; hostile files failed with their error (a symbolic link met in a folder is skipped with a note, as
 always: it must have no item and no output); speechproc's temporary files and intents left; items left
 `running`; and refusals (409: a file speechproc would not replace), which must be 0.
@@ -144,6 +144,18 @@ def snapshot(out: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
+def finished_stems(out: Path) -> list[str]:
+    """The good files whose media item under `out` is finished: what a re-run must leave as it is."""
+    found = []
+    for path in out.rglob("good-*.v3.json") if out.exists() else []:
+        try:
+            if json.loads(path.read_text()).get("status") == "finished":
+                found.append(path.name[: -len(".v3.json")])
+        except (OSError, ValueError):  # being written: not finished yet
+            pass
+    return sorted(found)
+
+
 def run(folder: Path, out: Path, home: Path, *, kill: str | None = None, at: int = 0) -> dict:
     """`speechproc run folder --out out --workers auto`; with `kill` ("main" or "worker"), SIGKILL that process
     once `at` media items of good files are written. What it printed, and what the kill saw."""
@@ -163,22 +175,25 @@ def run(folder: Path, out: Path, home: Path, *, kill: str | None = None, at: int
             elif kill == "main":
                 os.kill(proc.pid, signal.SIGKILL)
                 killed = time.monotonic()
-                before = snapshot(out)  # what was in place when the main process died
-                proc.wait()
+                proc.wait()  # the kernel has torn the process down: from here on it is gone
+                reaped = time.monotonic()
+                before = snapshot(out)  # what was in place when the main process was gone
+                done_before = finished_stems(out)
                 while any(alive(p) for p in workers) and time.monotonic() - killed < 60:
                     time.sleep(0.02)
                 outlived = time.monotonic() - killed
                 time.sleep(2.0)  # anything an orphan would still put in place
                 after = snapshot(out)
                 seen = {"killed_at": len([k for k in before if k.endswith(".v3.json") and k.startswith("good-")]),
+                        "main_gone_after_s": round(reaped - killed, 2),
                         "workers_outlived_s": round(outlived, 2), "workers_left": sum(alive(p) for p in workers),
                         "published_after_kill": sorted(k for k, v in after.items()
                                                        if before.get(k) != v and not Path(k).name.startswith(".")),
-                        "before": before}
+                        "before": before, "finished_before": done_before}
     stdout = proc.communicate()[0]
     seconds = time.monotonic() - started
     if kill == "worker":  # the run went on to its end: what the re-run must not write again
-        seen["before"] = snapshot(out)
+        seen["before"], seen["finished_before"] = snapshot(out), finished_stems(out)
     try:
         summary = json.loads(stdout) if stdout else {"media": []}
     except json.JSONDecodeError:
@@ -220,7 +235,7 @@ def judge(folder: Path, out: Path, home: Path, good: list[str], bad: dict[str, s
                    if (m.get("error") or {}).get("status") == 409)
     before = first.get("before", {})
     after = snapshot(out)
-    done_before = {k[: -len(".v3.json")] for k in before if k.endswith(".v3.json") and k.startswith("good-")}
+    done_before = set(first.get("finished_before", []))  # a failed item's outputs are the re-run's to replace
     rewritten = sum(1 for k, v in before.items() if k.split(".")[0] in done_before and after.get(k) != v)
     links = {name for name in bad if (folder / name).is_symlink()}  # a link met in a folder is skipped with a note
     hostile_failed = sum(1 for name in set(bad) - links if final.get(name, {}).get("status") == "failed"
@@ -258,6 +273,9 @@ def main() -> int:
     reference = work / "reference"
     ref = run(folder, reference, work / "home-reference")
     print(f"reference: {ref['seconds']} s, exit {ref['exit']}", flush=True)
+    finished = {Path(m["input"]).name for m in ref["summary"]["media"] if m.get("status") == "finished"}
+    if not set(good) <= finished:  # nothing to compare the kills with
+        raise SystemExit(f"the reference run finished {len(set(good) & finished)} of {len(good)} good files")
     draw = random.Random(args.seed)
     results = []
     for kind in ("main", "worker"):
