@@ -106,6 +106,11 @@ def _yes_share(answer: dict[str, Any]) -> float | None:
     return mass["yes"] / total if total > 0 else None
 
 
+def is_server(model: str) -> bool:
+    """Whether `insightsModel` names a server (an http or https URL, in any case) rather than a model."""
+    return model.lower().startswith(("http://", "https://"))
+
+
 def check_url(url: str) -> None:
     """ValueError unless `url` is a server's base URL speechproc may send a transcript to: http(s), a host, a
     valid port, no user information, query or fragment (they would be dropped, or kept in the catalog)."""

@@ -402,7 +402,7 @@ def load_language_model(name: str, threads: int, context: int, server_model: str
     or an OpenAI-compatible server when `name` is an http(s) URL."""
     from speechproc.engines import llm
 
-    if name.lower().startswith(("http://", "https://")):
+    if llm.is_server(name):
         return llm.RemoteModel(name, server_model, context)
     path, expected = language_model_file(name)
     if name == SMOLLM2 and sha256_file(path) != SMOLLM2_SHA256:

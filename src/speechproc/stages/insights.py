@@ -29,15 +29,15 @@ The work is in what surrounds the model:
 """
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from speechproc import errors as E
 from speechproc.conversation import ActionItem, Conversation, InsightAnswer, Insights
 from speechproc.engines import inventory
-from speechproc.engines.llm import LanguageModel, ModelError, NoAnswer
+from speechproc.engines.llm import LanguageModel, ModelError, NoAnswer, is_server
 from speechproc.stages.grounding import Line, lines_of, ungrounded
 from speechproc.stages.grounding import normal as _normal
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightQuestion, InsightsOptions
@@ -98,7 +98,6 @@ def pieces(lines: list[Line], context: int) -> list[list[Line]]:
 
 # ------------------------------------------------------------------------------------------ asking
 
-Ask = Callable[[str, dict[str, Any], int], dict[str, Any]]
 
 
 QUOTE = {"type": "object", "properties": {"quote": {"type": "string", "maxLength": 200},
@@ -203,8 +202,6 @@ def _text_of(found: dict[str, Any], key: str) -> str:
 
 
 def _json(value: Any) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -373,10 +370,6 @@ def memory(options: InsightsOptions) -> int:
         return 0
     return int(MODEL_MEMORY + CONTEXT_MEMORY * options.context)
 
-
-def is_server(model: str) -> bool:
-    """Whether `insightsModel` names a server (an http or https URL, in any case) rather than a model."""
-    return model.lower().startswith(("http://", "https://"))
 
 
 def check(options: InsightsOptions) -> None:
