@@ -20,6 +20,7 @@ Scores, per half:
 
 Usage: python benchmarks/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|all] [--threads 2]
                                      [--json benchmarks/insights.result.json] [--show]
+       python benchmarks/insights.py --long 60   (one call of an hour or more: seconds, pieces, peak memory)
        python benchmarks/insights.py --tune dev-report.json   (the decision lines, from the dev calls alone)
 """
 from __future__ import annotations
@@ -170,6 +171,23 @@ def summarise(rows: list[dict]) -> dict:
             "seconds_per_call": round(sum(r["seconds"] for r in rows) / len(rows), 2)}
 
 
+def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model) -> dict:
+    """One call of at least `minutes` (the calls' turns joined, as often as it takes) read by the stage."""
+    import resource
+
+    turns: list[dict] = []
+    while not turns or sum(0.4 * len(t["text"].split()) + 0.8 for t in turns) < 60 * minutes:
+        turns += [turn for call in calls for turn in call["turns"]]
+    conv = conversation({"id": "call-99", "turns": turns})
+    began = time.monotonic()
+    found, read = insights.read_call(grounding.lines_of(conv), options, model)
+    return {"minutes": round(conv.words[-1].e / 60000, 1), "turns": len(turns), "words": len(conv.words),
+            "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
+            "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+            "reason": found.reason, "outcome": found.outcome, "action_items": len(found.action_items or []),
+            "answers": {a.name: a.answer for a in found.answers or []}}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
@@ -179,6 +197,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--show", action="store_true", help="print each call's insights")
     parser.add_argument("--only", help="only these calls (comma-separated ids), for a quick look")
+    parser.add_argument("--long", type=float, metavar="MINUTES",
+                        help="instead: one call of at least MINUTES, the calls' turns joined in order and again, read "
+                             "whole; prints its seconds, pieces, peak memory and insights")
     parser.add_argument("--tune", type=Path, metavar="REPORT",
                         help="print the stage's decision lines that score best on the dev calls of REPORT (written "
                              "by --json) and exit")
@@ -193,6 +214,9 @@ def main() -> int:
     started = time.monotonic()
     model = load_language_model(args.model, args.threads, args.context)
     load_s = time.monotonic() - started
+    if args.long:
+        print(json.dumps(long_call(data["calls"], args.long, options, model), indent=1))
+        return 0
     rows = []
     for call in data["calls"]:
         if args.split != "all" and call["split"] != args.split:
