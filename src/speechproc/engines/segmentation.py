@@ -19,6 +19,7 @@ import io
 import math
 import pickle
 import types
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
@@ -149,9 +150,9 @@ def load(path: Path):  # -> torch.nn.Module
     return network.eval()
 
 
-def chunk_starts(samples: int) -> list[int]:
-    """Where the 10 s chunks start: every STEP_S, then one more (zero-padded) when the end is not covered."""
-    step = round(STEP_S * RATE)
+def chunk_starts(samples: int, step_s: float = STEP_S) -> list[int]:
+    """Where the 10 s chunks start: every `step_s`, then one more (zero-padded) when the end is not covered."""
+    step = round(step_s * RATE)
     full = (samples - CHUNK) // step + 1 if samples >= CHUNK else 0
     starts = [i * step for i in range(full)]
     if samples < CHUNK or (samples - CHUNK) % step:
@@ -159,26 +160,73 @@ def chunk_starts(samples: int) -> list[int]:
     return starts
 
 
-def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:
-    """Per frame (every FRAME_STEP_S), the probability that two speakers talk, averaged over the chunks."""
+def _chunk_probabilities(network, samples: np.ndarray, step_s: float = STEP_S, threads: int = 1):
+    """(first frame, class probabilities (FRAMES_PER_CHUNK, 7)) of each 10 s chunk, one every `step_s` (the
+    last zero-padded); the first frame counts frames of FRAME_STEP_S from the start of `samples`. The chunks
+    go through the network BATCH at a time, `threads` batches side by side: the batches depend on the
+    recording alone, so the numbers do not depend on the threads."""
     import torch
 
-    starts = chunk_starts(len(samples))
+    from speechproc.concurrency import ordered
+
+    starts = chunk_starts(len(samples), step_s)
     padded = np.zeros(starts[-1] + CHUNK, dtype=np.float32)
     padded[:len(samples)] = samples
-    firsts = [round(s / RATE / FRAME_STEP_S) for s in starts]
-    total = np.zeros(firsts[-1] + FRAMES_PER_CHUNK)
-    counted = np.zeros_like(total)
     audio = torch.from_numpy(padded)
-    with torch.inference_mode():
-        for b in range(0, len(starts), BATCH):
-            batch = torch.stack([audio[s:s + CHUNK] for s in starts[b:b + BATCH]])[:, None]
-            probabilities = network(batch).exp()[:, :, list(TWO_SPEAKERS)].sum(dim=-1).double().numpy()
-            for first, chunk in zip(firsts[b:b + BATCH], probabilities):
-                total[first:first + len(chunk)] += chunk
-                counted[first:first + len(chunk)] += 1
-    keep = math.ceil(len(samples) / RATE / FRAME_STEP_S)
-    return (total / np.maximum(counted, 1))[:keep]
+
+    def batch_of(first: int) -> np.ndarray:
+        with torch.inference_mode():
+            batch = torch.stack([audio[s:s + CHUNK] for s in starts[first:first + BATCH]])[:, None]
+            return network(batch).exp().double().numpy()
+
+    firsts = range(0, len(starts), BATCH)
+    for first, found in zip(firsts, ordered(batch_of, firsts, threads, "speechproc-segmentation")):
+        for start, chunk in zip(starts[first:first + BATCH], found):
+            yield round(start / RATE / FRAME_STEP_S), chunk
+
+
+def frames_of(samples: int) -> int:
+    """Output frames (FRAME_STEP_S apart) of a recording of `samples` samples."""
+    return math.ceil(samples / RATE / FRAME_STEP_S)
+
+
+def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:
+    """Per frame (every FRAME_STEP_S), the probability that two speakers talk, averaged over the chunks."""
+    found = list(_chunk_probabilities(network, samples))
+    total = np.zeros(found[-1][0] + FRAMES_PER_CHUNK)
+    counted = np.zeros_like(total)
+    for first, chunk in found:
+        total[first:first + len(chunk)] += chunk[:, list(TWO_SPEAKERS)].sum(axis=-1)
+        counted[first:first + len(chunk)] += 1
+    return (total / np.maximum(counted, 1))[:frames_of(len(samples))]
+
+
+# The powerset classes as who of a chunk's three local speakers talks.
+POWERSET = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+LOCAL_SPEAKERS = 3
+
+
+@dataclass
+class LocalActivity:
+    """Who speaks when inside each chunk, as the network decides it (its most likely class per frame)."""
+
+    firsts: np.ndarray  # (chunks,) the first frame of each chunk, in frames from the start
+    active: np.ndarray  # (chunks, FRAMES_PER_CHUNK, LOCAL_SPEAKERS) 0/1: local speaker k talks in frame f
+    frames: int  # frames of the recording
+
+
+def local_activity(network, samples: np.ndarray, step_s: float = STEP_S, threads: int = 1) -> LocalActivity:
+    """The segmentation of 16 kHz mono `samples`, chunk by chunk (one 10 s chunk every `step_s`; `threads`
+    batches of chunks side by side, the same result for any number)."""
+    samples = np.ascontiguousarray(samples, dtype=np.float32)
+    if len(samples) == 0:
+        empty = np.zeros((0, FRAMES_PER_CHUNK, LOCAL_SPEAKERS), dtype=np.uint8)
+        return LocalActivity(np.zeros(0, dtype=np.int64), empty, 0)
+    firsts, active = [], []
+    for first, chunk in _chunk_probabilities(network, samples, step_s, threads):
+        firsts.append(first)
+        active.append(POWERSET[np.argmax(chunk, axis=1)])
+    return LocalActivity(np.array(firsts, dtype=np.int64), np.stack(active), frames_of(len(samples)))
 
 
 def overlap_regions(network, samples: np.ndarray, threshold: float = THRESHOLD) -> list[tuple[int, int]]:

@@ -1,4 +1,8 @@
-"""Speaker diarization for one channel that holds several speakers (the mono fallback).
+"""Speaker diarization for one channel that holds several speakers (the mono fallback): the stage, and the
+windows pipeline (`speechproc.diarizer: windows`, and always with Resemblyzer embeddings). The default
+pipeline, driven by segmentation-3.0, is `diarize_segmentation`; both end in `attribute`.
+
+The windows pipeline:
 
 1. Speech regions from the Silero VAD that faster-whisper ships, on a levelled copy.
 2. Speaker embeddings over sliding windows inside each region (a region shorter than a window gets one
@@ -33,7 +37,9 @@ from speechproc.engines.models import default_threads, load_campplus, load_segme
 from speechproc.engines.resemblyzer import MEL_FRAME_MS
 from speechproc.engines.segmentation import overlap_regions
 from speechproc.media import ASR_RATE
+from speechproc.stages import diarize_segmentation
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
+from speechproc.stages.speaker_clusters import Segment
 
 EMBEDDING = "campplus"
 MIN_SPEAKER_SHARE = 0.15  # of the speech, for a second cluster to count as a speaker
@@ -63,13 +69,6 @@ class Tuning:
 
 # fitted on ../shared/evaldata (benchmarks/diarization.py; see the README)
 TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.08, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.12, 0.85)}
-
-
-@dataclass(frozen=True)
-class Segment:
-    s: int  # ms
-    e: int
-    speaker: int  # 0-based, numbered by first appearance
 
 
 # --- features --------------------------------------------------------------------------------------------
@@ -192,9 +191,10 @@ def _split_is_real(emb: np.ndarray, spans: np.ndarray, labels: np.ndarray, k: in
 
 
 def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
-            max_speakers: int = DEFAULT_MAX_SPEAKERS, tuning: Tuning = TUNINGS[EMBEDDING]) -> np.ndarray:
+            max_speakers: int = DEFAULT_MAX_SPEAKERS, tuning: Tuning = TUNINGS[EMBEDDING],
+            min_speakers: int = 1) -> np.ndarray:
     """A speaker label per window, 0-based, numbered by first appearance. The count is `speakers`, or
-    estimated: k grows from 1 while the k-th cluster passes `_split_is_real`."""
+    estimated: k grows from 1 while the k-th cluster passes `_split_is_real`, and at least `min_speakers`."""
     if len(emb) == 0:
         return np.zeros(0, dtype=int)
     if speakers:
@@ -207,6 +207,8 @@ def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
             if not _split_is_real(emb, spans, candidate, k, gain, tuning):
                 break
             labels, share = candidate, share + gain
+        if len(set(labels.tolist())) < min_speakers:
+            labels = kmeans(emb, min(min_speakers, len(emb)))
     order = {old: new for new, old in enumerate(dict.fromkeys(labels.tolist()))}
     return np.array([order[x] for x in labels], dtype=int)
 
@@ -259,7 +261,7 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
 
 def diarize_voices(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
                    backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None,
-                   threads: int = 1) -> tuple[list[Segment], dict[int, np.ndarray]]:
+                   threads: int = 1, min_speakers: int = 1) -> tuple[list[Segment], dict[int, np.ndarray]]:
     """`diarize`, and each label's voice: the normalised mean of the embeddings of the windows it was given."""
     tuning = tuning or TUNINGS[backend]
     if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
@@ -269,7 +271,7 @@ def diarize_voices(samples: np.ndarray, speakers: int | None = None, max_speaker
         return [], {}
     windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
     emb = embed(samples, regions, windows, backend, weights, threads)
-    labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning))
+    labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning, min_speakers))
     voices = {}
     for label in np.unique(labels):
         mean = emb[labels == label].mean(axis=0)
@@ -348,26 +350,31 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
     return [given[i] if i < len(given) else f"Speaker {i + 1}" for i in range(count)]
 
 
+def segmented(options: DiarizationOptions) -> bool:
+    """Whether the segmentation pipeline (`diarize_segmentation`) finds the speakers: the default, with CAM++."""
+    return options.diarizer == "segmentation" and options.embedding == "campplus"
+
+
 def needs(options: DiarizationOptions) -> tuple[str, ...]:
     """The bundled models `run` may load (`inventory` keys): the speaker encoder unless the user gives its
-    weights, the segmentation network for overlapped speech."""
+    weights, the segmentation network for the segmentation pipeline or overlapped speech."""
     if not options.enabled or options.speakers == 1:
         return ()
     keys = []
     if options.encoder is None:
         keys.append(inventory.RESEMBLYZER if options.embedding == "resemblyzer" else inventory.CAMPPLUS)
-    if options.overlap:
+    if options.overlap or segmented(options):
         keys.append(inventory.SEGMENTATION)
     return tuple(keys)
 
 
 def prepare(options: DiarizationOptions) -> None:
-    """Load what `run` will need: the speaker encoder (and the segmentation network for overlapped speech)."""
+    """Load what `run` will need: the speaker encoder (and the segmentation network)."""
     if options.embedding == "resemblyzer":
         load_voice_encoder(options.encoder)
     else:
         load_campplus(options.encoder)
-    if options.overlap:
+    if options.overlap or segmented(options):
         load_segmentation()
 
 
@@ -401,8 +408,19 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    segments, voices = diarize_voices(channel.live_samples(), options.speakers, options.max_speakers,
-                                      options.embedding, options.encoder, threads=options.threads or default_threads())
+    threads = options.threads or default_threads()
+    overlapped: list[tuple[int, int, int]] = []
+    if segmented(options):
+        found = diarize_segmentation.diarize(channel.live_samples(), load_segmentation(), load_campplus(options.encoder),
+                                             options.speakers, options.min_speakers, options.max_speakers,
+                                             threads=threads)
+        segments, voices, overlapped = found.segments, found.voices, found.overlaps
+    else:
+        segments, voices = diarize_voices(channel.live_samples(), options.speakers, options.max_speakers,
+                                          options.embedding, options.encoder, threads=threads,
+                                          min_speakers=options.min_speakers)
+        if options.overlap:
+            overlapped = second_speakers(segments, overlap_regions(load_segmentation(), channel.live_samples()))
     if not segments:
         return
     labels = attribute([(w.s, w.e) for w in conv.recognized], segments)
@@ -413,7 +431,6 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
         w.speaker = names[order[label]]
     conv.diarized_speakers = names
     if options.overlap:
-        overlaps = overlap_regions(load_segmentation(), channel.live_samples())
-        conv.overlapped = [(s, e, names[order[k]]) for s, e, k in second_speakers(segments, overlaps) if k in order]
+        conv.overlapped = [(s, e, names[order[k]]) for s, e, k in overlapped if k in order]
     if options.embedding == "campplus" and options.encoder is None:  # the voiceprints' own network
         conv.diarized_voices = {names[order[label]]: voices[label] for label in order if label in voices}

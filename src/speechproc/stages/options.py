@@ -24,6 +24,7 @@ ENGLISH = ("en-US", "en-UK", "en-AU")  # the languages detectors, discovery, ver
 DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")
 SPEAKER_EMBEDDINGS = ("campplus", "resemblyzer")
+DIARIZERS = ("segmentation", "windows")
 MAX_SPEAKERS = 20
 
 # Settings that more than one stage reads: declared once, each stage's field made from the declaration.
@@ -117,6 +118,11 @@ class DiarizationOptions:
                                    "The number of speakers of a mono recording; unset: estimated.").field()
     max_speakers: int = Setting("maxSpeakers", 8, Int(minimum=1, maximum=MAX_SPEAKERS),
                                 "The most speakers an estimate may find.").field()
+    min_speakers: int = Setting("minSpeakers", 1, Int(minimum=1, maximum=MAX_SPEAKERS),
+                                "The fewest speakers an estimate may find.").field()
+    diarizer: str = Setting("diarizer", "segmentation", Str(enum=DIARIZERS),
+                            "How speakers are found: segmentation (segmentation-3.0 and CAM++, clustered) or "
+                            "windows (embeddings of sliding windows, counted by k-means).").field()
     speaker_names: tuple[str, ...] = Setting(
         "speakerNames", (), Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
         "Names for the speakers that diarization finds, in order of first speech.").field()
