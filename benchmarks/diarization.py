@@ -194,11 +194,11 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
 
     length_ms = len(audio) * 1000 // 16000
     start = time.perf_counter()
-    segments, seconds = diarized(audio, embedding)
+    segments, second_voices = diarized(audio, embedding)
     took = time.perf_counter() - start
     hypothesis = [(g.s, g.e, g.speaker) for g in segments]
     if embedding == SEGMENTATION:
-        hypothesis += seconds
+        hypothesis += second_voices
     scores = der(reference, hypothesis, length_ms)
     row = {"file": name, "seconds": round(length_ms / 1000, 1),
            "speakers_ref": len({str(sp) for *_, sp in reference}),

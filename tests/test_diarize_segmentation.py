@@ -92,6 +92,7 @@ def test_nothing_assigned_is_nobody_speaking():
     {"speechproc": {"minSpeakers": 3, "maxSpeakers": 2}},
     {"speechproc": {"minSpeakers": 9}},  # more than the default maxSpeakers (8)
     {"speechproc": {"minSpeakers": 3, "speakers": 2}},
+    {"speechproc": {"minSpeakers": 3, "maxSpeakers": 2, "diarization": False}},
     {"speechproc": {"minSpeakers": "3"}},
     {"speechproc": {"minSpeakers": 2.5}},
     {"speechproc": {"diarizer": ""}},
@@ -114,6 +115,7 @@ def test_good_bounds_and_diarizers_are_taken():
     assert options.diarization.diarizer == "windows"
     assert build(config.validate({})).diarization.diarizer == "segmentation"
     config.validate({"speechproc": {"minSpeakers": 3, "speakers": 1}})  # one speaker: diarization is off
+    config.validate({"speechproc": {"minSpeakers": 3, "speakers": 2, "diarization": False}})
 
 
 # --- the downmixed sample call ---------------------------------------------------------------------------
@@ -146,10 +148,12 @@ def test_the_downmixed_call_has_two_speakers_with_their_voices(downmixed_samples
 
 @pytest.mark.slow
 def test_the_same_speakers_for_any_number_of_threads(downmixed_samples, networks):
+    from speechproc.concurrency import one_thread_each
     from speechproc.stages import diarize_segmentation
 
-    one = diarize_segmentation.diarize(downmixed_samples, *networks, threads=1)
-    two = diarize_segmentation.diarize(downmixed_samples, *networks, threads=2)
+    with one_thread_each():  # as the pipeline runs it
+        one = diarize_segmentation.diarize(downmixed_samples, *networks, threads=1)
+        two = diarize_segmentation.diarize(downmixed_samples, *networks, threads=2)
     assert one.segments == two.segments and one.overlaps == two.overlaps
 
 
@@ -162,6 +166,28 @@ def test_bounds_and_a_fixed_count_hold_on_real_speech(downmixed_samples, network
         assert found.clusters == 3 and 2 <= len(found.voices) <= 3  # a cluster that never holds the floor: no words
     one = diarize_segmentation.diarize(downmixed_samples, *networks, max_speakers=1)
     assert one.clusters == len(one.voices) == 1
+
+
+@pytest.mark.slow
+def test_nan_or_infinite_samples_are_silence_not_a_failure(downmixed_samples, networks):
+    from speechproc.stages import diarize_segmentation
+
+    broken = downmixed_samples.copy()
+    broken[[16000 * 10, 16000 * 20 + 7, 16000 * 30]] = [np.nan, np.inf, -np.inf]
+    found = diarize_segmentation.diarize(broken, *networks)
+    clean = diarize_segmentation.diarize(np.nan_to_num(broken, nan=0.0, posinf=0.0, neginf=0.0), *networks)
+    assert found.segments == clean.segments and len(found.voices) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seconds", [0.5, 2.0, 9.9, 10.1])
+def test_no_segment_runs_past_the_end_of_a_short_recording(downmixed_samples, networks, seconds):
+    from speechproc.stages import diarize_segmentation
+
+    clip = downmixed_samples[16000 * 2: 16000 * 2 + int(16000 * seconds)]  # speech from its first sample
+    found = diarize_segmentation.diarize(clip, *networks)
+    ends = [g.e for g in found.segments] + [e for _, e, _ in found.overlaps]
+    assert all(end <= seconds * 1000 for end in ends) and all(g.s < g.e for g in found.segments)
 
 
 @pytest.mark.slow

@@ -63,10 +63,10 @@ def _check_metrics(groups: list, path: str) -> None:
 
 
 def _check_local_choices(local: dict, path: str) -> None:
-    least = local.get("minSpeakers", 1)
-    if least > local.get("maxSpeakers", 8):
-        raise invalid(f"{path}.minSpeakers", f"{least} is more than maxSpeakers ({local.get('maxSpeakers', 8)})")
-    if local.get("speakers") not in (None, 1) and local["speakers"] < least:
+    least, most = local.get("minSpeakers", 1), local.get("maxSpeakers", DEFAULT_MAX_SPEAKERS)
+    if least > most:
+        raise invalid(f"{path}.minSpeakers", f"{least} is more than maxSpeakers ({most})")
+    if local.get("speakers") not in (None, 1) and local.get("diarization", True) and local["speakers"] < least:
         raise invalid(f"{path}.minSpeakers", f"{least} is more than speakers ({local['speakers']}), which fixes "
                       "the count")
     if local.get("diarizer") == "segmentation" and local.get("speakerEmbedding") == "resemblyzer":

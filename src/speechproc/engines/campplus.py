@@ -308,14 +308,14 @@ def _laid_out(features: np.ndarray, regions: list[tuple[int, int]], offsets: np.
     return np.concatenate(pieces).astype(np.float32, copy=True)
 
 
-FRAMES_STEP_MS = 20  # one frame output every 20 ms (10 ms features, the first layer's stride of 2)
+OUTPUT_STEP_MS = 20  # one frame output every 20 ms (10 ms features, the first layer's stride of 2)
 
 
-def frame_outputs(network, features: np.ndarray, regions: list[tuple[int, int]] | None = None, chunk: int = 2000,
+def frame_outputs(network, features: np.ndarray, regions: list[tuple[int, int]], chunk: int = 2000,
                   margin: int = 100, threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The network's frame outputs before pooling over the `regions` of `features` ((first, end) feature frames,
-    even, in order; the whole recording when None), one every FRAMES_STEP_MS: (outputs (n, channels) float16,
-    and for each output frame of the whole recording its row in the outputs, -1 outside the regions).
+    both even, in order), one every OUTPUT_STEP_MS: (outputs (n, channels) float16, and for each output frame
+    of the whole recording its row in the outputs, -1 outside the regions).
 
     The regions' features are laid end to end and computed in pieces of `chunk` frames (each mean-normalised
     as a whole) that overlap by `margin` on each side, where the outputs near a piece's edge are dropped. The
@@ -323,7 +323,8 @@ def frame_outputs(network, features: np.ndarray, regions: list[tuple[int, int]] 
     import torch
 
     total = len(features)
-    regions = [(0, total - total % 2)] if regions is None else regions
+    if any(a % 2 or b % 2 for a, b in regions):
+        raise ValueError("frame_outputs: regions start and end at even feature frames")
     laid = np.concatenate([features[a:b] for a, b in regions]) if regions else features[:0]
     index_of = np.full((total + 1) // 2, -1, dtype=np.int64)
     if len(laid) < 4:
@@ -343,8 +344,16 @@ def frame_outputs(network, features: np.ndarray, regions: list[tuple[int, int]] 
         first = (start - lo) // 2
         return frames[first:first + min(chunk, len(laid) - start) // 2].astype(np.float16)
 
-    found = np.concatenate(list(ordered(outputs, range(0, len(laid), chunk), threads, "speechproc-campplus")))
-    return found, np.where(index_of < len(found), index_of, -1)
+    found: np.ndarray | None = None  # filled piece by piece: the pieces are never all held twice
+    filled = 0
+    for piece in ordered(outputs, range(0, len(laid), chunk), threads, "speechproc-campplus"):
+        if found is None:
+            found = np.empty((row, piece.shape[1]), dtype=np.float16)
+        taken = min(len(piece), row - filled)
+        found[filled:filled + taken] = piece[:taken]
+        filled += taken
+    found = found[:filled] if found is not None else np.zeros((0, 0), dtype=np.float16)
+    return found, np.where(index_of < filled, index_of, -1)
 
 
 def pooled_embeddings(network, frames: np.ndarray, masks: list[np.ndarray]) -> np.ndarray:

