@@ -158,6 +158,14 @@ def _wav_header(path: Path) -> dict[str, int]:
     return {}
 
 
+def finite(samples: np.ndarray) -> np.ndarray:
+    """`samples` with NaN and infinity (a float recording may hold them) made silence; the same array when
+    every sample is finite."""
+    if np.all(np.isfinite(samples)):
+        return samples
+    return np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+
+
 def give_back_memory() -> None:
     """Hand memory freed by large arrays back to the system: glibc's malloc keeps it in its arenas (one per
     thread that allocated), so a process's resident size would stay at its peak. Elsewhere nothing."""

@@ -36,10 +36,10 @@ from speechproc.engines import campplus, inventory, resemblyzer
 from speechproc.engines.models import default_threads, load_campplus, load_segmentation, load_voice_encoder
 from speechproc.engines.resemblyzer import MEL_FRAME_MS
 from speechproc.engines.segmentation import overlap_regions
-from speechproc.media import ASR_RATE
+from speechproc.media import ASR_RATE, finite
 from speechproc.stages import diarize_segmentation
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, DiarizationOptions
-from speechproc.stages.speaker_clusters import Segment
+from speechproc.stages.speaker_clusters import Segment, renumbered
 
 EMBEDDING = "campplus"
 MIN_SPEAKER_SHARE = 0.15  # of the speech, for a second cluster to count as a speaker
@@ -209,8 +209,7 @@ def cluster(emb: np.ndarray, spans: np.ndarray, speakers: int | None = None,
             labels, share = candidate, share + gain
         if len(set(labels.tolist())) < min_speakers:
             labels = kmeans(emb, min(min_speakers, len(emb)))
-    order = {old: new for new, old in enumerate(dict.fromkeys(labels.tolist()))}
-    return np.array([order[x] for x in labels], dtype=int)
+    return renumbered(labels)
 
 
 def estimate_speakers(emb: np.ndarray, spans: np.ndarray, max_speakers: int = DEFAULT_MAX_SPEAKERS,
@@ -264,8 +263,7 @@ def diarize_voices(samples: np.ndarray, speakers: int | None = None, max_speaker
                    threads: int = 1, min_speakers: int = 1) -> tuple[list[Segment], dict[int, np.ndarray]]:
     """`diarize`, and each label's voice: the normalised mean of the embeddings of the windows it was given."""
     tuning = tuning or TUNINGS[backend]
-    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
-        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    samples = finite(samples)
     regions = speech_regions(samples)
     if not regions:
         return [], {}
@@ -408,9 +406,7 @@ def run(conv: Conversation, options: DiarizationOptions) -> None:
     if not conv.recognized:
         return
     channel = conv.channels[0]
-    samples = channel.live_samples()
-    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
-        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    samples = finite(channel.live_samples())  # a float recording may hold NaN or infinity: silence there
     threads = options.threads or default_threads()
     overlapped: list[tuple[int, int, int]] = []
     if segmented(options):

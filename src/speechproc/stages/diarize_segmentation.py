@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from speechproc.engines import campplus, segmentation
+from speechproc.media import finite
 from speechproc.stages import speaker_clusters as clusters
+from speechproc.stages.options import DEFAULT_MAX_SPEAKERS
 from speechproc.stages.speaker_clusters import Segment
 
 
@@ -61,7 +63,7 @@ class Embedded:
 
 
 def diarize(samples: np.ndarray, segmenter, encoder, speakers: int | None = None, min_speakers: int = 1,
-            max_speakers: int = 8, tuning: SegmentationTuning = TUNING, threads: int = 1) -> Diarized:
+            max_speakers: int = DEFAULT_MAX_SPEAKERS, tuning: SegmentationTuning = TUNING, threads: int = 1) -> Diarized:
     """Who spoke when in 16 kHz mono `samples`, with the segmentation network `segmenter` and the CAM++
     network `encoder`. `speakers` fixes the count; otherwise it comes out of the clustering, within
     `min_speakers`..`max_speakers`. `threads`: pieces of CAM++'s work side by side (same result for any)."""
@@ -72,8 +74,7 @@ def diarize(samples: np.ndarray, segmenter, encoder, speakers: int | None = None
 def embedded(samples: np.ndarray, segmenter, encoder, tuning: SegmentationTuning = TUNING,
              threads: int = 1) -> Embedded:
     """Steps 1 and 2: the segmentation, and the embeddings of its local speakers."""
-    if not np.all(np.isfinite(samples)):  # a float recording may hold NaN or infinity: silence there
-        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    samples = finite(samples)
     duration_ms = len(samples) * 1000 // segmentation.RATE
     activity = segmentation.local_activity(segmenter, samples, tuning.step_s, threads)
     if not activity.active.any():
@@ -109,7 +110,7 @@ def speech_regions(activity: segmentation.LocalActivity, features: int) -> list[
     return out
 
 
-def clustered(found: Embedded, speakers: int | None = None, min_speakers: int = 1, max_speakers: int = 8,
+def clustered(found: Embedded, speakers: int | None = None, min_speakers: int = 1, max_speakers: int = DEFAULT_MAX_SPEAKERS,
               tuning: SegmentationTuning = TUNING) -> Diarized:
     """Steps 3 and 4: the speakers across the recording, and who of them speaks when."""
     if not found.has.any():

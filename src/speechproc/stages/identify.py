@@ -25,6 +25,7 @@ from speechproc import errors as E
 from speechproc.conversation import Conversation
 from speechproc.engines import inventory
 from speechproc.engines.models import default_threads
+from speechproc.media import finite
 from speechproc.stages import diarize
 from speechproc.stages.options import EnrolledSpeaker, IdentifyOptions
 
@@ -62,8 +63,7 @@ def voice_of(samples: np.ndarray, encoder: str | None = None, threads: int = 1,
              regions: list[tuple[int, int]] | None = None) -> Voice | None:
     """The voice of 16 kHz mono `samples` (its speech, as the VAD finds it, or `regions` in ms), from at most
     MAX_VOICE_SPEECH_S of speech; None when there is no speech."""
-    if not np.all(np.isfinite(samples)):
-        samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
+    samples = finite(samples)
     found = _capped(regions if regions is not None else diarize.speech_regions(samples), MAX_VOICE_SPEECH_S)
     if not found:
         return None

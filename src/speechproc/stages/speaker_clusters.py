@@ -72,8 +72,7 @@ def merge_unlinked(emb: np.ndarray, labels: np.ndarray, chunks: np.ndarray, simi
         if best is None:
             break
         labels[labels == best[1]] = best[0]
-    order = {old: new for new, old in enumerate(dict.fromkeys(labels.tolist()))}
-    return np.array([order[x] for x in labels.tolist()], dtype=int)
+    return renumbered(labels)
 
 
 def _large_count(labels: np.ndarray, min_size: int) -> int:
@@ -105,9 +104,13 @@ def _merge_small(emb: np.ndarray, labels: np.ndarray, min_size: int) -> np.ndarr
         return np.zeros(len(labels), dtype=int)
     centroids = _unit(np.stack([emb[labels == k].mean(axis=0) for k in range(len(sizes))]))
     nearest = large[np.argmax(centroids @ centroids[large].T, axis=1)]
-    merged = np.where(np.isin(labels, large), labels, nearest[labels])
-    order = {old: new for new, old in enumerate(dict.fromkeys(merged.tolist()))}
-    return np.array([order[x] for x in merged.tolist()], dtype=int)
+    return renumbered(np.where(np.isin(labels, large), labels, nearest[labels]))
+
+
+def renumbered(labels: np.ndarray) -> np.ndarray:
+    """The labels as 0..k-1 in order of first appearance."""
+    order = {old: new for new, old in enumerate(dict.fromkeys(labels.tolist()))}
+    return np.array([order[x] for x in labels.tolist()], dtype=int)
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
