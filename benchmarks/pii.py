@@ -2,33 +2,30 @@
 """The PII detector on recognised speech: how much of the personal data the recogniser heard is found, and how
 much of the rest of the talk is kept.
 
-Calls are built from espeak-ng speech (the agent on the left channel, the caller on the right, two voices
-each drawn per call). Six items of the caller's come up in each call: name, date of birth, address, e-mail,
-phone and account number, drawn from seeded lists (names of several origins, dates said as words or digits,
-street addresses with city and ZIP, e-mail addresses read out with "at" and "dot" or spelled letter by
-letter, phone numbers in groups or in one run, account numbers digit by digit). Each item comes up one of
-three ways, drawn per item: the agent asks and the caller answers; the caller says it unprompted in a
-sentence of their own ("You can call me back at ..."); or the agent asks, then reads it back ("Let me read
-that back: ... Is that correct?"), the agent's words counting as personal data too. The call then goes on
-about a billing problem. Each call runs through speechproc's pipeline (`api.process`, tiny.en) with
-`{"detectorName": "PII"}` and no redactor.
+The calls are those of benchmarks/pii_calls.json (`benchmarks/pii_calls.py` wrote it: twelve conversation
+flows, from data asked for and answered to data volunteered, read back, corrected, spelled, spread over turns,
+said as a whole address in any order, banking details, identity documents, other people's names, and calls
+with none), 36 dev calls to set the rules on and 36 test calls held back. Each is spoken by espeak-ng (the
+agent on the left channel, the caller on the right, voices drawn per call) and runs through speechproc's
+pipeline (`api.process`, tiny.en) with `{"detectorName": "PII"}` and no redactor.
 
 Scoring: the recognised words of each channel are aligned to the words said (Levenshtein; a substitution
 costs more the less alike the two words are, so that of equally short alignments the one pairing alike
 words counts); a recognised word aligned to a word of a personal-data item is personal data heard, any
-other aligned word is other talk. Recall per kind: the share of personal-data words heard that lie inside
-a detection of any kind; kept: the share of other words outside every detection. A word the recogniser left
-out cannot leak and does not count.
+other aligned word is other talk. Per kind: recall, the share of its words heard that lie inside a detection
+of any kind; wrongly taken, the other words inside a detection of that kind; leaks, the calls with a word of
+that kind heard and left outside every detection. Kept: the share of other words outside every detection.
+A word the recogniser left out cannot leak and does not count.
 
-Usage: python benchmarks/pii.py [--calls 16] [--seed 41] [--json benchmarks/pii.result.json] [--keep DIR]
-       python benchmarks/pii.py --rescore DIR    # the kept calls' recognised words through today's rules
+Usage: python benchmarks/pii.py --split dev|test|all [--json FILE] [--keep DIR] [--show]
+       python benchmarks/pii.py --rescore DIR [--split ...]   # kept calls' recognised words, today's rules
+       python benchmarks/pii.py --rescore DIR --presidio      # Presidio's analyzer beside the rules
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -41,80 +38,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-FIRST = ["Dana", "Maria", "James", "Priya", "Oliver", "Fatima", "Lucas", "Mei", "Kwame", "Sofia", "Ahmed", "Grace"]
-LAST = ["Reyes", "Johnson", "Kowalski", "Nguyen", "Okafor", "Schmidt", "Patel", "Brennan", "Lindqvist", "Moreau",
-        "Haddad", "Tanaka"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
-STREETS = ["Maple Street", "Oak Avenue", "Cedar Lane", "Lake Road", "Hill Drive", "Park Boulevard"]
-CITIES = ["Springfield", "Riverside", "Fairview", "Madison", "Georgetown", "Clinton"]
-DOMAINS = ["gmail", "yahoo", "outlook", "hotmail"]
-DIGIT = "zero one two three four five six seven eight nine".split()
 VOICES = [["-v", "en-us+m3", "-p", "35", "-s", "155"], ["-v", "en-us+f4", "-p", "70", "-s", "150"],
           ["-v", "en-us+m1", "-p", "45", "-s", "160"], ["-v", "en-us+f2", "-p", "60", "-s", "150"]]
 RATE = 16000
+CALLS = ROOT / "benchmarks" / "pii_calls.json"
+KINDS = ("name", "dateOfBirth", "address", "email", "phone", "account", "bankRouting", "pin", "driversLicense",
+         "passport")
+LEAK_KINDS = ("address", "dateOfBirth")  # kinds of which no call may leak a word
 
 
-def digits(n: int, rng: random.Random) -> str:
-    return " ".join(DIGIT[rng.randrange(10)] for _ in range(n))
-
-
-FORMS = ("asked", "asked", "volunteered", "read back")  # how each item comes up in a call, drawn per item
-
-
-def spelled(word: str) -> str:
-    return " ".join(word.upper())
-
-
-def call_script(rng: random.Random) -> list[tuple[str, list[tuple[str, str | None]]]]:
-    """(speaker, [(text, kind or None)]) turns; the words of a personal-data item carry its kind, whoever says
-    them. Each item comes up in one of three ways, drawn per item: the agent asks and the caller answers;
-    the caller says it unprompted in a sentence of their own; or the agent asks and then reads it back."""
-    first, last = rng.choice(FIRST), rng.choice(LAST)
-    month, day, year = rng.choice(MONTHS), rng.randrange(1, 29), rng.randrange(1950, 2004)
-    date = rng.choice([f"{month} {day}, {year}", f"{day:02d}/{MONTHS.index(month) + 1:02d}/{year}"])
-    number = rng.randrange(10, 9999)
-    street, city, zipcode = rng.choice(STREETS), rng.choice(CITIES), "".join(str(rng.randrange(10)) for _ in range(5))
-    domain = rng.choice(DOMAINS)
-    email = rng.choice([f"{first.lower()} dot {last.lower()} at {domain} dot com",
-                        f"{spelled(first)} dot {spelled(last)} at {domain} dot com"])
-    phone = rng.choice([f"{digits(3, rng)}, {digits(3, rng)}, {digits(4, rng)}", digits(10, rng)])
-    account = digits(8, rng)
-    items = {  # kind: (value, agent's question, caller's preamble, a sentence saying it unprompted)
-        "name": (f"{first} {last}", "Can I have your full name please?", "Yes, it's",
-                 ("Hi, this is", "and I'm calling about my internet bill.")),
-        "dateOfBirth": (date, "Can you confirm your date of birth?", "Sure, it's",
-                        ("Also, I was born on", "in case you need it.")),
-        "address": (f"{number} {street}, {city}, {zipcode}", "And the address on the account?", "I live at",
-                    ("I moved to", "last month, by the way.")),
-        "email": (email, "What is the best email address for you?", "It's",
-                  ("Please send the receipt to", "when it's done.")),
-        "phone": (phone, "And a phone number where we can reach you?", "",
-                  ("You can call me back at", "if we get cut off.")),
-        "account": (account, "Do you have your account number?", "Yes, it is",
-                    ("My account number is", "if that helps.")),
-    }
-    script: list[tuple[str, list[tuple[str, str | None]]]] = [
-        ("Agent", [("Thank you for calling customer support. How can I help you today?", None)])]
-    for kind, (value, question, preamble, (before, after)) in items.items():
-        form = rng.choice(FORMS)
-        if form == "volunteered":
-            script.append(("Caller", [(before, None), (f"{value},", kind), (after, None)]))
-            script.append(("Agent", [("Okay, thank you.", None)]))
-            continue
-        script.append(("Agent", [(question, None)]))
-        script.append(("Caller", [(preamble, None), (f"{value}.", kind)] if preamble else [(f"{value}.", kind)]))
-        if form == "read back":
-            script.append(("Agent", [("Let me read that back.", None), (f"{value}.", kind),
-                                     ("Is that correct?", None)]))
-            script.append(("Caller", [("Yes, that's right.", None)]))
-    script += [
-        ("Agent", [("I see the problem. You were charged twice for your internet bill this month.", None)]),
-        ("Caller", [("Yes, that's why I'm calling. I would like a refund please.", None)]),
-        ("Agent", [("I have issued a refund. It should reach you in three to five business days.", None)]),
-        ("Caller", [("That is great news. Thank you very much for your help today.", None)]),
-    ]
-    return script
+def scripted(split: str) -> list[dict]:
+    """The calls of a half (dev, test) or of both (all), from benchmarks/pii_calls.json."""
+    halves = json.loads(CALLS.read_text())
+    chosen = list(halves) if split == "all" else [split]
+    return [{**call, "script": [(speaker, [tuple(part) for part in parts]) for speaker, parts in call["script"]]}
+            for half in chosen for call in halves[half]]
 
 
 def speak(text: str, voice: list[str], folder: Path) -> np.ndarray:
@@ -162,20 +100,23 @@ def unlikeness(a: str, b: str) -> float:
     return 0.0 if a == b else 1.9 - 0.9 * SequenceMatcher(None, a, b).ratio()
 
 
-def _spans(item: dict) -> list[tuple[str, int, int]]:
-    return [(seg["speakerName"], o["s"], o["e"]) for det in item["prediction"]["detectors"][0]["detections"]
+def _spans(item: dict) -> list[tuple[str, str, int, int]]:
+    """(label, speaker, start, end) of every detection's occurrence."""
+    return [(det["detectorClassLabel"], seg["speakerName"], o["s"], o["e"])
+            for detector in item["prediction"]["detectors"] for det in detector["detections"]
             for seg in det["detectedSegments"] for o in seg["occurrences"]]
 
 
-def _inside(w: dict, speaker: str, spans: list[tuple[str, int, int]]) -> bool:
-    """Whether a detection covers the word, as the redactor counts it (a word of no duration at its edge too)."""
-    return any(sp == speaker and (w["s"] < e and w["e"] > s or w["s"] == w["e"] and s <= w["s"] <= e)
-               for sp, s, e in spans)
+def _inside(w: dict, speaker: str, spans: list[tuple[str, str, int, int]]) -> str | None:
+    """The label of a detection that covers the word, as the redactor counts it (a word of no duration at its
+    edge too), or None."""
+    return next((label for label, sp, s, e in spans
+                 if sp == speaker and (w["s"] < e and w["e"] > s or w["s"] == w["e"] and s <= w["s"] <= e)), None)
 
 
-def _marked(script: list, item: dict) -> list[tuple[str, dict, str | None, bool]]:
-    """(speaker, recognised word, kind of the word said there or None, inside a detection) for every
-    recognised word aligned to a word said; a word the recogniser left out cannot leak and is not listed."""
+def _marked(script: list, item: dict) -> list[tuple[str, dict, str | None, str | None]]:
+    """(speaker, recognised word, kind of the word said there or None, label of a detection covering it or
+    None) for every recognised word aligned to a word said; a word the recogniser left out is not listed."""
     from vocabulary import align, norm
 
     spans = _spans(item)
@@ -194,20 +135,31 @@ def _marked(script: list, item: dict) -> list[tuple[str, dict, str | None, bool]
 
 
 def score(calls: list[tuple[list, dict]]) -> dict:
-    found = {kind: [0, 0] for kind in ("name", "dateOfBirth", "address", "email", "phone", "account")}
+    """Recall, words heard, words wrongly taken and calls leaking, per kind; other talk kept."""
+    found = {kind: [0, 0] for kind in KINDS}
+    wrong = dict.fromkeys(KINDS, 0)
+    leaking = {kind: set() for kind in KINDS}
     kept = [0, 0]
-    for script, item in calls:
-        for _, _, kind, inside in _marked(script, item):
+    for n, (script, item) in enumerate(calls):
+        for _, _, kind, label in _marked(script, item):
             if kind is None:
-                kept[0] += not inside
+                kept[0] += label is None
                 kept[1] += 1
+                if label in wrong:
+                    wrong[label] += 1
             else:
-                found[kind][0] += inside
+                found[kind][0] += label is not None
                 found[kind][1] += 1
-    return {"recall": {k: round(a / b, 3) if b else None for k, (a, b) in found.items()},
+                if label is None:
+                    leaking[kind].add(n)
+    leaks = {k: len(v) for k, v in leaking.items()}
+    return {"recall": {k: round(a / b, 4) if b else None for k, (a, b) in found.items()},
             "personal_words_heard": {k: b for k, (_, b) in found.items()},
-            "recall_all": round(sum(a for a, _ in found.values()) / max(1, sum(b for _, b in found.values())), 3),
-            "other_words_kept": round(kept[0] / max(1, kept[1]), 3), "other_words": kept[1]}
+            "other_words_taken": wrong, "calls_leaking": leaks,
+            "calls_leaking_address_or_birth": len(set().union(*(leaking[k] for k in LEAK_KINDS))),
+            "calls_leaking_any": len(set().union(*leaking.values())),
+            "recall_all": round(sum(a for a, _ in found.values()) / max(1, sum(b for _, b in found.values())), 4),
+            "other_words_kept": round(kept[0] / max(1, kept[1]), 4), "other_words": kept[1]}
 
 
 def spoken(media: dict) -> list[dict]:
@@ -221,8 +173,9 @@ def spoken(media: dict) -> list[dict]:
     return out
 
 
-def rescored(kept: dict) -> tuple[list, dict]:
-    """A kept call with its detections found again from its recognised words."""
+def rescored(kept: dict, finder=None) -> tuple[list, dict]:
+    """A kept call with its detections found again from its recognised words: by today's rules, or by
+    `finder(tokens)` (a list of Detection)."""
     from speechproc.conversation import Word
     from speechproc.stages import pii
     from speechproc.stages.detect import load_spacy
@@ -232,18 +185,60 @@ def rescored(kept: dict) -> tuple[list, dict]:
     tokens = [Word(p=w["p"], c=w.get("c", 1.0), s=w["s"], e=w["e"], w=w["w"], m=w.get("m"), speaker=w["speaker"])
               for w in media["_words"]]
     tokens.sort(key=lambda w: (w.s, w.p))
-    media["prediction"]["detectors"][0]["detections"] = [
+    found = finder(tokens) if finder else pii.find(tokens, pii.KINDS, load_spacy())
+    media["prediction"]["detectors"] = [{"detections": [
         {"detectorClassLabel": d.label, "detectedSegments": [
             {"speakerName": speaker, "occurrences": [{"s": s, "e": e} for s, e in spans]}
-            for speaker, spans in d.segments.items()]} for d in pii.find(tokens, pii.KINDS, load_spacy())]
-    return [tuple(turn[0:1]) + ([tuple(part) for part in turn[1]],) for turn in kept["script"]], media
+            for speaker, spans in d.segments.items()]} for d in found]}]
+    return [(speaker, [tuple(part) for part in parts]) for speaker, parts in kept["script"]], media
 
 
-def show(script: list, item: dict) -> str:
+PRESIDIO_KINDS = {"PERSON": "name", "DATE_TIME": "dateOfBirth", "LOCATION": "address", "EMAIL_ADDRESS": "email",
+                  "PHONE_NUMBER": "phone", "US_BANK_NUMBER": "account", "ABA_ROUTING_NUMBER": "bankRouting",
+                  "US_DRIVER_LICENSE": "driversLicense", "US_PASSPORT": "passport"}
+
+
+def presidio_finder(with_rules: bool):
+    """Presidio's analyzer (its recognisers, the same spaCy English model) on each turn's words, alone or
+    added to the rules."""
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    from speechproc.stages import pii
+    from speechproc.stages.detect import load_spacy
+    from speechproc.stages.pii_words import detection
+
+    provider = NlpEngineProvider(nlp_configuration={
+        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": load_spacy().meta["lang"] + "_core_web_sm"}]})
+    engine = AnalyzerEngine(nlp_engine=provider.create_engine())
+
+    def find(tokens):
+        words = [t for t in tokens if t.is_word]
+        out = pii.find(tokens, pii.KINDS, load_spacy()) if with_rules else []
+        turn: list = []
+        for w in words + [None]:
+            if turn and (w is None or w.speaker != turn[0].speaker):
+                text, offsets = "", []
+                for t in turn:
+                    offsets.append(len(text))
+                    text += t.w + " "
+                for hit in engine.analyze(text=text, language="en", entities=list(PRESIDIO_KINDS)):
+                    covered = [t for t, o in zip(turn, offsets) if hit.start <= o < hit.end]
+                    if covered:
+                        out.append(detection(PRESIDIO_KINDS[hit.entity_type],
+                                             [(covered[0].speaker, covered[0].s, covered[-1].e)]))
+                turn = []
+            if w is not None:
+                turn.append(w)
+        return out
+    return find
+
+
+def marked_text(script: list, item: dict) -> str:
     """The call's words turn by turn: personal data found [in brackets], personal data left <<like this>>,
     other talk taken for personal data {like this}; a word the alignment pairs with nothing said is in
     brackets when found."""
-    marks = {id(w): (kind, inside) for _, w, kind, inside in _marked(script, item)}
+    marks = {id(w): (kind, label) for _, w, kind, label in _marked(script, item)}
     spans = _spans(item)
     lines, speaker = [], None
     for w in item["_words"]:
@@ -252,70 +247,87 @@ def show(script: list, item: dict) -> str:
         if w["speaker"] != speaker:
             speaker = w["speaker"]
             lines.append(f"{speaker[0]}:")
-        kind, inside = marks.get(id(w), (None, _inside(w, speaker, spans)))
+        kind, label = marks.get(id(w), (None, _inside(w, speaker, spans)))
         text = w["w"]
         if id(w) not in marks:  # a word the alignment pairs with nothing said: marked only when found
-            lines[-1] += " " + (f"[{text}]" if inside else text)
+            lines[-1] += " " + (f"[{text}]" if label else text)
         else:
-            lines[-1] += " " + (f"[{text}]" if kind and inside else f"<<{text}>>" if kind else
-                                "{" + text + "}" if inside else text)
+            lines[-1] += " " + (f"[{text}]" if kind and label else f"<<{text}>>" if kind else
+                                "{" + text + "}" if label else text)
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=41,
-                        help="draws the calls (41, 31, 53, 67, 71: calls the rules were set on; 83: held out)")
-    parser.add_argument("--json", help="write the results here")
-    parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
-    parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
-    parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
-    args = parser.parse_args()
-    if args.rescore:
-        kept = sorted(Path(args.rescore).glob("*.json"))
-        if not kept:
-            sys.exit(f"{args.rescore}: no kept calls (*.json written by --keep) there")
-        calls = [rescored(json.loads(path.read_text())) for path in kept]
-        finish(args, calls)
-        return
+def recognised(calls: list[dict], keep: str | None) -> list[tuple[list, dict]]:
+    """Each call spoken and run through the pipeline: (script, media item with `_words`)."""
     from speechproc import api, results
     from speechproc.config import v3
 
-    rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["SPEECHPROC_HOME"] = str(Path(tmp) / "home")
         folder, scratch = Path(tmp) / "calls", Path(tmp) / "scratch"
         folder.mkdir()
         scratch.mkdir()
-        scripts = {}
-        for n in range(args.calls):
-            script = call_script(rng)
-            agent, caller = rng.sample(range(len(VOICES)), 2)
-            build_call(folder / f"call{n:02d}.wav", script, {"Agent": VOICES[agent], "Caller": VOICES[caller]},
+        by_file = {}
+        for call in calls:
+            agent, caller = call["voices"]
+            build_call(folder / f"{call['id']}.wav", call["script"], {"Agent": VOICES[agent], "Caller": VOICES[caller]},
                        scratch)
-            scripts[f"call{n:02d}.wav"] = script
+            by_file[f"{call['id']}.wav"] = call
         settings = v3.validate({"prediction": {"detectors": [{"detectorName": "PII"}]}})
         batch = api.process([folder], settings, out_dir=Path(tmp) / "out", force=True, deliver=False)
-        calls = []
+        out = []
         for item in batch.items:
+            call = by_file[Path(item.path).name]
             media = results.load(item.outputs["json"])
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                (Path(keep) / f"{call['id']}.json").write_text(json.dumps({**call, "media": media}))
             media["_words"] = spoken(media)
-            calls.append((scripts[Path(item.path).name], media))
-            if args.keep:
-                Path(args.keep).mkdir(parents=True, exist_ok=True)
-                kept = {"script": scripts[Path(item.path).name], "media": media}
-                (Path(args.keep) / f"{Path(item.path).stem}.json").write_text(json.dumps(kept))
-    finish(args, calls)
+            out.append((call["script"], media))
+    return out
 
 
-def finish(args: argparse.Namespace, calls: list[tuple[list, dict]]) -> None:
-    if args.show:
-        for script, media in calls:
-            print(show(script, media) + "\n")
-    command = f"--rescore {args.rescore}" if args.rescore else f"--calls {args.calls} --seed {args.seed}"
-    result = {"command": f"python benchmarks/pii.py {command}", "model": "tiny.en",
-              "calls": args.calls, "seed": args.seed, **score(calls)}
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="dev",
+                        help="which calls: dev (the rules are set on these), test (held back) or all")
+    parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
+    parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
+    parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
+    parser.add_argument("--presidio", action="store_true",
+                        help="with --rescore: Presidio's analyzer alone and added to the rules, beside the rules")
+    args = parser.parse_args()
+    wanted = {call["id"] for call in scripted(args.split)}
+    if args.rescore:
+        kept = [json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json"))]
+        kept = [k for k in kept if k.get("id") in wanted]
+        if not kept:
+            sys.exit(f"{args.rescore}: no kept calls of the {args.split} split (*.json written by --keep) there")
+        results = {"rules": score_and_show(args, [rescored(k) for k in kept], kept)}
+        if args.presidio:
+            for name, with_rules in (("presidio", False), ("rules+presidio", True)):
+                finder = presidio_finder(with_rules)
+                results[name] = score_and_show(args, [rescored(k, finder) for k in kept], kept, show=False)
+        finish(args, results, len(kept))
+        return
+    calls = scripted(args.split)
+    finish(args, {"rules": score_and_show(args, recognised(calls, args.keep), calls)}, len(calls))
+
+
+def score_and_show(args: argparse.Namespace, calls: list[tuple[list, dict]], named: list[dict],
+                   show: bool = True) -> dict:
+    """The scores of `calls`; with --show, each call's words marked first."""
+    if args.show and show:
+        for (script, media), call in zip(calls, named):
+            print(f"--- {call['id']}\n" + marked_text(script, media) + "\n")
+    return score(calls)
+
+
+def finish(args: argparse.Namespace, results: dict, calls: int) -> None:
+    command = f"--rescore {args.rescore}" if args.rescore else ""
+    result = {"command": f"python benchmarks/pii.py --split {args.split} {command}".strip(), "model": "tiny.en",
+              "split": args.split, "calls": calls, **results}
     print(json.dumps(result, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
