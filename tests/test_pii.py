@@ -189,20 +189,30 @@ def test_hostile_transcripts():
 
 # ------------------------------------------------------------------ a redacted call, every output
 
-PII_WORDS = ["Dana", "Reyes", "Maple", "Springfield", "smith", "gmail", "4497", "1985"]
+PII_WORDS = ["Dana", "Reyes", "Maple", "Springfield", "Illinois", "smith", "gmail", "4497", "1985", "021000021",
+             "Sarah", "Mitchell", "5 3 3 8 2"]
 CALL = [
     ("Agent", 1000, "Thank you for calling. Can I have your full name please?"),
-    ("Caller", 5000, "Yes, it's Dana Reyes."),
-    ("Agent", 8000, "Thank you. Can you confirm your date of birth?"),
-    ("Caller", 12000, "March 14th, 1985."),
-    ("Agent", 15000, "And the address on the account?"),
-    ("Caller", 18000, "I live at 218 Maple Street, Springfield, Illinois."),
-    ("Agent", 23000, "What is the best phone number to reach you?"),
-    ("Caller", 27000, "555 218 4497."),
-    ("Agent", 31000, "And an email address?"),
-    ("Caller", 34000, "dan dot smith at gmail dot com."),
-    ("Agent", 39000, "Thank you. I have issued a refund for the double charge on your internet bill."),
-    ("Caller", 45000, "Great, thank you very much for your help today."),
+    ("Caller", 4000, "Yes, it's Dana Reyes."),
+    ("Agent", 6000, "And the address on the account?"),
+    ("Caller", 8500, "I live at 218 Maple Street, Springfield, Illinois."),
+    ("Agent", 12000, "What is the best phone number to reach you?"),
+    ("Caller", 15000, "555 218 4497."),
+    ("Agent", 17000, "And an email address?"),
+    ("Caller", 19000, "dan dot smith at gmail dot com."),
+    ("Agent", 22000, "For the direct debit, what is your routing number?"),
+    ("Caller", 25500, "My routing number is 021000021."),
+    ("Agent", 28000, "And to verify, your PIN?"),
+    ("Caller", 30000, "It's 4 4 1 9."),
+    ("Agent", 32000, "Do you have a driver's license?"),
+    ("Caller", 34000, "Yes, the number is D 4 4 1 9 2 7 3."),
+    ("Agent", 38000, "And your passport number?"),
+    ("Caller", 40000, "It is 5 3 3 8 2 4 9 8 9."),
+    ("Agent", 44000, "Thank you. Can you confirm your date of birth?"),
+    ("Caller", 47000, "March 14th, 1985."),
+    ("Caller", 51000, "Oh, I spoke with your colleague Sarah Mitchell yesterday."),
+    ("Agent", 55000, "Thank you. I have issued a refund for the double charge on your internet bill."),
+    ("Caller", 61000, "Great, thank you very much for your help today."),
 ]
 
 

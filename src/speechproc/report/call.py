@@ -16,12 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from speechproc.conversation import SILENCE_INCIDENT_MS, merge
+from speechproc.formats.detected import Found
+from speechproc.formats.detected import found as found_detections
 from speechproc.formats.flat import flatten
 from speechproc.paths import printable
 from speechproc.report import charts
+from speechproc.report.detections_section import predictions_section
 from speechproc.report.insights_section import insights_section
-from speechproc.report.page import Section, as_dict, chart, clock, dicts, esc, facts, is_number, number, page, plural, table
+from speechproc.report.page import Section, chart, clock, esc, facts, number, page, plural, table
 from speechproc.report.player import audio_address, choose_recording, is_redacted
+from speechproc.results.reading import as_dict, dicts, is_number
 
 METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
 MAX_LINKS = 12  # occurrences linked per keyword, match or detection; the rest are counted
@@ -131,18 +135,6 @@ def silence_spans(lanes: Sequence[tuple[str, Sequence[tuple[int, int]]]]) -> lis
     return [(e, s) for (_, e), (s, _) in zip(speech, speech[1:]) if s - e > SILENCE_INCIDENT_MS]
 
 
-def detected_spans(item: Mapping[str, Any]) -> list[tuple[str, str, str, int, int]]:
-    """(detector, class label, speaker, start, end) of every detection."""
-    out = []
-    for detector in dicts(as_dict(item.get("prediction")).get("detectors")):
-        for detection in dicts(detector.get("detections")):
-            for segment in dicts(detection.get("detectedSegments")):
-                for s, e in _spans(dicts(segment.get("occurrences"))):
-                    out.append((str(detector.get("detectorName", "")), str(detection.get("detectorClassLabel", "")),
-                                str(segment.get("speakerName", "")), s, e))
-    return out
-
-
 def _seconds(spans: Iterable[tuple[int, int]]) -> list[tuple[float, float]]:
     return [(s / 1000, e / 1000) for s, e in spans]
 
@@ -183,14 +175,14 @@ def _summary(item: Mapping[str, Any], lanes, words: Sequence[_Word], audio: str 
     return Section("summary", "Summary", body)
 
 
-Detected = Sequence[tuple[str, str, str, int, int]]  # detected_spans: (detector, label, speaker, start, end)
+Detected = Sequence[Found]
 
 
 def _timeline(lanes, length_ms: int, detected: Detected) -> Section | None:
     if not any(spans for _, spans in lanes):
         return None
     overtalk, silences = overtalk_spans(lanes), silence_spans(lanes)
-    detections = merge((s, e) for *_, s, e in detected)
+    detections = merge((x.s, x.e) for x in detected)
     drawn = charts.timeline([(name, _seconds(spans)) for name, spans in _drawn_lanes(lanes)], _seconds(overtalk),
                             _seconds(silences), _seconds(detections), length_ms / 1000, "timeline",
                             "Speaker turns, overtalk, silences over 4 s and detections over the call")
@@ -299,35 +291,6 @@ def _spotting(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
                                                        numeric=(2,)))
 
 
-def _predictions(item: Mapping[str, Any], anchors: _Anchors, found: Detected) -> Section | None:
-    prediction = as_dict(item.get("prediction"))
-    detectors = dicts(prediction.get("detectors"))
-    classifiers = dicts(prediction.get("classifiers"))
-    if not detectors and not classifiers:
-        return None
-    body = ""
-    if detectors:
-        rows = []
-        for d in detectors:
-            name = str(d.get("detectorName", ""))
-            mine = [x for x in found if x[0] == name]
-            by_speaker: dict[str, list[dict[str, int]]] = {}
-            for _, label, speaker, s, e in mine:
-                by_speaker.setdefault(f"{label} · {speaker}" if label else speaker, []).append({"s": s, "e": e})
-            where = "".join(f"<div>{esc(k)}: {anchors.links(v, k.rsplit(' · ', 1)[-1], exact=False)}</div>"
-                            for k, v in by_speaker.items())
-            rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
-        redacted = is_redacted(item)
-        body += "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
-        body += ('<p class="note">Detected stretches are underlined in the transcript'
-                 + ("; the redacted audio has them replaced by a tone." if redacted else ".") + "</p>")
-    if classifiers:
-        rows = [(esc(c.get("classifierDisplayName") or c.get("classifierName", "")), esc(c.get("predictedClassLabel", "")),
-                 number(c.get("predictionScore"))) for c in classifiers]
-        body += "<h3>Classifiers</h3>" + table(["Classifier", "Prediction", "Score"], rows, numeric=(2,))
-    return Section("predictions", "Detections and classifiers", body)
-
-
 def _verb_nouns(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
     rows = []
     for entry in dicts(as_dict(item.get("conversation")).get("speakerVerbNounPairs")):
@@ -346,7 +309,7 @@ def _verb_nouns(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
 def _transcript(words: Sequence[dict[str, Any]], detected: Detected) -> Section | None:
     if not any(not w.get("m") for w in words):
         return None
-    regions = merge((s, e) for *_, s, e in detected)
+    regions = merge((x.s, x.e) for x in detected)
     starts = [s for s, _ in regions]
 
     def is_detected(s: int, e: int) -> bool:
@@ -409,11 +372,11 @@ def sections(item: Mapping[str, Any], audio: str | None = None, source: str | No
     ends = [e for _, spans in lanes for _, e in spans] + [w.e for w in words]
     length = item.get("length")
     length_ms = int(length) if is_number(length) and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
-    detected = detected_spans(item)
+    detected = found_detections(item)
     built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(lanes, length_ms, detected),
              insights_section(item, anchors), _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors),
              _categories(item, anchors),
-             _spotting(item, anchors), _predictions(item, anchors, detected), _verb_nouns(item, anchors),
+             _spotting(item, anchors), predictions_section(item, anchors, detected), _verb_nouns(item, anchors),
              _transcript(raw_words, detected)]
     return [s for s in built if s is not None]
 

@@ -18,7 +18,8 @@ import numpy as np
 from speechproc import errors as E
 from speechproc.paths import printable
 from speechproc.report import charts
-from speechproc.report.page import Section, chart, clock, esc, facts, is_number, number, page, plural, table
+from speechproc.report.page import Section, chart, clock, esc, facts, number, page, plural, table
+from speechproc.results.reading import is_number
 from speechproc.store import drivers
 
 # the metrics an analyst compares calls by, in the order shown

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from speechproc.report.page import Section, as_dict, dicts, esc, facts, is_number, table
+from speechproc.report.page import Section, esc, facts, table
+from speechproc.results.reading import as_dict, dicts, is_number
 
 
 class Linker(Protocol):

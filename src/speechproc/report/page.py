@@ -7,10 +7,11 @@ that narrows to a phone's width; tables scroll sideways on their own instead of 
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any
+
+from speechproc.results.reading import is_number
 
 # nothing may be fetched but the call's recording: no font, image, style sheet, script or connection
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
@@ -64,21 +65,6 @@ while(lo<=hi){var mid=(lo+hi)>>1;if(starts[mid]<=ms){at=mid;lo=mid+1;}else{hi=mi
 var w=at>=0?words[at]:null;if(w===shown)return;if(shown)shown.classList.remove('now');if(w)w.classList.add('now');shown=w;});
 })();
 """
-
-
-def is_number(value: Any) -> TypeGuard[float]:
-    """A finite int or float (not a bool)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
-    return value if isinstance(value, dict) else {}
-
-
-def dicts(value: Any) -> list[dict[str, Any]]:
-    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
-    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
 
 
 @dataclass(frozen=True)

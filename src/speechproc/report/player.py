@@ -14,7 +14,7 @@ from typing import Any
 
 from speechproc.formats import JSON_SUFFIX
 from speechproc.media import MEDIA_EXTENSIONS
-from speechproc.report.page import dicts
+from speechproc.results.reading import dicts
 
 
 def recording_streams(item: Mapping[str, Any]) -> dict[str, Path]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from speechproc.results import PUNCTUATION_FLAG, TURN_FLAG, MediaItem, Turn, Word
 
@@ -20,6 +21,21 @@ def load(path: str | os.PathLike[str]) -> MediaItem:
     if not isinstance(data, dict) or not isinstance(data.get("mediaId"), str):
         raise ValueError(f"{os.fspath(path)} is not a v3 media item (a JSON object with a mediaId)")
     return cast(MediaItem, data)
+
+
+def is_number(value: Any) -> TypeGuard[float]:
+    """A finite int or float (not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
+    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
 
 
 def _flags(word: Word) -> list[str]:

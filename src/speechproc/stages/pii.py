@@ -24,8 +24,9 @@ import re
 from collections.abc import Sequence
 
 from speechproc.conversation import Detection, Word
-from speechproc.stages.numbers import DigitRun, digit_runs
-from speechproc.stages.pii_talk import BACK, MAX_ANSWER_WORDS, PREAMBLE, answers, read_backs, until_new_sentence
+from speechproc.stages.pii_numbers import followed, numbers
+from speechproc.stages.pii_places import addresses
+from speechproc.stages.pii_talk import BACK, PREAMBLE, answers, read_backs
 from speechproc.stages.pii_words import (
     DATE_DIGITS,
     DATE_JOINERS,
@@ -34,35 +35,36 @@ from speechproc.stages.pii_words import (
     ORDINAL,
     SHORT_WORDS,
     STOP,
-    STREET,
     Ends,
     capitalised,
     detection,
     domain_end,
-    number_word,
     plain,
     spelled,
     talk_before,
     words_span,
 )
 
-KINDS = ("name", "dateOfBirth", "address", "email", "phone", "account")
+KINDS = ("name", "dateOfBirth", "address", "email", "phone", "account", "bankRouting", "pin", "driversLicense",
+         "passport")
 CONTEXT_MS = 30000  # talk this long before a number tells what the number is
 DATE_FOLLOW_MS = 12000
 MAX_NAME_WORDS = 3
 MAX_SPELLED = 30  # letters of a name spelled out, at most
 MAX_LOCAL_WORDS = 25  # words before an e-mail's "at", at most (a name spelled out)
 
+RELATIONS = (r"colleague|husband|wife|partner|son|daughter|manager|supervisor|friend|brother|sister|mother|father|"
+             r"mom|mum|dad|boss|neighbou?r|agent|representative|rep|technician|engineer|landlord|tenant")
 NAME_CUE = re.compile(r"\b(my name is|my name's|name is|this is|i am|i'm|speaking with|talking to|it's|mr|mrs|ms|"
-                      r"miss|dr|doctor|first name|last name|surname)$")
+                      r"miss|dr|doctor|first name|last name|surname|thank you|thanks|(spoke|speak|talked|talk|spoken) "
+                      r"(with|to)|ask(ed)? for|named|called|"
+                      rf"({RELATIONS})('s| is| was|'s name is|'s name)?)$")
+STRONG_NAME_CUE = re.compile(r"\b(name is|name's|surname is)$")  # what follows is a name, however it was written
 BIRTH_TALK = re.compile(r"\b(date o[fn] birth|birth date|birthdate|born|birthday|dob|d o b)\b")
-ADDRESS_TALK = re.compile(r"\b(address|live at|living at|ship it to|mail it to|street)\b")
-PHONE_TALK = re.compile(r"\b(phone|number|call|reach|cell|mobile|callback|call back|landline)\b")
-ACCOUNT_TALK = re.compile(r"\b(account|count number|member|membership|policy|reference|customer|id|client)\b")
-NOT_A_STREET_NAME = frozenset("the a an by this that any some no every which one other same long".split())  # "by the way"
 WRITTEN_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
-MIXED = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z\d-]{4,}$")
-ANSWER_GAP_MS = 2000  # a longer pause ends what was said after a cue
+PRONOUNS = frozenset("i i'm i'll i've i'd he she we they you it".split())  # capitalised, and never a name
+PAUSE_MS = 1500
+MIN_SPELLED = 3  # letters in a row, at least, for a spelling
 
 
 
@@ -75,14 +77,20 @@ def _cued_names(words: Sequence[Word]) -> list[list[Word]]:
         before = " ".join(plain(w) for w in words[max(0, i - 4):i])
         if NAME_CUE.search(before) is None or (i and words[i - 1].speaker != words[i].speaker):
             continue
+        strong = STRONG_NAME_CUE.search(before) is not None
+        turn_end = next((k for k in range(i, len(words)) if words[k].speaker != words[i].speaker), len(words))
+        if strong and turn_end - i <= MAX_NAME_WORDS and all(plain(w) not in PRONOUNS for w in words[i:turn_end]):
+            out.append(list(words[i:turn_end]))  # "my last name is okay FOR": the turn ends with the name
+            continue
         run: list[Word] = []
         names_seen = 0
         for w in words[i:i + MAX_SPELLED]:
             letters = plain(w)
-            if w.speaker != words[i].speaker or not letters:
+            if w.speaker != words[i].speaker or not letters or letters in PRONOUNS or \
+                    run and w.s - run[-1].e > PAUSE_MS:
                 break
-            letter = spelled(w)
-            if letter or (capitalised(w) and names_seen < MAX_NAME_WORDS):
+            letter = spelled(w) or _capitals(w)
+            if letter or (names_seen < MAX_NAME_WORDS and (capitalised(w) or strong and _lower_name(w))):
                 run.append(w)
                 names_seen += not letter
             else:
@@ -121,9 +129,50 @@ def _tagged_names(words: Sequence[Word], nlp) -> list[list[Word]]:
     return out
 
 
-def names(words: Sequence[Word], nlp=None) -> list[Detection]:
-    found = _cued_names(words) + (_tagged_names(words, nlp) if nlp is not None else [])
-    return [detection("name", [words_span(run)]) for run in found]
+def _capitals(word: Word) -> bool:
+    """Letters a recogniser ran together from a spelling ("RYA", "CHMIDT"): two or more capitals, no vowel
+    pattern of an ordinary word required."""
+    text = word.w.strip(".,?!;:\"'()")
+    return 2 <= len(text) <= 8 and text.isalpha() and text.isupper() and text.lower() not in STOP | {"ok", "id"}
+
+
+def _lower_name(word: Word) -> bool:
+    """A word after "my name is" that may be a name the recogniser wrote in lower case."""
+    text = plain(word)
+    return text.isalpha() and text not in STOP and text not in SHORT_WORDS and len(text) > 1
+
+
+def _covered(found: Sequence[Detection], labels: Sequence[str], w: Word) -> bool:
+    return any(d.label in labels and any(s <= w.s and w.e <= e for s, e in d.segments.get(w.speaker, []))
+               for d in found)
+
+
+def spelled_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+    """Letters spelled out in a row (MIN_SPELLED or more, "A I S H A" with its "A" and "I"), anywhere and
+    by anyone, that are not part of an e-mail address found: a name spelled."""
+    out = []
+    k = 0
+    while k < len(words):
+        end = k
+        while end < len(words) and words[end].speaker == words[k].speaker and \
+                (spelled(words[end]) or _capitals(words[end]) or plain(words[end]) in ("a", "i") and end > k) and \
+                (end == k or words[end].s - words[end - 1].e < PAUSE_MS):
+            end += 1
+        run = words[k:end]
+        letters = sum(spelled(w) or plain(w) in ("a", "i") for w in run)
+        if letters >= MIN_SPELLED or letters and len(run) >= 2 and sum(len(plain(w)) for w in run) >= MIN_SPELLED + 1:
+            if not all(_covered(found, ("email",), w) for w in run):
+                out.append(detection("name", [words_span(run)]))
+        k = max(end, k + 1)
+    return out
+
+
+def repeated_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+    """Every other time a name found is said capitalised, by anyone ("Thank you, Priya")."""
+    said = {plain(w) for w in words if _covered(found, ("name",), w) and capitalised(w) and len(plain(w)) > 2
+            and plain(w) not in SHORT_WORDS}
+    return [detection("name", [words_span([w])]) for w in words
+            if plain(w) in said and capitalised(w) and not _covered(found, ("name",), w)]
 
 
 # --- dates of birth ---------------------------------------------------------------------------------------
@@ -155,59 +204,11 @@ def dates_of_birth(words: Sequence[Word]) -> list[Detection]:
     return out
 
 
-# --- addresses ----------------------------------------------------------------------------------------
-
-
-ADDRESS_CUE = re.compile(r"\b(live (at|a|on|in)|living (at|on|in)|address is|ship (it )?to|mail (it )?to|send (it )?to|moved to|"
-                         r"moving to|located at|i'm at|we're at)$")
-
-
-def _through_zip(said: Sequence[Word]) -> list[Word]:
-    """An address said after a cue, through its ZIP code when one is said ("5 Oak Avenue, Clinton 71,118"
-    and not the "last month" after it): through the last number, when words came between it and the first."""
-    numbers = [k for k, w in enumerate(said) if number_word(w)]
-    if numbers and any(not number_word(w) for w in said[numbers[0]:numbers[-1]]):
-        return list(said[:numbers[-1] + 1])
-    return list(said)
-
-
-def addresses(words: Sequence[Word], ends: Ends = frozenset()) -> list[Detection]:
-    out = []
-    for i in range(1, len(words)):  # what follows "I live at" in the same turn, however it was heard
-        before = " ".join(plain(w) for w in words[max(0, i - 4):i] if w.speaker == words[i].speaker)
-        if ADDRESS_CUE.search(before):
-            turn = [w for w in words[i:i + MAX_ANSWER_WORDS] if w.speaker == words[i].speaker]
-            end = next((k for k in range(1, len(turn)) if turn[k].s - turn[k - 1].e > ANSWER_GAP_MS), len(turn))
-            said = _through_zip(turn[:end])  # an address may hold full stops: "Lake Road. Rivers, 55107"
-            if len(said) == end:
-                said = until_new_sentence(said, ends, "address")
-            if said:
-                out.append(detection("address", [words_span(said)]))
-    i = 0
-    while i < len(words):
-        if not number_word(words[i]):
-            i += 1
-            continue
-        street = next((j for j in range(i + 1, min(len(words), i + 6))
-                       if plain(words[j]) in STREET and words[j].speaker == words[i].speaker and
-                       plain(words[j - 1]) not in NOT_A_STREET_NAME), None)
-        if street is None:
-            i += 1
-            continue
-        end = street
-        while end + 1 < len(words) and words[end + 1].speaker == words[i].speaker and \
-                words[end + 1].s - words[end].e < 1500 and (capitalised(words[end + 1]) or number_word(words[end + 1])):
-            end += 1  # the city, state and ZIP code said in the same breath
-        out.append(detection("address", [words_span(words[i:end + 1])]))
-        i = end + 1
-    return out
-
-
 # --- e-mail -------------------------------------------------------------------------------------------------
 
 
-EMAIL_CUE = re.compile(r"\b(e-?mail (it |this |that )?(to|me at)|e-?mail (address )?is|send (it|this|that|them|the \w+|"
-                       r"a \w+|my \w+) to|reach me at)$")
+EMAIL_CUE = re.compile(r"\b(e-?mail (it |this |that )?(to|me at)|e-?mail (address )?is|(send|e-?mail) (it|this|that|them|"
+                       r"the \w+|a \w+|my \w+) to|reach me at)$")
 
 
 def _cued_emails(words: Sequence[Word]) -> list[Detection]:
@@ -243,7 +244,7 @@ def emails(words: Sequence[Word]) -> list[Detection]:
         start = i - 1
         while start > 0 and i - start < MAX_LOCAL_WORDS and words[start - 1].speaker == w.speaker and \
                 words[start].s - words[start - 1].e < 1500 and \
-                (plain(words[start - 1]) not in PREAMBLE or _letter_among_letters(words, start - 1)) and \
+                (plain(words[start - 1]) not in PREAMBLE | {"to"} or _letter_among_letters(words, start - 1)) and \
                 (i - start < 5 or _spelling(words[start - 1])):
             start -= 1  # up to four words before "at", more while they are spelled letters ("d a n dot ...")
         out.append(detection("email", [words_span(words[start:end + 1])]))
@@ -260,54 +261,6 @@ def _spelling(word: Word) -> bool:
     text = plain(word)
     return (len(text) <= 2 and text.isalpha() and text not in SHORT_WORDS) or \
         text in ("dot", "not", "underscore", "dash")
-
-
-# --- phone and account numbers --------------------------------------------------------------------------
-
-PHONE_CUE = re.compile(r"\b(call me( \w+)? (at|on)|reach me (at|on)|text me (at|on)|my (phone |cell |mobile )?number "
-                       r"is|(phone|cell|mobile) number is|(phone|cell|mobile) is)$")
-MAX_GARBLED = 2  # words among the digits after a cue that are no digits ("760 daytime 4 1 4 9")
-DIGIT_SOUNDS = frozenset("to too for won ate oh o".split())  # digits heard as words: "two two" as "two to"
-
-
-ACCOUNT_CUE = re.compile(r"\b(account|count|member(ship)?|policy|reference|customer) (number|no|id)( is)?$")
-
-
-def _cued_numbers(words: Sequence[Word], cue: re.Pattern, kind: str) -> list[Detection]:
-    """The digits said after a cue ("call me back at", "my account number is"), with the words a recogniser
-    makes of some digits ("to", "for") and up to MAX_GARBLED words it garbled ("946 I'm well 826") among them."""
-    out = []
-    for i in range(1, len(words)):
-        before = " ".join(plain(w) for w in words[max(0, i - 5):i] if w.speaker == words[i].speaker)
-        if not cue.search(before) or plain(words[i]) in ("is", "was"):
-            continue  # "my account number" matched before its "is": the digits come after it
-        end, garbled = i, 0
-        while end < len(words) and words[end].speaker == words[i].speaker and end - i < 20 and \
-                (end == i or words[end].s - words[end - 1].e < ANSWER_GAP_MS):
-            if not (number_word(words[end]) or plain(words[end]) in DIGIT_SOUNDS):
-                if garbled >= MAX_GARBLED or not any(number_word(w) for w in words[end + 1:end + 1 + MAX_GARBLED - garbled]):
-                    break
-                garbled += 1
-            end += 1
-        if sum(number_word(w) for w in words[i:end]) >= 3 or sum(c.isdigit() for w in words[i:end] for c in w.w) >= 4:
-            out.append(detection(kind, [words_span(words[i:end])]))
-    return out
-
-
-def phones_and_accounts(words: Sequence[Word], runs: Sequence[DigitRun]) -> tuple[list[Detection], list[Detection]]:
-    phones, accounts = _cued_numbers(words, PHONE_CUE, "phone"), _cued_numbers(words, ACCOUNT_CUE, "account")
-    position = {id(w): i for i, w in enumerate(words)}
-    for run in runs:
-        i = position[id(run.words[0])]
-        digits = len(run.digits)
-        if 10 <= digits <= 11 or (7 <= digits <= 11 and talk_before(words, i, PHONE_TALK, CONTEXT_MS)):
-            phones.append(detection("phone", [(run.speaker, run.s, run.e)]))
-        elif digits >= 4 and talk_before(words, i, ACCOUNT_TALK, CONTEXT_MS):
-            accounts.append(detection("account", [(run.speaker, run.s, run.e)]))
-    for i, w in enumerate(words):
-        if MIXED.match(plain(w)) and talk_before(words, i, ACCOUNT_TALK, CONTEXT_MS):
-            accounts.append(detection("account", [words_span([w])]))
-    return phones, accounts
 
 
 def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None) -> list[Detection]:
@@ -330,14 +283,18 @@ def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None) -> list
 def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends) -> list[Detection]:
     out: list[Detection] = answers(words, kinds, ends)
     if "name" in kinds:
-        out += names(words, nlp)
+        out += [detection("name", [words_span(run)]) for run in _cued_names(words)]
     if "dateOfBirth" in kinds:
         out += dates_of_birth(words)
-    if "address" in kinds:
-        out += addresses(words, ends)
     if "email" in kinds:
         out += emails(words)
-    if "phone" in kinds or "account" in kinds:
-        phones, accounts = phones_and_accounts(words, digit_runs(words))
-        out += (phones if "phone" in kinds else []) + (accounts if "account" in kinds else [])
-    return out + read_backs(words, out, kinds)
+    out += numbers(words, kinds, out)
+    out += read_backs(words, out, kinds)
+    if "address" in kinds:
+        out += addresses(words, ends, [d for d in out if d.label == "address"])
+    out += followed(words, out)
+    if "name" in kinds:  # a name the talk tells is one is said again ("Thank you, Priya"); a tagger's guess is not
+        out += spelled_names(words, out)
+        out += repeated_names(words, out)
+        out += [detection("name", [words_span(run)]) for run in _tagged_names(words, nlp)] if nlp is not None else []
+    return out

@@ -26,21 +26,30 @@ QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before ad
     ("email", re.compile(r"\b(your e-?mail|e-?mail address|e-?mail on (the|your|file)|best e-?mail)\b")),
     # "your date of ..." however its last word was heard ("date of words"): in a call, a date of birth
     ("dateOfBirth", re.compile(r"\b(date o[fn]|birth ?date|birthday|born|dob|d o b)\b")),
-    ("name", re.compile(r"\b(your (full |first |last )?name|surname|who am i speaking|who i'm speaking|"
-                        r"name on the account|spell (it|that|your))\b")),
+    ("name", re.compile(r"\b((?<!in )your (full |first |last )?name|surname|(who )?am i speaking|who i'm speaking|"
+                        r"speaking with today|name on the account|spell (it|that|your))\b")),
+    ("bankRouting", re.compile(r"\b(routing|sort code|transit number)\b")),
+    ("pin", re.compile(r"\b(pin|bin|pin number|passcode|pass code)\b")),
+    ("driversLicense", re.compile(r"\b(driver'?s? licen[cs]e|licen[cs]e number|driving licen[cs]e)\b")),
+    ("passport", re.compile(r"\bpassport\b")),
     ("address", re.compile(r"\b((your|the|home|mailing|street|billing|shipping) address|address on|"
-                           r"where do you live|zip ?code|post ?code)\b")),
+                           r"where do you live|zip ?code|post ?code|(the|your|which) (city|town|state|province|county|"
+                           r"country))\b")),
     ("account", re.compile(r"\b(account|member(ship)?|policy|reference|customer|confirmation) (number|id|no)\b")),
     ("phone", re.compile(r"\b(phone|cell|mobile|callback|call ?back number|contact number|best number|"
                          r"number (where|to reach|we can|i can))\b")),
 )
 # what makes a turn a question (the detector reads words, not punctuation): a question word, "your", or "and
 # the ..." (the agent's "And the address on the account?")
-ASKING = re.compile(r"\b(what|what's|which|can|could|may|would|do you|confirm|tell me|give me|your)\b|^and (the|a|an)\b")
+ASKING = re.compile(r"\b(what|what's|which|who|where|can|could|may|would|do you|confirm|tell me|give me|your)\b|"
+                    r"^(and (the|a|an)|am i|is (this|that|it)|are you)\b")
 PREAMBLE = frozenset("yes yeah yep sure ok okay um uh it it's its is that's that i i'm live living at my the "
                      "email address phone number name date of birth account".split())
 MAX_ANSWER_WORDS = 20
-NUMBERED = frozenset(("phone", "account", "dateOfBirth"))
+PAUSE_MS = 2500  # a longer pause ends an answer: what follows is other talk
+NUMBERED = frozenset(("phone", "account", "dateOfBirth", "bankRouting", "pin", "driversLicense", "passport"))
+DIGITS_ONLY = NUMBERED - {"dateOfBirth"}  # an answer holds a digit within its first words, or is none
+FIRST_WORDS = 5
 DIGIT_HEARD = frozenset("i i'm a to for".split())  # a digit a recogniser wrote as a word before the others
 MAX_SPELLED_EMAIL = 45  # words of an e-mail address spelled letter by letter, at most
 # a word that starts other talk after an answer's sentence ends
@@ -50,6 +59,8 @@ NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can coul
 READING = re.compile(r"\b(let me read (that|it|this|at)|read (that|it) back)$")
 BACK = frozenset("back mac bag black pack bad hack that it at".split())  # "read that back" however "back" was heard
 CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is)$")
+SHORT_CHECK = 12
+SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$")  # "So that's A I S H A?" with no question after it
 CONFIRMING = re.compile(r"^(is (that|it|not|this) (correct|right)|isn't that|correct|did i get)")
 
 
@@ -88,9 +99,11 @@ def _goes_on(rest: Sequence[Word], kind: str) -> bool:
     return False
 
 
-def _read_back(turn: Sequence[Word]) -> list[Word]:
+def _read_back(turn: Sequence[Word]) -> tuple[list[Word], bool]:
     """What the asker reads back in `turn` ("Let me read that back: 555 218 4497. Is that correct?"): the
-    words after the cue and before the confirming question, or nothing when the turn reads nothing back."""
+    words after the cue and before the confirming question, or nothing when the turn reads nothing back;
+    and whether the reading was certain (a reading cue, or a confirming question after it). A checking cue
+    that ends its turn within SHORT_CHECK words ("So that's A I S H A?") is an uncertain reading."""
     text = [plain(w) for w in turn]
     for k in range(len(turn)):
         before = " ".join(text[max(0, k - 5):k + 1])
@@ -99,9 +112,10 @@ def _read_back(turn: Sequence[Word]) -> list[Word]:
             k += reading and k + 1 < len(turn) and text[k + 1] in BACK
             end = next((j for j in range(k + 1, len(turn)) if CONFIRMING.match(" ".join(text[j:j + 3]))), None)
             if end is None and not reading:
-                return []
-            return list(turn[k + 1:min(end or len(turn), k + 1 + MAX_ANSWER_WORDS)])
-    return []
+                short = 0 < len(turn) - k - 1 <= SHORT_CHECK and SAYING_BACK.search(before) is not None
+                return (list(turn[k + 1:]), False) if short else ([], False)
+            return list(turn[k + 1:min(end or len(turn), k + 1 + MAX_ANSWER_WORDS)]), True
+    return [], False
 
 
 def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset()) -> list[Detection]:
@@ -128,7 +142,15 @@ def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(
         if 0 < start < len(answer) and kind in NUMBERED and number_word(answer[start]) and \
                 plain(answer[start - 1]) in DIGIT_HEARD:
             start -= 1  # a first digit heard as a word ("I'm 3 8 9 4 ...": "nine 3 8 9 4")
-        said = until_new_sentence(answer[start:start + MAX_ANSWER_WORDS], ends, kind)
+        if kind in DIGITS_ONLY:
+            first = next((k for k in range(start, min(len(answer), start + FIRST_WORDS)) if number_word(answer[k])), None)
+            if first is None:
+                continue  # "How can I help you?" after "Cobalt Mobile": no phone number answers it
+            while first > 0 and (plain(answer[first - 1]) in DIGIT_HEARD or any(c.isdigit() for c in answer[first - 1].w)):
+                first -= 1  # "I'm 3 8 9 4", "$2 .99": a first digit heard as a word, or written as money
+            start = first
+        stop = next((k for k in range(start + 1, len(answer)) if answer[k].s - answer[k - 1].e > PAUSE_MS), len(answer))
+        said = until_new_sentence(answer[start:min(stop, start + MAX_ANSWER_WORDS)], ends, kind)
         if kind == "email":  # spelled letter by letter, an address takes more words: to its domain's ending
             last = next((j for j in range(min(len(answer), start + MAX_SPELLED_EMAIL) - 1, start + len(said) - 1, -1)
                          if domain_end(answer, j)), None)
@@ -145,11 +167,13 @@ def read_backs(words: Sequence[Word], found: Sequence[Detection], kinds: Sequenc
     out = []
     turns = _turns(words)
     for before, turn in zip(turns, turns[1:]):
-        again = _read_back(turn)
+        again, certain = _read_back(turn)
         if not again:
             continue
         heard = [d.label for d in found for s, e in d.segments.get(before[0].speaker, [])
                  if s < before[-1].e and e > before[0].s]
+        if not certain and not heard:
+            continue  # "so that's all": nothing was given to be read back
         kind = max(set(heard), key=heard.count) if heard else _looks_like(again)
         if kind in kinds:
             out.append(detection(kind, [words_span(again)]))

@@ -7,6 +7,9 @@ Columns, in this order (a column appears when at least one exported item has it)
   category.<name>                                   1 when the category matched, else 0
   spotted.<group>                                   1 when the keyword group was spotted, else 0
   detections.<detector>                             how many stretches the detector found
+  detections.<detector>.<label>                     of them, how many of each kind (PII: name, address, ...)
+  detected.<detector>.<label>                       the words the transcript holds there, " | " between
+                                                    stretches (with redaction on, the replacement)
   classifier.<name>                                 the predicted class label
   insights.reason, insights.outcome, insights.summary, insights.actionItems (how many), insights.answer.<name>
                                                     the call insights: the reason, resolved | unresolved |
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from speechproc import errors as E
+from speechproc.formats import detected
 from speechproc.formats.flat import flatten
 from speechproc.paths import printable
 from speechproc.store import ownership
@@ -34,7 +38,7 @@ from speechproc.store.catalog import EXPORT_OWNER, Catalog, using
 FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
 METADATA_COLUMNS = ("title", "description", "externalId", "externalVersion")
-GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "classifier.")
+GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "detected.", "classifier.")
 INSIGHT_COLUMNS = ("insights.reason", "insights.outcome", "insights.summary", "insights.actionItems")
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 INT64 = (-(2**63), 2**63 - 1)
@@ -46,6 +50,16 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def _detections(detector: dict[str, Any]) -> int:
     return sum(len(segment.get("occurrences", [])) for detection in detector.get("detections", [])
                for segment in detection.get("detectedSegments", []))
+
+
+def _detected(item: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(detector, kind, the words of each stretch) for each kind a detector labels its detections with,
+    other than the detector's own name (PCI's detections are all "PCI")."""
+    by_kind: dict[tuple[str, str], list[str]] = {}
+    for x in detected.found(item):
+        if x.label and x.label != x.detector:
+            by_kind.setdefault((x.detector, x.label), []).append(x.words)
+    return [(name, label, said) for (name, label), said in by_kind.items()]
 
 
 def row(record: dict[str, Any]) -> dict[str, Any]:
@@ -74,6 +88,9 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
     prediction = item.get("prediction") or {}
     for detector in prediction.get("detectors", []):
         out[f"detections.{detector['detectorName']}"] = _detections(detector)
+    for name, label, said in _detected(item):
+        out[f"detections.{name}.{label}"] = len(said)
+        out[f"detected.{name}.{label}"] = " | ".join(said)
     for classifier in prediction.get("classifiers", []):
         out[f"classifier.{classifier['classifierName']}"] = classifier.get("predictedClassLabel")
     found = item.get("insights") or {}

@@ -1,0 +1,61 @@
+"""Each detection of a v3 media item one by one, with the words its transcript holds there: what the call
+report and the export show for review (with redaction on, those words are the replacement)."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from speechproc.results.reading import as_dict, dicts, is_number
+
+MAX_WORDS = 60  # words shown of one detected stretch; a PCI region can span a minute of talk
+
+
+@dataclass(frozen=True)
+class Found:
+    """One occurrence of one detection: its detector, class label, speaker, times (ms) and the words there."""
+
+    detector: str
+    label: str
+    speaker: str
+    s: int
+    e: int
+    words: str
+
+
+def _spoken(item: Mapping[str, Any]) -> list[tuple[str | None, int, int, str]]:
+    """(speaker, s, e, word) of the transcript's words proper, each with the speaker of its turn."""
+    words = dicts(as_dict(item.get("transcript")).get("words"))
+    out, speaker = [], None
+    for w in words:
+        flags = str(w.get("m") or "")
+        if "turn" in flags.split("|"):
+            speaker = str(w.get("w", ""))
+        elif not flags and is_number(w.get("s")) and is_number(w.get("e")):
+            out.append((speaker, int(w["s"]), int(w["e"]), str(w.get("w", ""))))
+    return out
+
+
+def _words_in(spoken: Sequence[tuple[str | None, int, int, str]], speaker: str, s: int, e: int) -> str:
+    """The speaker's words overlapping [s, e] (a word without duration at its edge too), as the redactor counts."""
+    inside = [w for sp, ws, we, w in spoken
+              if sp in (speaker, None) and (ws < e and we > s or ws == we and s <= ws <= e)]
+    return " ".join(inside[:MAX_WORDS]) + (" …" if len(inside) > MAX_WORDS else "")
+
+
+def found(item: Mapping[str, Any]) -> list[Found]:
+    """Every occurrence of every detection of the item, in time order."""
+    detectors = dicts(as_dict(item.get("prediction")).get("detectors"))
+    spoken = _spoken(item)
+    out = []
+    for detector in detectors:
+        for detection in dicts(detector.get("detections")):
+            for segment in dicts(detection.get("detectedSegments")):
+                speaker = str(segment.get("speakerName", ""))
+                for o in dicts(segment.get("occurrences")):
+                    if is_number(o.get("s")) and is_number(o.get("e")) and o["e"] >= o["s"]:
+                        s, e = int(o["s"]), int(o["e"])
+                        out.append(Found(str(detector.get("detectorName", "")),
+                                         str(detection.get("detectorClassLabel", "")), speaker, s, e,
+                                         _words_in(spoken, speaker, s, e)))
+    return sorted(out, key=lambda f: (f.s, f.e, f.detector, f.label))

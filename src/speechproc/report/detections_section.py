@@ -1,0 +1,66 @@
+"""The call report's section on detections and classifiers: each detector's stretches by kind and speaker,
+then every detection one by one with the words the transcript holds there (for review: with redaction on,
+those words are the replacement), and each classifier's prediction."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from speechproc.formats.detected import Found
+from speechproc.report.page import Section, esc, number, table
+from speechproc.report.player import is_redacted
+from speechproc.results.reading import as_dict, dicts
+
+MAX_ROWS = 500  # detections listed one by one; the rest are counted
+
+
+class Linker(Protocol):
+    """What links moments of the call (the call report's anchors)."""
+
+    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str: ...
+
+    def links(self, occurrences: Sequence[dict[str, Any]], speaker: str | None = None, exact: bool = True) -> str: ...
+
+
+def _by_detector(detectors: Sequence[dict[str, Any]], anchors: Linker, found: Sequence[Found]) -> str:
+    rows = []
+    for d in detectors:
+        name = str(d.get("detectorName", ""))
+        mine = [x for x in found if x.detector == name]
+        by_speaker: dict[tuple[str, str], list[dict[str, int]]] = {}
+        for x in mine:
+            by_speaker.setdefault((x.label, x.speaker), []).append({"s": x.s, "e": x.e})
+        where = "".join(f"<div>{esc(f'{label} · {speaker}' if label else speaker)}: "
+                        f"{anchors.links(spans, speaker, exact=False)}</div>"
+                        for (label, speaker), spans in by_speaker.items())
+        rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
+    return "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
+
+
+def _one_by_one(anchors: Linker, found: Sequence[Found]) -> str:
+    rows = [(anchors.link(x.s, None, x.speaker), esc(x.detector), esc(x.label), esc(x.speaker), esc(x.words))
+            for x in found[:MAX_ROWS]]
+    more = len(found) - MAX_ROWS
+    return ("<h3>Each detection</h3>" + table(["When", "Detector", "Kind", "Speaker", "Words"], rows)
+            + (f'<p class="note">and {more} more, in the .v3.json</p>' if more > 0 else ""))
+
+
+def predictions_section(item: Mapping[str, Any], anchors: Linker, found: Sequence[Found]) -> Section | None:
+    """Detections (by detector, then one by one) and classifiers; None when the item has neither."""
+    prediction = as_dict(item.get("prediction"))
+    detectors = dicts(prediction.get("detectors"))
+    classifiers = dicts(prediction.get("classifiers"))
+    if not detectors and not classifiers:
+        return None
+    body = ""
+    if detectors:
+        body += _by_detector(detectors, anchors, found)
+        if found:
+            body += _one_by_one(anchors, found)
+        body += ('<p class="note">Detected stretches are underlined in the transcript'
+                 + ("; the redacted audio has them replaced by a tone." if is_redacted(item) else ".") + "</p>")
+    if classifiers:
+        rows = [(esc(c.get("classifierDisplayName") or c.get("classifierName", "")), esc(c.get("predictedClassLabel", "")),
+                 number(c.get("predictionScore"))) for c in classifiers]
+        body += "<h3>Classifiers</h3>" + table(["Classifier", "Prediction", "Score"], rows, numeric=(2,))
+    return Section("predictions", "Detections and classifiers", body)

@@ -1,0 +1,167 @@
+"""Numbers that are personal data, for the PII detector (`stages/pii.py`): phone, account and bank routing
+numbers, PINs, driver's licence and passport numbers, found by the talk before them, and then followed
+wherever the talk takes them: widened over the digits a recogniser wrote as words beside them ("six I'm
+784 960"), carried on into the speaker's next turn when the other speaker only said "okay" between, and
+into the correction that follows ("no, sorry, it's four one two, not four two one").
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from speechproc.conversation import Detection, Word
+from speechproc.stages.numbers import DigitRun, digit_runs
+from speechproc.stages.pii_words import detection, number_word, plain, spelled, talk_before, words_span
+
+CONTEXT_MS = 30000  # talk this long before a number tells what the number is
+ANSWER_GAP_MS = 2000  # a longer pause ends what was said after a cue
+MAX_GARBLED = 2  # words among the digits after a cue that are no digits ("760 daytime 4 1 4 9")
+DIGIT_SOUNDS = frozenset("to too for won ate oh o i'm".split())  # digits heard as words: "two two" as "two to"
+NUMBERED = ("phone", "account", "bankRouting", "pin", "driversLicense", "passport")  # and dateOfBirth, widened too
+WITH_LETTERS = frozenset(("driversLicense", "passport", "account"))  # numbers that may hold letters ("D 4419273")
+CUES = (  # kind, the talk just before its digits
+    ("bankRouting", re.compile(r"\b(routing|sort code|transit|aba)( number| no| code)?( is)?$")),
+    ("pin", re.compile(r"\b(pin|pin number|pin code|passcode|pass code|security pin)( is)?$")),
+    ("driversLicense", re.compile(r"\b(driver'?s? licen[cs]e|licen[cs]e|driver id|driving licen[cs]e)( number| no)?"
+                                  r"( is)?$")),
+    ("passport", re.compile(r"\bpassport( number| no)?( is)?$")),
+    ("phone", re.compile(r"\b(call me( \w+)? (at|on)|reach me (at|on)|text me (at|on)|my (new |old |home |work |phone |"
+                         r"cell |mobile )*number is|(phone|cell|mobile) number is|(phone|cell|mobile) is)$")),
+    ("account", re.compile(r"\b(account|count|member(ship)?|policy|reference|customer) (number|no|id)( is)?$|"
+                           r"\bthe new one is$")),
+)
+PHONE_TALK = re.compile(r"\b(phone|number|call|reach|cell|mobile|callback|call back|landline)\b")
+ACCOUNT_TALK = re.compile(r"\b(account|count number|member|membership|policy|reference|customer|id|client)\b")
+MIXED = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z\d-]{4,}$")
+CORRECTING = re.compile(r"\b(no|sorry|not|actually|i mean|wrong|mistake|new one|old one|correct(ion)?)\b")
+FOLLOW_MS = 20000  # a correction or the rest of a number comes within this long
+BETWEEN_WORDS = 4  # what the other speaker may say between two parts of a number ("okay", "uh huh")
+
+
+def _numberish(words: Sequence[Word], k: int, letters: bool) -> bool:
+    """A digit or number word; a word a recogniser made of a digit when a digit follows it; with `letters`
+    a letter or a word mixing letters and digits ("D31583")."""
+    if number_word(words[k]) or (letters and (spelled(words[k]) or MIXED.match(plain(words[k])))):
+        return True
+    return plain(words[k]) in DIGIT_SOUNDS and k + 1 < len(words) and number_word(words[k + 1])
+
+
+def _cued(words: Sequence[Word], kinds: Sequence[str]) -> list[Detection]:
+    """The digits said after a cue ("my routing number is", "call me back at"), with the words a recogniser
+    makes of some digits and up to MAX_GARBLED words it garbled among them; a number that may hold letters
+    may start with a letter heard as a word ("before" for "B four")."""
+    out = []
+    for i in range(1, len(words)):
+        before = " ".join(plain(w) for w in words[max(0, i - 5):i] if w.speaker == words[i].speaker)
+        kind = next((k for k, cue in CUES if k in kinds and cue.search(before)), None)
+        if kind is None or any(cue.search(f"{before} {plain(words[i])}") for k, cue in CUES if k == kind):
+            continue  # "my routing" matched before its "number is": the digits come after them
+        letters = kind in WITH_LETTERS
+        end, garbled = i, 0
+        while end < len(words) and words[end].speaker == words[i].speaker and end - i < 20 and \
+                (end == i or words[end].s - words[end - 1].e < ANSWER_GAP_MS):
+            if not _numberish(words, end, letters):
+                ahead = any(number_word(w) for w in words[end + 1:end + 1 + MAX_GARBLED - garbled])
+                if garbled >= MAX_GARBLED or not ahead or (end == i and not letters and garbled):
+                    break
+                garbled += 1
+            end += 1
+        while end > i and not _numberish(words, end - 1, letters):
+            end -= 1
+        if sum(number_word(w) for w in words[i:end]) >= 3 or sum(c.isdigit() for w in words[i:end] for c in w.w) >= 3:
+            out.append(detection(kind, [words_span(words[i:end])]))
+    return out
+
+
+def _by_talk(words: Sequence[Word], runs: Sequence[DigitRun], kinds: Sequence[str]) -> list[Detection]:
+    """Runs of 10-11 digits (phone numbers), 7-9 after phone talk, 4 or more after account talk, and words
+    mixing letters and digits after account talk."""
+    out = []
+    position = {id(w): i for i, w in enumerate(words)}
+    for run in runs:
+        i = position[id(run.words[0])]
+        digits = len(run.digits)
+        if "phone" in kinds and (10 <= digits <= 11 or 7 <= digits <= 11 and talk_before(words, i, PHONE_TALK, CONTEXT_MS)):
+            out.append(detection("phone", [(run.speaker, run.s, run.e)]))
+        elif "account" in kinds and digits >= 4 and talk_before(words, i, ACCOUNT_TALK, CONTEXT_MS):
+            out.append(detection("account", [(run.speaker, run.s, run.e)]))
+    if "account" in kinds:
+        out += [detection("account", [words_span([w])]) for i, w in enumerate(words)
+                if MIXED.match(plain(w)) and talk_before(words, i, ACCOUNT_TALK, CONTEXT_MS)]
+    return out
+
+
+def numbers(words: Sequence[Word], kinds: Sequence[str], known: Sequence[Detection] = ()) -> list[Detection]:
+    """Every number of `kinds` said after its cue, or else after its talk: a number that a cue or `known`
+    (the answers to questions) already tells the kind of is not taken for a phone or account number by the
+    talk around it."""
+    cued = _cued(words, kinds)
+    told = [span for one in [*cued, *known] for spans in one.segments.values() for span in spans]
+    return cued + [one for one in _by_talk(words, digit_runs(words), kinds)
+                   if not any(s < e0 and e > s0 for spans in one.segments.values() for s, e in spans for s0, e0 in told)]
+
+
+def _indices(words: Sequence[Word], found: Detection) -> list[tuple[int, int]]:
+    """(first, last) word index of each of a detection's spans."""
+    out = []
+    for speaker, spans in found.segments.items():
+        for s, e in spans:
+            inside = [k for k, w in enumerate(words) if w.speaker == speaker and w.s < e and w.e > s]
+            if inside:
+                out.append((inside[0], inside[-1]))
+    return out
+
+
+def _widened(words: Sequence[Word], first: int, last: int, letters: bool) -> tuple[int, int]:
+    near = 1500
+    while first > 0 and words[first - 1].speaker == words[first].speaker and \
+            words[first].s - words[first - 1].e < near and _numberish(words, first - 1, letters):
+        first -= 1
+    while last + 1 < len(words) and words[last + 1].speaker == words[last].speaker and \
+            words[last + 1].s - words[last].e < near and (_numberish(words, last + 1, letters) or
+                                                          plain(words[last + 1]) in DIGIT_SOUNDS and
+                                                          last + 2 < len(words) and _numberish(words, last + 2, letters)):
+        last += 1
+    return first, last
+
+
+def _next_part(words: Sequence[Word], last: int) -> int | None:
+    """Where the speaker of words[last] goes on with more of a number in their next turn, when words[last]
+    ends their turn: digits within its first two words after the other speaker said at most BETWEEN_WORDS
+    words ("okay", "uh huh"), or a digit as its first word (a digit the recogniser placed after the other
+    speaker's sentence)."""
+    k = last + 1
+    while k < len(words) and words[k].speaker != words[last].speaker:
+        k += 1
+    between = k - last - 1
+    if k >= len(words) or not between or words[k].s - words[last].e > FOLLOW_MS:
+        return None
+    if number_word(words[k]) or between <= BETWEEN_WORDS and any(number_word(w) for w in words[k:k + 2]):
+        return k
+    return None
+
+
+def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+    """Numbers found, widened over the digits beside them, carried into the speaker's next turn when it goes on
+    with digits, and into a correction within FOLLOW_MS after them (each of the found number's kind)."""
+    out = []
+    runs = digit_runs(words)
+    position = {id(w): i for i, w in enumerate(words)}
+    for one in found:
+        if one.label not in NUMBERED and one.label != "dateOfBirth":
+            continue
+        letters = one.label in WITH_LETTERS
+        for first, last in _indices(words, one):
+            first, last = _widened(words, first, last, letters)
+            out.append(detection(one.label, [words_span(words[first:last + 1])]))
+            start = _next_part(words, last)
+            if start is not None:
+                start, end = _widened(words, start, start, letters)
+                out.append(detection(one.label, [words_span(words[start:end + 1])]))
+            for run in runs:  # a correction, or the other speaker reading it back
+                if 0 < run.s - words[last].e <= FOLLOW_MS and len(run.digits) >= 3 and \
+                        (run.speaker != words[last].speaker or
+                         talk_before(words, position[id(run.words[0])], CORRECTING, 4000)):
+                    first, end = _widened(words, position[id(run.words[0])], position[id(run.words[-1])], letters)
+                    out.append(detection(one.label, [words_span(words[first:end + 1])]))
+    return out

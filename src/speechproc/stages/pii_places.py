@@ -1,0 +1,194 @@
+"""Addresses as a whole, for the PII detector (`stages/pii.py`): street, unit, city, state or region, ZIP or
+postcode and country, said in any order and however a recogniser wrote them.
+
+An address is first found by what anchors it: a house number before a street word ("218 Maple Street"),
+what follows address talk ("I live at", "the new place is", "I'm in"), a state, province or county after a
+place name ("Portland, Oregon"), a postcode ("LS6 2AB", "M5V 2T6"), or a country or region said near other
+address talk. Each stretch found then grows, in the same speaker's breath, over the words an address is made
+of (capitalised words, numbers, unit words, region and country names, postcode pieces), across at most
+MAX_GARBLED words the recogniser garbled between them ("1246 maples treat apartment 19c Austin Texas"), so
+that no part of it is left beside the part found.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from speechproc.conversation import Detection, Word
+from speechproc.stages.pii_talk import DIGIT_HEARD, MAX_ANSWER_WORDS, NEW_SENTENCE, until_new_sentence
+from speechproc.stages.pii_words import STREET, Ends, capitalised, detection, number_word, plain, words_span
+
+US_STATES = ("alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho "
+             "illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota "
+             "mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah "
+             "vermont virginia washington wisconsin wyoming").split()
+TWO_WORD_REGIONS = ("new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota",
+                    "rhode island", "south carolina", "south dakota", "west virginia", "district of columbia",
+                    "british columbia", "new brunswick", "nova scotia", "prince edward", "west yorkshire",
+                    "south yorkshire", "north yorkshire", "east sussex", "west sussex", "west midlands",
+                    "greater london", "greater manchester", "northern ireland", "new south", "south australia",
+                    "western australia", "united states", "united kingdom", "new zealand", "south africa")
+REGIONS = frozenset(US_STATES + (
+    "alberta manitoba ontario quebec saskatchewan newfoundland yukon nunavut "  # Canada
+    "avon berkshire cornwall cumbria derbyshire devon dorset durham essex gloucestershire hampshire kent "
+    "lancashire leicestershire lincolnshire merseyside norfolk northumberland nottinghamshire oxfordshire "
+    "shropshire somerset staffordshire suffolk surrey warwickshire wiltshire worcestershire yorkshire "
+    "scotland wales england queensland victoria tasmania").split())
+COUNTRIES = frozenset(("usa us america uk britain canada mexico ireland australia germany france spain italy india "
+                       "china japan brazil netherlands portugal poland sweden norway denmark finland belgium "
+                       "switzerland austria nigeria kenya pakistan philippines singapore").split())
+STATE_CODES = frozenset(("al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj "
+                         "nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc").split())
+UNIT = frozenset("apartment apt unit suite ste flat floor fl building bldg room box po p.o number no #".split())
+CONNECTORS = frozenset("in at on , of and the".split())  # between an address's parts; never at its ends
+POSTCODE = re.compile(r"^([a-z]{1,2}\d[a-z\d]?(\d[a-z]{2})?|\d[a-z]{2}|[a-z]\d[a-z](\d[a-z]\d)?|\d[a-z]\d|"
+                      r"\d{5}(-\d{4})?)$")  # UK (LS6 2AB), Canada (M5V 2T6), US ZIP, in one piece or two
+PIECE = re.compile(r"^[a-z]{0,2}\d[a-z\d]{0,3}$|^[b-hj-z]$")  # a piece of a postcode heard apart: "M5v", "t6", "L"
+PRONOUNS = frozenset("i i'm i'll i've i'd it's that's there's here's".split())  # capitalised, never an address's
+ADDRESS_TALK = re.compile(r"\b(address|live|living|lives|moved|moving|ship|mail|send|deliver\w*|located|zip|"
+                          r"post ?code|city|town|street|state|province|county|country|place)\b")
+ADDRESS_CUE = re.compile(r"\b(live (at|a|on|in)|living (at|on|in)|lives (at|on|in)|address is|ship (it )?to|"
+                         r"mail (it )?to|send (it )?to|moved to|moving to|located (at|in)|i'm at|we're at|i'm in|"
+                         r"we're in|place is|new address is|(zip|post) ?code (is|again is|again in|is in))$")
+MAX_GARBLED = 3  # words between two parts of an address that are none, kept when a part follows them
+GAP_MS = 1500  # a longer pause ends an address
+ANSWER_GAP_MS = 2000
+TALK_MS = 60000  # a country or lone region is an address's within this long of address talk
+
+
+def _region_at(words: Sequence[Word], i: int) -> int:
+    """How many words of a region or country name start at words[i] (0: none); a name's last word is
+    capitalised ("us" is no country, "leads west Yorkshire" is a county)."""
+    first = plain(words[i])
+    if i + 1 < len(words) and f"{first} {plain(words[i + 1])}" in TWO_WORD_REGIONS and _capital(words[i + 1]):
+        return 2
+    return 1 if (first in REGIONS or first in COUNTRIES) and _capital(words[i]) else 0
+
+
+def _capital(word: Word) -> bool:
+    return word.w.strip(".,?!;:\"'()")[:1].isupper()
+
+
+def _part(words: Sequence[Word], k: int) -> bool:
+    """Whether words[k] may be part of an address: a number, a capitalised word, a street, unit, region or
+    country word, a state's code or a postcode's piece."""
+    text = plain(words[k]).replace(",", "").replace(".", "")
+    if text in PRONOUNS:
+        return False
+    return (number_word(words[k]) or capitalised(words[k]) or text in STREET or text in UNIT or
+            _region_at(words, k) > 0 or text in STATE_CODES and words[k].w.strip(".,")[:1].isupper() or
+            POSTCODE.match(text) is not None or PIECE.match(text) is not None)
+
+
+def _ends_talk(words: Sequence[Word], j: int) -> bool:
+    """Whether words[j] starts other talk ("also", "thank"), and is no digit heard as a word ("I'm seven")."""
+    return plain(words[j]) in NEW_SENTENCE and not (plain(words[j]) in DIGIT_HEARD and j + 1 < len(words) and
+                                                    number_word(words[j + 1]))
+
+
+def _same_breath(words: Sequence[Word], a: int, b: int) -> bool:
+    """Whether words[a] and words[b] (a < b, neighbours) are said by one speaker without a long pause."""
+    return words[a].speaker == words[b].speaker and words[b].s - words[a].e < GAP_MS
+
+
+def grown(words: Sequence[Word], start: int, end: int) -> tuple[int, int]:
+    """The stretch words[start..end] grown both ways over the parts of an address (see the module)."""
+    while True:
+        ahead = next((k for k in range(end + 1, min(len(words), end + 2 + MAX_GARBLED))
+                      if _part(words, k) and all(_same_breath(words, j - 1, j) for j in range(end + 1, k + 1))
+                      and not any(_ends_talk(words, j) for j in range(end + 1, k + 1))), None)
+        if ahead is None:
+            break
+        end = ahead
+    while True:
+        behind = next((k for k in range(start - 1, max(-1, start - 2 - MAX_GARBLED), -1)
+                       if _part(words, k) and all(_same_breath(words, j, j + 1) for j in range(k, start))
+                       and not any(_ends_talk(words, j) for j in range(k, start))), None)
+        if behind is None:
+            break
+        start = behind
+    while start < end and (not _part(words, start) or plain(words[start]) in CONNECTORS | STREET):
+        start += 1  # "the new place is 1246 ...": an address starts with no street word
+    while end > start and (not _part(words, end) or plain(words[end]) in CONNECTORS):
+        end -= 1
+    return start, end
+
+
+def _through_zip(said: Sequence[Word]) -> list[Word]:
+    """An address said after a cue, through its ZIP code when one is said ("5 Oak Avenue, Clinton 71,118"
+    and not the "last month" after it): through the last number, when words came between it and the first."""
+    numbers = [k for k, w in enumerate(said) if number_word(w)]
+    if numbers and any(not number_word(w) for w in said[numbers[0]:numbers[-1]]):
+        return list(said[:numbers[-1] + 1])
+    return list(said)
+
+
+def _cued(words: Sequence[Word], ends: Ends) -> list[tuple[int, int]]:
+    """What follows "I live at", "the new place is", "I'm in" in the same turn, however it was heard."""
+    out = []
+    for i in range(1, len(words)):
+        before = " ".join(plain(w) for w in words[max(0, i - 4):i] if w.speaker == words[i].speaker)
+        if not ADDRESS_CUE.search(before):
+            continue
+        turn = [w for w in words[i:i + MAX_ANSWER_WORDS] if w.speaker == words[i].speaker]
+        end = next((k for k in range(1, len(turn)) if turn[k].s - turn[k - 1].e > ANSWER_GAP_MS), len(turn))
+        said = _through_zip(turn[:end])  # an address may hold full stops: "Lake Road. Rivers, 55107"
+        if len(said) == end:
+            said = until_new_sentence(said, ends, "address")
+        if said and any(_part(words, i + k) for k in range(len(said))):
+            out.append((i, i + len(said) - 1))
+    return out
+
+
+NOT_A_STREET_NAME = frozenset("the a an by this that any some no every which one other same long".split())  # "by the way"
+
+
+def _streets(words: Sequence[Word]) -> list[tuple[int, int]]:
+    """A house number followed within four words by a street word ("218 Maple Street")."""
+    out = []
+    for i in range(len(words)):
+        if number_word(words[i]):
+            street = next((j for j in range(i + 1, min(len(words), i + 6))
+                           if plain(words[j]) in STREET and words[j].speaker == words[i].speaker and
+                           plain(words[j - 1]) not in NOT_A_STREET_NAME), None)
+            if street is not None:
+                out.append((i, street))
+    return out
+
+
+def _places(words: Sequence[Word]) -> list[tuple[int, int]]:
+    """A region after a place name ("Portland, Oregon"), a postcode, and a country or lone region said within
+    TALK_MS of address talk."""
+    out = []
+    for i in range(len(words)):
+        size = _region_at(words, i)
+        text = plain(words[i]).replace(" ", "")
+        if size and (i and capitalised(words[i - 1]) and _same_breath(words, i - 1, i) or _talk_near(words, i)):
+            out.append((i, i + size - 1))
+        elif POSTCODE.match(text) and not text.isdigit() and any(c.isalpha() for c in text) and len(text) >= 5:
+            out.append((i, i))
+    return out
+
+
+def _talk_near(words: Sequence[Word], i: int) -> bool:
+    j = i
+    while j > 0 and words[i].s - words[j - 1].s <= TALK_MS:
+        j -= 1
+    return ADDRESS_TALK.search(" ".join(plain(w) for w in words[j:i])) is not None
+
+
+def addresses(words: Sequence[Word], ends: Ends = frozenset(), more: Sequence[Detection] = ()) -> list[Detection]:
+    """Every address said, each grown to the whole of it; `more` holds address detections found otherwise
+    (the answer to an address question), grown the same way."""
+    stretches = _cued(words, ends) + _streets(words) + _places(words)
+    for found in more:
+        for speaker, spans in found.segments.items():
+            for s, e in spans:
+                inside = [k for k, w in enumerate(words) if w.speaker == speaker and w.s < e and w.e > s]
+                if inside:
+                    stretches.append((inside[0], inside[-1]))
+    out = []
+    for start, end in stretches:
+        start, end = grown(words, start, end)
+        out.append(detection("address", [words_span(words[start:end + 1])]))
+    return out
