@@ -21,7 +21,10 @@ Twelve conversation flows, three calls of each per half:
 
 Every call then goes on with talk holding no personal data (a company name, amounts, weekdays, a plan name)
 for the share of other talk kept. The dev half draws names, streets and cities from one set of lists, the test
-half from another, so that no value of the held-back half was seen while the rules were set.
+half from another, so that no value of the held-back half was seen while the rules were set. The `fresh` half,
+added after the test half had been scored once, draws from a third set of lists and words many of the questions
+and cues in other ways ("May I ask who's calling?", "we're now at"): it is held back from the rules that were
+then set on the dev and test halves together.
 
 `python benchmarks/pii_calls.py` writes benchmarks/pii_calls.json; that file is committed before any tuning,
 and the benchmark reads it, not this generator.
@@ -36,7 +39,7 @@ OUT = Path(__file__).resolve().parent / "pii_calls.json"
 FLOWS = ("asked", "volunteered", "read back", "corrected", "spelled", "spelled back", "split", "address any order",
          "banking", "documents", "third party", "none")
 CALLS_PER_FLOW = 3
-SEEDS = {"dev": 4100, "test": 8300}
+SEEDS = {"dev": 4100, "test": 8300, "fresh": 9700}
 POOLS = {  # first names, last names, streets, (city, state or region, postcode, country)
     "dev": (["Dana", "Maria", "James", "Priya", "Oliver", "Fatima", "Lucas", "Mei", "Kwame", "Sofia"],
             ["Reyes", "Johnson", "Kowalski", "Nguyen", "Okafor", "Schmidt", "Patel", "Brennan", "Moreau", "Tanaka"],
@@ -50,6 +53,33 @@ POOLS = {  # first names, last names, streets, (city, state or region, postcode,
              [("Denver", "Colorado", "80203", "USA"), ("Columbus", "Ohio", "43215", "USA"),
               ("Tampa", "Florida", "33602", "USA"), ("Bristol", "Avon", "BS1 4DJ", "United Kingdom"),
               ("Vancouver", "British Columbia", "V6B 3K9", "Canada")]),
+    "fresh": (["Nadia", "Tomasz", "Leila", "Marcus", "Yuki", "Ines", "Kofi", "Astrid", "Diego", "Amara"],
+              ["Petrov", "Yamamoto", "Gallagher", "Osei", "Novak", "Castillo", "Whitfield", "Banerjee", "Larsen",
+               "Mbeki"],
+              ["Chestnut Avenue", "Harbor Road", "Pine Street", "Meadow Lane", "Ridge Drive", "Kings Way"],
+              [("Phoenix", "Arizona", "85004", "USA"), ("Nashville", "Tennessee", "37203", "USA"),
+               ("Seattle", "Washington", "98101", "USA"), ("Cardiff", "Wales", "CF10 1EP", "United Kingdom"),
+               ("Calgary", "Alberta", "T2P 1J9", "Canada")]),
+}
+REWORDED = {  # the fresh half asks and answers in other words than the two halves the rules were set on
+    "Can I have your full name please?": "Could I get your first and last name?",
+    "And your date of birth?": "And what's your birthday, including the year?",
+    "What is the address on the account?": "Where do you live, the full address please?",
+    "And the best phone number to reach you?": "What's a good callback number for you?",
+    "Oh, and before I forget, my new number is": "By the way, I changed my number, it's now",
+    "Also, I moved recently, the new place is": "Oh, and we moved last month, we're now at",
+    "And you can email the receipt to": "Could you send the confirmation to",
+    "Can I get your account number?": "Could you read me your account number?",
+    "What's the best number to call you back on?": "Which number should I call if we get cut off?",
+    "Can I have your last name please?": "And how do you spell your surname?",
+    "Who am I speaking with today?": "May I ask who's calling?",
+    "What's a good phone number for you?": "What's your cell phone number?",
+    "And your street address?": "And the street?",
+    "Where should we send the new router?": "Where do you want the replacement shipped?",
+    "Okay, my routing number is": "Sure, the routing number on my checks is",
+    "My PIN is": "It's",
+    "Yes, the license number is": "Yes, it's",
+    "I spoke with your colleague": "Last time I talked to someone called",
 }
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -121,8 +151,11 @@ def caller(*parts: Part) -> Turn:
     return ("Caller", list(parts))
 
 
+HALF = ["dev"]  # the half whose calls are being written
+
+
 def said(text: str) -> Part:
-    return (text, None)
+    return (REWORDED.get(text, text) if HALF[0] == "fresh" else text, None)
 
 
 def opening(p: Person) -> list[Turn]:
@@ -228,6 +261,7 @@ def calls() -> dict[str, list[dict]]:
     """Both halves' calls: id, flow and script (turns of [text, kind or null] parts)."""
     out: dict[str, list[dict]] = {}
     for half, seed in SEEDS.items():
+        HALF[0] = half
         rng = random.Random(seed)
         out[half] = []
         for flow in FLOWS:
