@@ -64,7 +64,7 @@ def found(words: list[Word], kinds=pii.KINDS) -> list[tuple[str, str]]:
      ("dateOfBirth", "March 14th, 1985.")),
     ([("Agent", "And your date of birth?"), ("Caller", "It's 03/14/1985.")], ("dateOfBirth", "03/14/1985.")),
     ([("Caller", "I was born on the fourteenth of March nineteen eighty five.")],
-     ("dateOfBirth", "fourteenth of March nineteen eighty five.")),
+     ("dateOfBirth", "the fourteenth of March nineteen eighty five.")),
     ([("Caller", "I live at 218 Maple Street, Springfield, Illinois 62704.")],
      ("address", "218 Maple Street, Springfield, Illinois 62704.")),
     ([("Caller", "My email is dan dot smith at gmail dot com.")], ("email", "dan dot smith at gmail dot com.")),

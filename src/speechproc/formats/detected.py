@@ -24,14 +24,18 @@ class Found:
 
 
 def _spoken(item: Mapping[str, Any]) -> list[tuple[str | None, int, int, str]]:
-    """(speaker, s, e, word) of the transcript's words proper, each with the speaker of its turn."""
+    """(speaker, s, e, word) of the transcript's words proper, each with the speaker of its turn and the
+    punctuation written after it."""
     words = dicts(as_dict(item.get("transcript")).get("words"))
-    out, speaker = [], None
+    out: list[tuple[str | None, int, int, str]] = []
+    speaker = None
     for w in words:
-        flags = str(w.get("m") or "")
-        if "turn" in flags.split("|"):
+        flags = str(w.get("m") or "").split("|")
+        if "turn" in flags:
             speaker = str(w.get("w", ""))
-        elif not flags and is_number(w.get("s")) and is_number(w.get("e")):
+        elif "punc" in flags and out and out[-1][0] == speaker:
+            out[-1] = (*out[-1][:3], out[-1][3] + str(w.get("w", "")))  # "Reyes" "." as "Reyes."
+        elif flags == [""] and is_number(w.get("s")) and is_number(w.get("e")):
             out.append((speaker, int(w["s"]), int(w["e"]), str(w.get("w", ""))))
     return out
 

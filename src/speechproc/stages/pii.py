@@ -184,6 +184,7 @@ def _date_like(word: Word) -> bool:
 
 
 def dates_of_birth(words: Sequence[Word]) -> list[Detection]:
+    """Dates said within DATE_FOLLOW_MS after birth talk ("the 17th of September, 1984")."""
     out = []
     i = 0
     while i < len(words):
@@ -191,6 +192,7 @@ def dates_of_birth(words: Sequence[Word]) -> list[Detection]:
                 not talk_before(words, i, BIRTH_TALK, DATE_FOLLOW_MS):
             i += 1
             continue
+        k = i
         run = [words[i]]
         while i + 1 < len(words) and _date_like(words[i + 1]) and words[i + 1].s - run[-1].e < 2000 and \
                 words[i + 1].speaker == run[0].speaker:
@@ -198,6 +200,9 @@ def dates_of_birth(words: Sequence[Word]) -> list[Detection]:
             run.append(words[i])
         while run and plain(run[-1]) in DATE_JOINERS:
             run.pop()
+        if run and ORDINAL.match(plain(run[0])) and k and plain(words[k - 1]) == "the" and \
+                words[k - 1].speaker == run[0].speaker:
+            run.insert(0, words[k - 1])  # "the 17th of September"
         if run:
             out.append(detection("dateOfBirth", [words_span(run)]))
         i += 1

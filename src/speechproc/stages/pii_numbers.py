@@ -16,7 +16,7 @@ from speechproc.stages.pii_words import detection, number_word, plain, spelled, 
 CONTEXT_MS = 30000  # talk this long before a number tells what the number is
 ANSWER_GAP_MS = 2000  # a longer pause ends what was said after a cue
 MAX_GARBLED = 2  # words among the digits after a cue that are no digits ("760 daytime 4 1 4 9")
-DIGIT_SOUNDS = frozenset("to too for won ate oh o i'm".split())  # digits heard as words: "two two" as "two to"
+DIGIT_SOUNDS = frozenset("to too for won ate oh o i'm do".split())  # digits heard as words: "two two" as "two to"
 NUMBERED = ("phone", "account", "bankRouting", "pin", "driversLicense", "passport")  # and dateOfBirth, widened too
 WITH_LETTERS = frozenset(("driversLicense", "passport", "account"))  # numbers that may hold letters ("D 4419273")
 CUES = (  # kind, the talk just before its digits
@@ -154,10 +154,12 @@ def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detectio
         for first, last in _indices(words, one):
             first, last = _widened(words, first, last, letters)
             out.append(detection(one.label, [words_span(words[first:last + 1])]))
-            start = _next_part(words, last)
-            if start is not None:
-                start, end = _widened(words, start, start, letters)
+            part = _next_part(words, last)
+            while part is not None:  # "five five five," "okay" "two one eight," "uh huh" "four four nine seven"
+                start, end = _widened(words, part, part, letters)
                 out.append(detection(one.label, [words_span(words[start:end + 1])]))
+                part = _next_part(words, end) if end > last else None
+                last = end
             for run in runs:  # a correction, or the other speaker reading it back
                 if 0 < run.s - words[last].e <= FOLLOW_MS and len(run.digits) >= 3 and \
                         (run.speaker != words[last].speaker or

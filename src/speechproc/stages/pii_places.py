@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from speechproc.conversation import Detection, Word
+from speechproc.stages.numbers import digit_runs
 from speechproc.stages.pii_talk import DIGIT_HEARD, MAX_ANSWER_WORDS, NEW_SENTENCE, until_new_sentence
 from speechproc.stages.pii_words import STREET, Ends, capitalised, detection, number_word, plain, words_span
 
@@ -49,7 +50,7 @@ ADDRESS_TALK = re.compile(r"\b(address|live|living|lives|moved|moving|ship|mail|
                           r"post ?code|city|town|street|state|province|county|country|place)\b")
 ADDRESS_CUE = re.compile(r"\b(live (at|a|on|in)|living (at|on|in)|lives (at|on|in)|address is|ship (it )?to|"
                          r"mail (it )?to|send (it )?to|moved to|moving to|located (at|in)|i'm at|we're at|i'm in|"
-                         r"we're in|place is|new address is|(zip|post) ?code (is|again is|again in|is in))$")
+                         r"we're in|place (is|in)|new address( is)?|(zip|post) ?code (is|again is|again in|is in))$")
 MAX_GARBLED = 3  # words between two parts of an address that are none, kept when a part follows them
 GAP_MS = 1500  # a longer pause ends an address
 ANSWER_GAP_MS = 2000
@@ -191,4 +192,12 @@ def addresses(words: Sequence[Word], ends: Ends = frozenset(), more: Sequence[De
     for start, end in stretches:
         start, end = grown(words, start, end)
         out.append(detection("address", [words_span(words[start:end + 1])]))
-    return out
+    return out + _said_again(words, out)
+
+
+def _said_again(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+    """A ZIP code or postcode's digits said again by the same speaker within TALK_MS after their address
+    ("the post code again is three three six zero two", however "post code" was heard)."""
+    ends = [(speaker, e) for one in found for speaker, spans in one.segments.items() for _, e in spans]
+    return [detection("address", [(run.speaker, run.s, run.e)]) for run in digit_runs(words)
+            if 4 <= len(run.digits) <= 9 and any(sp == run.speaker and 0 < run.s - e <= TALK_MS for sp, e in ends)]

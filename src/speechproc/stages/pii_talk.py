@@ -26,7 +26,7 @@ QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before ad
     ("email", re.compile(r"\b(your e-?mail|e-?mail address|e-?mail on (the|your|file)|best e-?mail)\b")),
     # "your date of ..." however its last word was heard ("date of words"): in a call, a date of birth
     ("dateOfBirth", re.compile(r"\b(date o[fn]|birth ?date|birthday|born|dob|d o b)\b")),
-    ("name", re.compile(r"\b((?<!in )your (full |first |last )?name|surname|(who )?am i speaking|who i'm speaking|"
+    ("name", re.compile(r"\b((?<!in )your (\w+ )?name|surname|(who )?am i speaking|who i'm speaking|"
                         r"speaking with today|name on the account|spell (it|that|your))\b")),
     ("bankRouting", re.compile(r"\b(routing|sort code|transit number)\b")),
     ("pin", re.compile(r"\b(pin|bin|pin number|passcode|pass code)\b")),
@@ -50,7 +50,7 @@ PAUSE_MS = 2500  # a longer pause ends an answer: what follows is other talk
 NUMBERED = frozenset(("phone", "account", "dateOfBirth", "bankRouting", "pin", "driversLicense", "passport"))
 DIGITS_ONLY = NUMBERED - {"dateOfBirth"}  # an answer holds a digit within its first words, or is none
 FIRST_WORDS = 5
-DIGIT_HEARD = frozenset("i i'm a to for".split())  # a digit a recogniser wrote as a word before the others
+DIGIT_HEARD = frozenset("i i'm a to for do".split())  # a digit a recogniser wrote as a word before the others
 MAX_SPELLED_EMAIL = 45  # words of an e-mail address spelled letter by letter, at most
 # a word that starts other talk after an answer's sentence ends
 NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can could that's anyway by".split())
@@ -143,7 +143,8 @@ def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(
                 plain(answer[start - 1]) in DIGIT_HEARD:
             start -= 1  # a first digit heard as a word ("I'm 3 8 9 4 ...": "nine 3 8 9 4")
         if kind in DIGITS_ONLY:
-            first = next((k for k in range(start, min(len(answer), start + FIRST_WORDS)) if number_word(answer[k])), None)
+            first = next((k for k in range(start, min(len(answer), start + FIRST_WORDS))
+                          if number_word(answer[k]) or any(c.isdigit() for c in answer[k].w)), None)
             if first is None:
                 continue  # "How can I help you?" after "Cobalt Mobile": no phone number answers it
             while first > 0 and (plain(answer[first - 1]) in DIGIT_HEARD or any(c.isdigit() for c in answer[first - 1].w)):
