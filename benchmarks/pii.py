@@ -289,9 +289,9 @@ def recognised(calls: list[dict], keep: str | None) -> list[tuple[list, dict]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("dev", "test", "fresh", "all"), default="dev",
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "last", "all"), default="dev",
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
-                             "fresh (held back) or all")
+                             "fresh (held back, then set on), last (held back) or all")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
     parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")

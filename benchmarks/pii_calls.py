@@ -24,7 +24,8 @@ for the share of other talk kept. The dev half draws names, streets and cities f
 half from another, so that no value of the held-back half was seen while the rules were set. The `fresh` half,
 added after the test half had been scored once, draws from a third set of lists and words many of the questions
 and cues in other ways ("May I ask who's calling?", "we're now at"): it is held back from the rules that were
-then set on the dev and test halves together.
+then set on the dev and test halves together. The `last` half, added after the fresh half had been scored once
+and before any rule was set on it, draws from a fourth set of lists in a third wording.
 
 `python benchmarks/pii_calls.py` writes benchmarks/pii_calls.json; that file is committed before any tuning,
 and the benchmark reads it, not this generator.
@@ -39,7 +40,7 @@ OUT = Path(__file__).resolve().parent / "pii_calls.json"
 FLOWS = ("asked", "volunteered", "read back", "corrected", "spelled", "spelled back", "split", "address any order",
          "banking", "documents", "third party", "none")
 CALLS_PER_FLOW = 3
-SEEDS = {"dev": 4100, "test": 8300, "fresh": 9700}
+SEEDS = {"dev": 4100, "test": 8300, "fresh": 9700, "last": 5300}
 POOLS = {  # first names, last names, streets, (city, state or region, postcode, country)
     "dev": (["Dana", "Maria", "James", "Priya", "Oliver", "Fatima", "Lucas", "Mei", "Kwame", "Sofia"],
             ["Reyes", "Johnson", "Kowalski", "Nguyen", "Okafor", "Schmidt", "Patel", "Brennan", "Moreau", "Tanaka"],
@@ -60,6 +61,12 @@ POOLS = {  # first names, last names, streets, (city, state or region, postcode,
               [("Phoenix", "Arizona", "85004", "USA"), ("Nashville", "Tennessee", "37203", "USA"),
                ("Seattle", "Washington", "98101", "USA"), ("Cardiff", "Wales", "CF10 1EP", "United Kingdom"),
                ("Calgary", "Alberta", "T2P 1J9", "Canada")]),
+    "last": (["Olga", "Jamal", "Beatriz", "Henrik", "Zainab", "Pavel", "Noor", "Callum", "Rosa", "Tariq"],
+             ["Ivanova", "Bakr", "Santos", "Eriksen", "Adeyemi", "Horvat", "Rahman", "McLeod", "Ferreira", "Aziz"],
+             ["Orchard Road", "Spring Street", "Valley View Drive", "Beacon Lane", "Granite Avenue", "Fox Court"],
+             [("Boise", "Idaho", "83702", "USA"), ("Richmond", "Virginia", "23219", "USA"),
+              ("Albany", "New York", "12207", "USA"), ("Glasgow", "Scotland", "G2 1DY", "United Kingdom"),
+              ("Halifax", "Nova Scotia", "B3J 1S9", "Canada")]),
 }
 REWORDED = {  # the fresh half asks and answers in other words than the two halves the rules were set on
     "Can I have your full name please?": "Could I get your first and last name?",
@@ -80,6 +87,26 @@ REWORDED = {  # the fresh half asks and answers in other words than the two halv
     "My PIN is": "It's",
     "Yes, the license number is": "Yes, it's",
     "I spoke with your colleague": "Last time I talked to someone called",
+}
+REWORDED_LAST = {  # the last half, in words of neither the rules' halves nor the fresh one
+    "Can I have your full name please?": "Who do I have on the line today?",
+    "And your date of birth?": "For security, when were you born?",
+    "What is the address on the account?": "What address do we have for you?",
+    "And the best phone number to reach you?": "And a contact number?",
+    "Oh, and before I forget, my new number is": "Just so you know, you can now reach me on",
+    "Also, I moved recently, the new place is": "And my address changed, it's",
+    "And you can email the receipt to": "Please forward the invoice to",
+    "Can I get your account number?": "What's the account number you're calling about?",
+    "What's the best number to call you back on?": "Is there a number I can ring you back on?",
+    "Can I have your last name please?": "What's your family name?",
+    "Who am I speaking with today?": "Whom do I have the pleasure of speaking to?",
+    "What's a good phone number for you?": "What number can we text you at?",
+    "And your street address?": "What's the house number and street?",
+    "Where should we send the new router?": "What's the delivery address?",
+    "Okay, my routing number is": "Right, the sort code, well routing number, is",
+    "My PIN is": "The code is",
+    "Yes, the license number is": "Sure, my licence reads",
+    "I spoke with your colleague": "Your supervisor, a guy named",
 }
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -155,7 +182,8 @@ HALF = ["dev"]  # the half whose calls are being written
 
 
 def said(text: str) -> Part:
-    return (REWORDED.get(text, text) if HALF[0] == "fresh" else text, None)
+    reworded = {"fresh": REWORDED, "last": REWORDED_LAST}.get(HALF[0], {})
+    return (reworded.get(text, text), None)
 
 
 def opening(p: Person) -> list[Turn]:
