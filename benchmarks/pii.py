@@ -177,20 +177,27 @@ def rescored(kept: dict, finder=None) -> tuple[list, dict]:
     """A kept call with its detections found again from its recognised words: by today's rules, or by
     `finder(tokens)` (a list of Detection)."""
     from speechproc.conversation import Word
-    from speechproc.stages import pii
-    from speechproc.stages.detect import load_spacy
+    from speechproc.stages.detect import personal_data
 
     media = kept["media"]
     media["_words"] = spoken(media)
     tokens = [Word(p=w["p"], c=w.get("c", 1.0), s=w["s"], e=w["e"], w=w["w"], m=w.get("m"), speaker=w["speaker"])
               for w in media["_words"]]
     tokens.sort(key=lambda w: (w.s, w.p))
-    found = finder(tokens) if finder else pii.find(tokens, pii.KINDS, load_spacy())
+    found = finder(tokens) if finder else personal_data(tokens)
     media["prediction"]["detectors"] = [{"detections": [
         {"detectorClassLabel": d.label, "detectedSegments": [
             {"speakerName": speaker, "occurrences": [{"s": s, "e": e} for s, e in spans]}
             for speaker, spans in d.segments.items()]} for d in found]}]
     return [(speaker, [tuple(part) for part in parts]) for speaker, parts in kept["script"]], media
+
+
+def patterns_only(tokens):
+    """The detector with its question patterns alone (no sentence encoder reading questions)."""
+    from speechproc.stages import pii
+    from speechproc.stages.detect import load_spacy
+
+    return pii.find(tokens, pii.KINDS, load_spacy())
 
 
 PRESIDIO_KINDS = {"PERSON": "name", "DATE_TIME": "dateOfBirth", "LOCATION": "address", "EMAIL_ADDRESS": "email",
@@ -296,6 +303,8 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
     parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
     parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
+    parser.add_argument("--patterns-only", action="store_true",
+                        help="with --rescore: also the detector without its sentence encoder reading questions")
     parser.add_argument("--presidio", action="store_true",
                         help="with --rescore: Presidio's analyzer alone and added to the rules, beside the rules")
     args = parser.parse_args()
@@ -306,6 +315,8 @@ def main() -> None:
         if not kept:
             sys.exit(f"{args.rescore}: no kept calls of the {args.split} split (*.json written by --keep) there")
         results = {"rules": score_and_show(args, [rescored(k) for k in kept], kept)}
+        if args.patterns_only:
+            results["patterns only"] = score_and_show(args, [rescored(k, patterns_only) for k in kept], kept, show=False)
         if args.presidio:
             for name, with_rules in (("presidio", False), ("rules+presidio", True)):
                 finder = presidio_finder(with_rules)

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Detection, DetectorResult, Word
 from speechproc.engines import inventory
-from speechproc.engines.models import load_spacy
+from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_spacy, loaded_once
 from speechproc.stages import pii
 from speechproc.stages.numbers import DigitRun, digit_runs, luhn
 from speechproc.stages.options import DetectOptions
+from speechproc.stages.pii_questions import QuestionReader
 
 DETECTORS = {  # name -> (display name, class label)
     "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),
@@ -148,8 +149,19 @@ def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
         return ssn(words, runs)
     if name == "PII":
         tokens = sorted(conv.words, key=lambda w: (w.s, w.p))  # with punctuation: where sentences end
-        return pii.find(tokens, entity_types(params.get("entityTypes")), load_spacy())
+        return personal_data(tokens, entity_types(params.get("entityTypes")))
     return long_numbers(runs)
+
+
+def personal_data(tokens: Sequence[Word], kinds: Sequence[str] = pii.KINDS) -> list[Detection]:
+    """The PII detector's detections in a transcript's tokens, with spaCy tagging names and the bundled
+    sentence encoder reading the questions no pattern reads."""
+    return pii.find(tokens, kinds, load_spacy(), question_reader())
+
+
+@loaded_once(maxsize=1)
+def question_reader() -> QuestionReader:
+    return QuestionReader(load_sentence_encoder(BUNDLED_SENTENCE_ENCODER))
 
 
 def entity_types(value: str | None) -> tuple[str, ...]:
@@ -170,8 +182,8 @@ def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacem
 
 
 def needs(options: DetectOptions) -> tuple[str, ...]:
-    """The spaCy pipeline (`inventory` key) when a PII detector is configured."""
-    return (inventory.SPACY,) if any(d.name == "PII" for d in options.detectors) else ()
+    """The spaCy pipeline and the sentence encoder (`inventory` keys) when a PII detector is configured."""
+    return (inventory.SPACY, inventory.MINILM) if any(d.name == "PII" for d in options.detectors) else ()
 
 
 def run(conv: Conversation, options: DetectOptions) -> None:

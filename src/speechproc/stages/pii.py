@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from speechproc.conversation import Detection, Word
 from speechproc.stages.pii_numbers import followed, numbers
 from speechproc.stages.pii_places import addresses
-from speechproc.stages.pii_talk import BACK, PREAMBLE, answers, read_backs
+from speechproc.stages.pii_talk import BACK, PREAMBLE, Asker, answers, read_backs
 from speechproc.stages.pii_words import (
     DATE_DIGITS,
     DATE_JOINERS,
@@ -64,6 +64,7 @@ BIRTH_TALK = re.compile(r"\b(date o[fn] birth|birth date|birthdate|born|birthday
 WRITTEN_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 PRONOUNS = frozenset("i i'm i'll i've i'd he she we they you it".split())  # capitalised, and never a name
 PAUSE_MS = 1500
+READING_WORDS = frozenset("to let me read".split())  # "let me read dan at gmail dot com" ends no address
 MIN_SPELLED = 3  # letters in a row, at least, for a spelling
 
 
@@ -249,7 +250,7 @@ def emails(words: Sequence[Word]) -> list[Detection]:
         start = i - 1
         while start > 0 and i - start < MAX_LOCAL_WORDS and words[start - 1].speaker == w.speaker and \
                 words[start].s - words[start - 1].e < 1500 and \
-                (plain(words[start - 1]) not in PREAMBLE | {"to"} or _letter_among_letters(words, start - 1)) and \
+                (plain(words[start - 1]) not in PREAMBLE | READING_WORDS or _letter_among_letters(words, start - 1)) and \
                 (i - start < 5 or _spelling(words[start - 1])):
             start -= 1  # up to four words before "at", more while they are spelled letters ("d a n dot ...")
         out.append(detection("email", [words_span(words[start:end + 1])]))
@@ -268,13 +269,13 @@ def _spelling(word: Word) -> bool:
         text in ("dot", "not", "underscore", "dash")
 
 
-def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None) -> list[Detection]:
+def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None) -> list[Detection]:
     """Every detection of `kinds` in `tokens` (a transcript's tokens in time order; its punctuation tells where
     sentences end); `nlp` (a spaCy pipeline) tags names. A stretch found twice (a name both cued and tagged)
     is one detection."""
     words = [t for t in tokens if t.is_word]
     ends = frozenset((t.speaker, t.e) for t in tokens if t.m == "punc" and t.w in (".", "?", "!"))
-    found = _found(words, kinds, nlp, ends)
+    found = _found(words, kinds, nlp, ends, ask)
     seen: set[tuple] = set()
     out = []
     for one in found:
@@ -285,8 +286,8 @@ def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None) -> list
     return out
 
 
-def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends) -> list[Detection]:
-    out: list[Detection] = answers(words, kinds, ends)
+def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends, ask: Asker | None) -> list[Detection]:
+    out: list[Detection] = answers(words, kinds, ends, ask)
     if "name" in kinds:
         out += [detection("name", [words_span(run)]) for run in _cued_names(words)]
     if "dateOfBirth" in kinds:

@@ -16,7 +16,7 @@ from speechproc.stages.pii_words import detection, number_word, plain, spelled, 
 CONTEXT_MS = 30000  # talk this long before a number tells what the number is
 ANSWER_GAP_MS = 2000  # a longer pause ends what was said after a cue
 MAX_GARBLED = 2  # words among the digits after a cue that are no digits ("760 daytime 4 1 4 9")
-DIGIT_SOUNDS = frozenset("to too for won ate oh o i'm do".split())  # digits heard as words: "two two" as "two to"
+DIGIT_SOUNDS = frozenset("to too for won ate oh o i'm do free tree".split())  # digits heard as words: "two two" as "two to"
 NUMBERED = ("phone", "account", "bankRouting", "pin", "driversLicense", "passport")  # and dateOfBirth, widened too
 WITH_LETTERS = frozenset(("driversLicense", "passport", "account"))  # numbers that may hold letters ("D 4419273")
 CUES = (  # kind, the talk just before its digits
@@ -26,7 +26,8 @@ CUES = (  # kind, the talk just before its digits
                                   r"( is)?$")),
     ("passport", re.compile(r"\bpassport( number| no)?( is)?$")),
     ("phone", re.compile(r"\b(call me( \w+)? (at|on)|reach me (at|on)|text me (at|on)|my (new |old |home |work |phone |"
-                         r"cell |mobile )*number is|(phone|cell|mobile) number is|(phone|cell|mobile) is)$")),
+                         r"cell |mobile )*number is|(phone|cell|mobile) number is|(phone|cell|mobile) is|"
+                         r"(changed|new|updated) (my |the )?(phone |cell |mobile )?number,? (it's|it is|is)( now)?)$")),
     ("account", re.compile(r"\b(account|count|member(ship)?|policy|reference|customer) (number|no|id)( is)?$|"
                            r"\bthe new one is$")),
 )
@@ -39,10 +40,10 @@ BETWEEN_WORDS = 4  # what the other speaker may say between two parts of a numbe
 
 
 def _numberish(words: Sequence[Word], k: int, letters: bool) -> bool:
-    """A digit or number word; a word a recogniser made of a digit when a digit follows it; with `letters`
-    a letter or a word mixing letters and digits ("D31583")."""
-    if number_word(words[k]) or (letters and (spelled(words[k]) or MIXED.match(plain(words[k])))):
-        return True
+    """A digit or number word, or a word holding a digit ("D31583"); a word a recogniser made of a digit when
+    a digit follows it ("free 227454"); with `letters` a letter said on its own ("D 4 4 1 9")."""
+    if number_word(words[k]) or any(c.isdigit() for c in words[k].w) or (letters and spelled(words[k])):
+        return True  # "i3", ",093", "$1": digits the recogniser wrote with something else
     return plain(words[k]) in DIGIT_SOUNDS and k + 1 < len(words) and number_word(words[k + 1])
 
 

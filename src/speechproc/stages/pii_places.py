@@ -45,7 +45,8 @@ CONNECTORS = frozenset("in at on , of and the".split())  # between an address's 
 POSTCODE = re.compile(r"^([a-z]{1,2}\d[a-z\d]?(\d[a-z]{2})?|\d[a-z]{2}|[a-z]\d[a-z](\d[a-z]\d)?|\d[a-z]\d|"
                       r"\d{5}(-\d{4})?)$")  # UK (LS6 2AB), Canada (M5V 2T6), US ZIP, in one piece or two
 PIECE = re.compile(r"^[a-z]{0,2}\d[a-z\d]{0,3}$|^[b-hj-z]$")  # a piece of a postcode heard apart: "M5v", "t6", "L"
-PRONOUNS = frozenset("i i'm i'll i've i'd it's that's there's here's".split())  # capitalised, never an address's
+PRONOUNS = frozenset("i i'm i'll i've i'd it's that's there's here's we're you're they're he's she's we you they he "
+                     "she".split())  # capitalised, never an address's
 ADDRESS_TALK = re.compile(r"\b(address|live|living|lives|moved|moving|ship|mail|send|deliver\w*|located|zip|"
                           r"post ?code|city|town|street|state|province|county|country|place)\b")
 ADDRESS_CUE = re.compile(r"\b(live (at|a|on|in)|living (at|on|in)|lives (at|on|in)|address is|ship (it )?to|"

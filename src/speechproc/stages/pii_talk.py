@@ -4,7 +4,7 @@ reads back ("Let me read that back: ... Is that correct?")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from speechproc.conversation import Detection, Word
 from speechproc.stages.pii_words import (
@@ -26,7 +26,7 @@ QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before ad
     ("email", re.compile(r"\b(your e-?mail|e-?mail address|e-?mail on (the|your|file)|best e-?mail)\b")),
     # "your date of ..." however its last word was heard ("date of words"): in a call, a date of birth
     ("dateOfBirth", re.compile(r"\b(date o[fn]|birth ?date|birthday|born|dob|d o b)\b")),
-    ("name", re.compile(r"\b((?<!in )your (\w+ )?name|surname|(who )?am i speaking|who i'm speaking|"
+    ("name", re.compile(r"\b((?<!in )your (\w+ ){0,3}name|surname|(who )?am i speaking|who i'm speaking|who('s| is) calling|"
                         r"speaking with today|name on the account|spell (it|that|your))\b")),
     ("bankRouting", re.compile(r"\b(routing|sort code|transit number)\b")),
     ("pin", re.compile(r"\b(pin|bin|pin number|passcode|pass code)\b")),
@@ -46,11 +46,12 @@ ASKING = re.compile(r"\b(what|what's|which|who|where|can|could|may|would|do you|
 PREAMBLE = frozenset("yes yeah yep sure ok okay um uh it it's its is that's that i i'm live living at my the "
                      "email address phone number name date of birth account".split())
 MAX_ANSWER_WORDS = 20
+QUESTION_WORDS = 25  # the words of a turn read for its question: its last
 PAUSE_MS = 2500  # a longer pause ends an answer: what follows is other talk
 NUMBERED = frozenset(("phone", "account", "dateOfBirth", "bankRouting", "pin", "driversLicense", "passport"))
 DIGITS_ONLY = NUMBERED - {"dateOfBirth"}  # an answer holds a digit within its first words, or is none
 FIRST_WORDS = 5
-DIGIT_HEARD = frozenset("i i'm a to for do".split())  # a digit a recogniser wrote as a word before the others
+DIGIT_HEARD = frozenset("i i'm a to for do free".split())  # a digit a recogniser wrote as a word before the others
 MAX_SPELLED_EMAIL = 45  # words of an e-mail address spelled letter by letter, at most
 # a word that starts other talk after an answer's sentence ends
 NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can could that's anyway by".split())
@@ -58,9 +59,10 @@ NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can coul
 # ("just to confirm") read back only when a confirming question follows
 READING = re.compile(r"\b(let me read (that|it|this|at)|read (that|it) back)$")
 BACK = frozenset("back mac bag black pack bad hack that it at".split())  # "read that back" however "back" was heard
-CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is)$")
+CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is|"
+                      r"so let's see)$")
 SHORT_CHECK = 12
-SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$")  # "So that's A I S H A?" with no question after it
+SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$|\bso let's see$")  # "So that's A I S H A?" with no question after it
 CONFIRMING = re.compile(r"^(is (that|it|not|this) (correct|right)|isn't that|correct|did i get)")
 
 
@@ -118,38 +120,64 @@ def _read_back(turn: Sequence[Word]) -> tuple[list[Word], bool]:
     return [], False
 
 
-def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset()) -> list[Detection]:
+Asker = Callable[[Sequence[str]], list["str | None"]]  # questions -> the kind each asks for (`QuestionReader`)
+
+
+def _asked(turns: Sequence[Sequence[Word]], ask: Asker | None) -> list[str | None]:
+    """The kind of personal data each turn asks for: by the question patterns, else by `ask` (the last
+    QUESTION_WORDS words of the turn)."""
+    asked = [" ".join(plain(w) for w in turn[-QUESTION_WORDS:]) for turn in turns]
+    asking = [ASKING.search(text) is not None or ASKING.search(" ".join(text.split()[:3])) is not None for text in asked]
+    kinds = [next((k for k, pattern in QUESTIONS if pattern.search(text)), None) if question else None
+             for text, question in zip(asked, asking)]
+    if ask is not None:  # a question asks: "Sure, my passport number is ..." is no question about a passport
+        unread = [i for i, kind in enumerate(kinds) if kind is None and asking[i] and not _holds_data(turns[i])]
+        for i, kind in zip(unread, ask([" ".join(w.w for w in turns[i][-QUESTION_WORDS:]) for i in unread])):
+            kinds[i] = kind
+    return kinds
+
+
+def _holds_data(turn: Sequence[Word]) -> bool:
+    """Whether a turn's last words hold data themselves (digits, a domain): a request that gives data ("could
+    you send it to dan at gmail dot com?") asks for none."""
+    tail = turn[-QUESTION_WORDS:]
+    return any(number_word(w) or any(c.isdigit() for c in w.w) or domain_end(tail, j) for j, w in enumerate(tail))
+
+
+def _answer_start(answer: Sequence[Word], kind: str) -> int | None:
+    """Where the answer's data starts: past its preamble ("yes, it's"), at its first digit for a number (None:
+    no digit among its first words, so no number answers)."""
+    start = 0
+    while start < len(answer) and plain(answer[start]) in PREAMBLE:
+        start += 1
+    if 0 < start < len(answer) and spelled(answer[start]) and plain(answer[start - 1]) in ("the", "a"):
+        start -= 1  # the first letter of a spelling heard as a word ("it's the R I Y ...")
+    if 0 < start < len(answer) and kind in NUMBERED and number_word(answer[start]) and \
+            plain(answer[start - 1]) in DIGIT_HEARD:
+        start -= 1  # a first digit heard as a word ("I'm 3 8 9 4 ...": "nine 3 8 9 4")
+    if kind in DIGITS_ONLY:
+        first = next((k for k in range(start, min(len(answer), start + FIRST_WORDS))
+                      if number_word(answer[k]) or any(c.isdigit() for c in answer[k].w)), None)
+        if first is None:
+            return None  # "How can I help you?" after "Cobalt Mobile": no phone number answers it
+        while first > 0 and (plain(answer[first - 1]) in DIGIT_HEARD or any(c.isdigit() for c in answer[first - 1].w)):
+            first -= 1  # "I'm 3 8 9 4", "$2 .99": a first digit heard as a word, or written as money
+        start = first
+    return start
+
+
+def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(), ask: Asker | None = None) -> list[Detection]:
     """The answer to a question about personal data: the turn right after it, by another speaker, within
     ANSWER_MS, from its first word past the preamble ("yes, it's", "I live at") for MAX_ANSWER_WORDS or to
     the end of its sentence when other talk follows. However the recogniser heard it ("Oak Avenue" as "O Cam
-    a new"), what answers "what's your address?" is one."""
+    a new"), what answers "what's your address?" is one. `ask` reads the questions no pattern reads."""
     out = []
     turns = _turns(words)
-    for question, answer in zip(turns, turns[1:]):
-        if answer[0].s - question[-1].e > ANSWER_MS:
+    pairs = [(q, a) for q, a in zip(turns, turns[1:]) if a[0].s - q[-1].e <= ANSWER_MS]
+    for (_, answer), kind in zip(pairs, _asked([q for q, _ in pairs], ask)):
+        start = _answer_start(answer, kind) if kind is not None and kind in kinds else None
+        if kind is None or start is None:
             continue
-        asked = " ".join(plain(w) for w in question[-25:])
-        if not ASKING.search(asked) and not ASKING.search(" ".join(plain(w) for w in question[-25:][:3])):
-            continue  # a question asks: "it's dan at email dot com" is no question about e-mail
-        kind = next((k for k, pattern in QUESTIONS if pattern.search(asked)), None)
-        if kind is None or kind not in kinds:
-            continue
-        start = 0
-        while start < len(answer) and plain(answer[start]) in PREAMBLE:
-            start += 1
-        if 0 < start < len(answer) and spelled(answer[start]) and plain(answer[start - 1]) in ("the", "a"):
-            start -= 1  # the first letter of a spelling heard as a word ("it's the R I Y ...")
-        if 0 < start < len(answer) and kind in NUMBERED and number_word(answer[start]) and \
-                plain(answer[start - 1]) in DIGIT_HEARD:
-            start -= 1  # a first digit heard as a word ("I'm 3 8 9 4 ...": "nine 3 8 9 4")
-        if kind in DIGITS_ONLY:
-            first = next((k for k in range(start, min(len(answer), start + FIRST_WORDS))
-                          if number_word(answer[k]) or any(c.isdigit() for c in answer[k].w)), None)
-            if first is None:
-                continue  # "How can I help you?" after "Cobalt Mobile": no phone number answers it
-            while first > 0 and (plain(answer[first - 1]) in DIGIT_HEARD or any(c.isdigit() for c in answer[first - 1].w)):
-                first -= 1  # "I'm 3 8 9 4", "$2 .99": a first digit heard as a word, or written as money
-            start = first
         stop = next((k for k in range(start + 1, len(answer)) if answer[k].s - answer[k - 1].e > PAUSE_MS), len(answer))
         said = until_new_sentence(answer[start:min(stop, start + MAX_ANSWER_WORDS)], ends, kind)
         if kind == "email":  # spelled letter by letter, an address takes more words: to its domain's ending
