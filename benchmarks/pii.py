@@ -24,6 +24,7 @@ Usage: python benchmarks/pii.py --split dev|test|all [--json FILE] [--keep DIR] 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -205,23 +206,23 @@ PRESIDIO_KINDS = {"PERSON": "name", "DATE_TIME": "dateOfBirth", "LOCATION": "add
                   "US_DRIVER_LICENSE": "driversLicense", "US_PASSPORT": "passport"}
 
 
+@functools.lru_cache(maxsize=2)
 def presidio_finder(with_rules: bool):
     """Presidio's analyzer (its recognisers, the same spaCy English model) on each turn's words, alone or
     added to the rules."""
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    from speechproc.stages import pii
-    from speechproc.stages.detect import load_spacy
+    from speechproc.stages.detect import load_spacy, personal_data
     from speechproc.stages.pii_words import detection
 
     provider = NlpEngineProvider(nlp_configuration={
-        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": load_spacy().meta["lang"] + "_core_web_sm"}]})
+        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": str(load_spacy().path)}]})
     engine = AnalyzerEngine(nlp_engine=provider.create_engine())
 
     def find(tokens):
         words = [t for t in tokens if t.is_word]
-        out = pii.find(tokens, pii.KINDS, load_spacy()) if with_rules else []
+        out = personal_data(tokens) if with_rules else []
         turn: list = []
         for w in words + [None]:
             if turn and (w is None or w.speaker != turn[0].speaker):
@@ -294,11 +295,14 @@ def recognised(calls: list[dict], keep: str | None) -> list[tuple[list, dict]]:
     return out
 
 
+HALVES = ("dev", "test", "fresh", "last")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("dev", "test", "fresh", "last", "all"), default="dev",
+    parser.add_argument("--split", choices=(*HALVES, "all"), default="dev",
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
-                             "fresh (held back, then set on), last (held back) or all")
+                             "fresh (held back, then set on), last (held back) or all (each half scored apart)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
     parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
@@ -308,23 +312,28 @@ def main() -> None:
     parser.add_argument("--presidio", action="store_true",
                         help="with --rescore: Presidio's analyzer alone and added to the rules, beside the rules")
     args = parser.parse_args()
-    wanted = {call["id"] for call in scripted(args.split)}
-    if args.rescore:
-        kept = [json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json"))]
-        kept = [k for k in kept if k.get("id") in wanted]
+    halves = HALVES if args.split == "all" else (args.split,)
+    results = {}
+    for half in halves:
+        wanted = scripted(half)
+        if not args.rescore:
+            results[half] = {"calls": len(wanted),
+                             "rules": score_and_show(args, recognised(wanted, args.keep), wanted)}
+            continue
+        ids = {call["id"] for call in wanted}
+        kept = [k for k in (json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json")))
+                if k.get("id") in ids]
         if not kept:
-            sys.exit(f"{args.rescore}: no kept calls of the {args.split} split (*.json written by --keep) there")
-        results = {"rules": score_and_show(args, [rescored(k) for k in kept], kept)}
+            sys.exit(f"{args.rescore}: no kept calls of the {half} half (*.json written by --keep) there")
+        results[half] = {"calls": len(kept), "rules": score_and_show(args, [rescored(k) for k in kept], kept)}
         if args.patterns_only:
-            results["patterns only"] = score_and_show(args, [rescored(k, patterns_only) for k in kept], kept, show=False)
+            results[half]["patterns only"] = score_and_show(args, [rescored(k, patterns_only) for k in kept], kept,
+                                                            show=False)
         if args.presidio:
             for name, with_rules in (("presidio", False), ("rules+presidio", True)):
-                finder = presidio_finder(with_rules)
-                results[name] = score_and_show(args, [rescored(k, finder) for k in kept], kept, show=False)
-        finish(args, results, len(kept))
-        return
-    calls = scripted(args.split)
-    finish(args, {"rules": score_and_show(args, recognised(calls, args.keep), calls)}, len(calls))
+                results[half][name] = score_and_show(args, [rescored(k, presidio_finder(with_rules)) for k in kept],
+                                                     kept, show=False)
+    finish(args, results)
 
 
 def score_and_show(args: argparse.Namespace, calls: list[tuple[list, dict]], named: list[dict],
@@ -336,10 +345,10 @@ def score_and_show(args: argparse.Namespace, calls: list[tuple[list, dict]], nam
     return score(calls)
 
 
-def finish(args: argparse.Namespace, results: dict, calls: int) -> None:
-    command = f"--rescore {args.rescore}" if args.rescore else ""
-    result = {"command": f"python benchmarks/pii.py --split {args.split} {command}".strip(), "model": "tiny.en",
-              "split": args.split, "calls": calls, **results}
+def finish(args: argparse.Namespace, results: dict) -> None:
+    options = " ".join(f"--{name.replace('_', '-')}" for name in ("patterns_only", "presidio") if getattr(args, name))
+    command = f"python benchmarks/pii.py --split {args.split}" + (f" --rescore DIR {options}" if args.rescore else "")
+    result = {"command": command.strip(), "model": "tiny.en", **results}
     print(json.dumps(result, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

@@ -57,6 +57,13 @@ def test_one_named_channel_needs_no_diarization():
     assert needed_by({"ingest": {"speakerName": "Agent"}}) == {inventory.WHISPER_TINY}
 
 
+def test_the_pii_detector_needs_spacy_and_the_sentence_encoder_that_reads_its_questions():
+    raw = {"prediction": {"detectors": [{"detectorName": "PII"}]}, "speechproc": {"diarization": False}}
+    assert needed_by(raw) == {inventory.WHISPER_TINY, inventory.SPACY, inventory.MINILM}
+    raw = {"prediction": {"detectors": [{"detectorName": "PCI"}]}, "speechproc": {"diarization": False}}
+    assert needed_by(raw) == {inventory.WHISPER_TINY}
+
+
 def test_the_pii_detector_and_minilm_sentiment_need_their_models():
     raw = {"prediction": {"detectors": [{"detectorName": "PII"}]}, "speakerSentiments": True,
            "speechproc": {"sentimentEngine": "minilm", "diarization": False}}

@@ -174,3 +174,17 @@ def test_detections_read_from_a_hand_made_item_are_safe():
                                  {"p": 2, "s": float("nan"), "e": 60, "w": "x"}]}}
     assert detected.found(item) == [detected.Found("PII", "name", "A", 0, 100, "Dana")]
     assert detected.found({"prediction": "nonsense"}) == []
+
+
+def test_entity_types_name_the_newer_kinds_and_refuse_unknown_ones():
+    from speechproc import errors as E
+    from speechproc.config import v3 as config
+
+    def settings(value):
+        return {"prediction": {"detectors": [{"detectorName": "PII", "parameters": [
+            {"parameter": "entityTypes", "value": value}]}]}}
+
+    assert config.validate(settings("bankRouting, pin,driversLicense,passport"))
+    for value in ("PIN", "passports", "pin;passport", "pin,\u202epassport"):
+        with pytest.raises(E.ConfigurationError, match="entityTypes"):
+            config.validate(settings(value))

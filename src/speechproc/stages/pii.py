@@ -20,6 +20,7 @@ capitalised), so each kind is found from what a recogniser writes, with the talk
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -143,15 +144,28 @@ def _lower_name(word: Word) -> bool:
     return text.isalpha() and text not in STOP and text not in SHORT_WORDS and len(text) > 1
 
 
-def _covered(found: Sequence[Detection], labels: Sequence[str], w: Word) -> bool:
-    return any(d.label in labels and any(s <= w.s and w.e <= e for s, e in d.segments.get(w.speaker, []))
-               for d in found)
+def _covered(words: Sequence[Word], found: Sequence[Detection], label: str) -> set[int]:
+    """The positions in `words` (in time order) of the words wholly inside a detection labelled `label`."""
+    starts: dict[str, list[tuple[int, int]]] = {}
+    for k, w in enumerate(words):
+        starts.setdefault(w.speaker, []).append((w.s, k))
+    out: set[int] = set()
+    for one in found:
+        if one.label == label:
+            for speaker, spans in one.segments.items():
+                mine = starts.get(speaker, [])
+                for s, e in spans:
+                    for _, k in mine[bisect.bisect_left(mine, (s, -1)):bisect.bisect_right(mine, (e, len(words)))]:
+                        if words[k].e <= e:
+                            out.add(k)
+    return out
 
 
 def spelled_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
     """Letters spelled out in a row (MIN_SPELLED or more, "A I S H A" with its "A" and "I"), anywhere and
     by anyone, that are not part of an e-mail address found: a name spelled."""
     out = []
+    in_email = _covered(words, found, "email")
     k = 0
     while k < len(words):
         end = k
@@ -162,7 +176,7 @@ def spelled_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Det
         run = words[k:end]
         letters = sum(spelled(w) or plain(w) in ("a", "i") for w in run)
         if letters >= MIN_SPELLED or letters and len(run) >= 2 and sum(len(plain(w)) for w in run) >= MIN_SPELLED + 1:
-            if not all(_covered(found, ("email",), w) for w in run):
+            if not all(j in in_email for j in range(k, end)):
                 out.append(detection("name", [words_span(run)]))
         k = max(end, k + 1)
     return out
@@ -170,10 +184,11 @@ def spelled_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Det
 
 def repeated_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
     """Every other time a name found is said capitalised, by anyone ("Thank you, Priya")."""
-    said = {plain(w) for w in words if _covered(found, ("name",), w) and capitalised(w) and len(plain(w)) > 2
-            and plain(w) not in SHORT_WORDS}
-    return [detection("name", [words_span([w])]) for w in words
-            if plain(w) in said and capitalised(w) and not _covered(found, ("name",), w)]
+    named = _covered(words, found, "name")
+    said = {plain(words[k]) for k in named if capitalised(words[k]) and len(plain(words[k])) > 2
+            and plain(words[k]) not in SHORT_WORDS}
+    return [detection("name", [words_span([w])]) for k, w in enumerate(words)
+            if k not in named and plain(w) in said and capitalised(w)]
 
 
 # --- dates of birth ---------------------------------------------------------------------------------------
