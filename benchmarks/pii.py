@@ -265,7 +265,7 @@ def marked_text(script: list, item: dict) -> str:
     return "\n".join(lines)
 
 
-def recognised(calls: list[dict], keep: str | None) -> list[tuple[list, dict]]:
+def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en") -> list[tuple[list, dict]]:
     """Each call spoken and run through the pipeline: (script, media item with `_words`)."""
     from speechproc import api, results
     from speechproc.config import v3
@@ -281,7 +281,7 @@ def recognised(calls: list[dict], keep: str | None) -> list[tuple[list, dict]]:
             build_call(folder / f"{call['id']}.wav", call["script"], {"Agent": VOICES[agent], "Caller": VOICES[caller]},
                        scratch)
             by_file[f"{call['id']}.wav"] = call
-        settings = v3.validate({"prediction": {"detectors": [{"detectorName": "PII"}]}})
+        settings = v3.validate({"prediction": {"detectors": [{"detectorName": "PII"}]}, "speechproc": {"model": model}})
         batch = api.process([folder], settings, out_dir=Path(tmp) / "out", force=True, deliver=False)
         out = []
         for item in batch.items:
@@ -304,6 +304,7 @@ def main() -> None:
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
                              "fresh (held back, then set on), last (held back) or all (each half scored apart)")
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--model", default="tiny.en", help="the recogniser (speechproc.model): tiny.en or base")
     parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
     parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
     parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
@@ -318,7 +319,7 @@ def main() -> None:
         wanted = scripted(half)
         if not args.rescore:
             results[half] = {"calls": len(wanted),
-                             "rules": score_and_show(args, recognised(wanted, args.keep), wanted)}
+                             "rules": score_and_show(args, recognised(wanted, args.keep, args.model), wanted)}
             continue
         ids = {call["id"] for call in wanted}
         kept = [k for k in (json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json")))
@@ -348,7 +349,9 @@ def score_and_show(args: argparse.Namespace, calls: list[tuple[list, dict]], nam
 def finish(args: argparse.Namespace, results: dict) -> None:
     options = " ".join(f"--{name.replace('_', '-')}" for name in ("patterns_only", "presidio") if getattr(args, name))
     command = f"python benchmarks/pii.py --split {args.split}" + (f" --rescore DIR {options}" if args.rescore else "")
-    result = {"command": command.strip(), "model": "tiny.en", **results}
+    model = "as kept" if args.rescore else args.model
+    command += f" --model {args.model}" if args.model != "tiny.en" and not args.rescore else ""
+    result = {"command": command.strip(), "model": model, **results}
     print(json.dumps(result, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

@@ -46,7 +46,7 @@ def doctor(config_file: str | None, as_json: bool) -> None:
     sys.exit(EXIT_OK if found["ready"] else EXIT_FAILED)
 
 
-STATUS_WIDTH, TITLE_WIDTH = 9, 30
+STATUS_WIDTH, TITLE_WIDTH, VERSION_WIDTH = 9, 30, 17  # a nightly version: "2026.10.11549"
 
 
 def _status(check: dict[str, Any]) -> str:
@@ -68,11 +68,11 @@ def text(found: dict[str, Any]) -> str:
         lines.append("note: speechproc is not tested on this Python (3.10 to 3.13 are)")
     what = "the default configuration" if found["configuration"] == "default" else found["configuration"]
     lines += [f"checked for: {what}", "",
-              f"{'status':<{STATUS_WIDTH}}{'component':<{TITLE_WIDTH}}{'needed':<8}{'version':<12}used for"]
+              f"{'status':<{STATUS_WIDTH}}{'component':<{TITLE_WIDTH}}{'needed':<8}{'version':<{VERSION_WIDTH}}used for"]
     for check in found["components"]:
         status = _status(check)
         lines.append(f"{status:<{STATUS_WIDTH}}{check['title']:<{TITLE_WIDTH}}{'yes' if check['needed'] else 'no':<8}"
-                     f"{check['version'] or '-':<12}{check['usedFor']}")
+                     f"{check['version'] or '-':<{VERSION_WIDTH}}{check['usedFor']}")
         if status != "ok":
             if check["present"] and check["problem"]:
                 lines.append(f"{'':<{STATUS_WIDTH}}problem: {check['problem']}")
