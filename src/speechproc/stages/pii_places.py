@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from speechproc.conversation import Detection, Word
 from speechproc.stages.numbers import digit_runs
 from speechproc.stages.pii_talk import DIGIT_HEARD, MAX_ANSWER_WORDS, NEW_SENTENCE, until_new_sentence
-from speechproc.stages.pii_words import STREET, Ends, capitalised, detection, number_word, plain, words_span
+from speechproc.stages.pii_words import STREET, Ends, capitalised, detection, number_word, plain, positions, words_span
 
 US_STATES = ("alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho "
              "illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota "
@@ -52,7 +52,12 @@ ADDRESS_TALK = re.compile(r"\b(address|live|living|lives|moved|moving|ship|mail|
 ADDRESS_CUE = re.compile(r"\b(live (at|a|on|in)|living (at|on|in)|lives (at|on|in)|address is|ship (it )?to|"
                          r"mail (it )?to|send (it )?to|moved to|moving to|located (at|in)|i'm at|we're at|i'm in|"
                          r"we're in|place (is|in)|new address( is)?|(zip|post) ?code (is|again is|again in|is in))$")
-MAX_GARBLED = 3  # words between two parts of an address that are none, kept when a part follows them
+MAX_GARBLED = 3  # words between two parts of an address that are none, kept when a strong part follows them
+MAX_ADDRESS_WORDS = 30
+CUE_GARBLED = 5  # after an address cue, more garbled words between two parts ("8,400 maybe will only in 10th")
+WEAK_CUE = re.compile(r"(i'm|we're) (in|at)$")  # also "I'm in a meeting", "I'm at 40 percent"
+POSTCODE_TALK = re.compile(r"\b(post|postal|zip|code)")  # "post code", "postcard", "post called", "zip"
+DIGIT_NAMES = "zero one two three four five six seven eight nine".split()
 GAP_MS = 1500  # a longer pause ends an address
 ANSWER_GAP_MS = 2000
 TALK_MS = 60000  # a country or lone region is an address's within this long of address talk
@@ -93,21 +98,51 @@ def _same_breath(words: Sequence[Word], a: int, b: int) -> bool:
     return words[a].speaker == words[b].speaker and words[b].s - words[a].e < GAP_MS
 
 
-def grown(words: Sequence[Word], start: int, end: int) -> tuple[int, int]:
-    """The stretch words[start..end] grown both ways over the parts of an address (see the module)."""
-    while True:
-        ahead = next((k for k in range(end + 1, min(len(words), end + 2 + MAX_GARBLED))
-                      if _part(words, k) and all(_same_breath(words, j - 1, j) for j in range(end + 1, k + 1))
-                      and not any(_ends_talk(words, j) for j in range(end + 1, k + 1))), None)
-        if ahead is None:
-            break
+def _strong(words: Sequence[Word], k: int) -> bool:
+    """A part that alone says an address goes on: a region or country, a street or unit word, a postcode, a
+    number of two digits or more, or a number word with another within two words either side ("seven to one")."""
+    text = plain(words[k]).replace(",", "").replace(".", "")
+    return (_region_at(words, k) > 0 or text in STREET or text in UNIT or POSTCODE.match(text) is not None or
+            sum(c.isdigit() for c in text) >= 2 or
+            number_word(words[k]) and any(number_word(w) for w in [*words[max(0, k - 2):k], *words[k + 1:k + 3]]))
+
+
+def _placeish(words: Sequence[Word], k: int) -> bool:
+    """A word that names a place: a region or country, a street or unit word, a postcode with letters, or a
+    capitalised word that is no pronoun ("I'm in Tampa", not "I'm in a meeting until 3")."""
+    text = plain(words[k]).replace(",", "").replace(".", "")
+    return (_region_at(words, k) > 0 or text in STREET or text in UNIT or
+            POSTCODE.match(text) is not None and any(c.isalpha() for c in text) or
+            capitalised(words[k]) and text not in PRONOUNS)
+
+
+def _step(words: Sequence[Word], frm: int, to: int) -> bool:
+    """Whether talk goes on from words[frm] to words[to] (neighbours, either way) in one breath of one speaker,
+    no other talk starting."""
+    a, b = min(frm, to), max(frm, to)
+    return _same_breath(words, a, b) and not _ends_talk(words, b if to > frm else a)
+
+
+def _next(words: Sequence[Word], edge: int, direction: int, ends: Ends) -> int | None:
+    """The next part of an address beyond words[edge]: the word beside it, or across up to MAX_GARBLED words
+    the recogniser garbled, a strong part; across a sentence end, only a strong part."""
+    k, crossed = edge, False
+    for gap in range(MAX_GARBLED + 1):
+        k += direction
+        if not 0 <= k < len(words) or not _step(words, k - direction, k):
+            return None
+        crossed = crossed or (words[min(k, k - direction)].speaker, words[min(k, k - direction)].e) in ends
+        if _part(words, k) and (gap == 0 and not crossed or _strong(words, k)):
+            return k
+    return None
+
+
+def grown(words: Sequence[Word], start: int, end: int, ends: Ends = frozenset()) -> tuple[int, int]:
+    """The stretch words[start..end] grown both ways over the parts of an address (see the module), to
+    MAX_ADDRESS_WORDS at most."""
+    while end - start + 1 < MAX_ADDRESS_WORDS and (ahead := _next(words, end, 1, ends)) is not None:
         end = ahead
-    while True:
-        behind = next((k for k in range(start - 1, max(-1, start - 2 - MAX_GARBLED), -1)
-                       if _part(words, k) and all(_same_breath(words, j, j + 1) for j in range(k, start))
-                       and not any(_ends_talk(words, j) for j in range(k, start))), None)
-        if behind is None:
-            break
+    while end - start + 1 < MAX_ADDRESS_WORDS and (behind := _next(words, start, -1, ends)) is not None:
         start = behind
     while start < end and (not _part(words, start) or plain(words[start]) in CONNECTORS | STREET):
         start += 1  # "the new place is 1246 ...": an address starts with no street word
@@ -116,29 +151,29 @@ def grown(words: Sequence[Word], start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _through_zip(said: Sequence[Word]) -> list[Word]:
-    """An address said after a cue, through its ZIP code when one is said ("5 Oak Avenue, Clinton 71,118"
-    and not the "last month" after it): through the last number, when words came between it and the first."""
-    numbers = [k for k, w in enumerate(said) if number_word(w)]
-    if numbers and any(not number_word(w) for w in said[numbers[0]:numbers[-1]]):
-        return list(said[:numbers[-1] + 1])
-    return list(said)
-
-
 def _cued(words: Sequence[Word], ends: Ends) -> list[tuple[int, int]]:
-    """What follows "I live at", "the new place is", "I'm in" in the same turn, however it was heard."""
+    """What follows "I live at", "the new place is", "I'm in" in the same turn, however it was heard: to a
+    pause, to a sentence that starts other talk, or to the last part of an address before more than
+    CUE_GARBLED words that are none (or before any, unless a strong part follows them). After a cue that also
+    starts other talk ("I'm in a meeting"), only when a word in it names a place."""
     out = []
     for i in range(1, len(words)):
         before = " ".join(plain(w) for w in words[max(0, i - 4):i] if w.speaker == words[i].speaker)
-        if not ADDRESS_CUE.search(before):
+        cue = ADDRESS_CUE.search(before)
+        if not cue:
             continue
-        turn = [w for w in words[i:i + MAX_ANSWER_WORDS] if w.speaker == words[i].speaker]
-        end = next((k for k in range(1, len(turn)) if turn[k].s - turn[k - 1].e > ANSWER_GAP_MS), len(turn))
-        said = _through_zip(turn[:end])  # an address may hold full stops: "Lake Road. Rivers, 55107"
-        if len(said) == end:
-            said = until_new_sentence(said, ends, "address")
-        if said and any(_part(words, i + k) for k in range(len(said))):
-            out.append((i, i + len(said) - 1))
+        turn = [k for k in range(i, min(len(words), i + MAX_ANSWER_WORDS)) if words[k].speaker == words[i].speaker]
+        end = next((n for n in range(1, len(turn)) if words[turn[n]].s - words[turn[n - 1]].e > ANSWER_GAP_MS),
+                   len(turn))
+        said = until_new_sentence([words[k] for k in turn[:end]], ends, "address")
+        taken = turn[:len(said)]
+        parts = [n for n, k in enumerate(taken) if _part(words, k)]
+        last = next((parts[n] for n in range(len(parts) - 1) if parts[n + 1] - parts[n] > CUE_GARBLED + 1 or
+                     parts[n + 1] - parts[n] > 1 and not _strong(words, taken[parts[n + 1]])),
+                    parts[-1] if parts else None)
+        weak = WEAK_CUE.search(cue.group(0)) is not None
+        if last is not None and any(_placeish(words, k) if weak else _part(words, k) for k in taken[:last + 1]):
+            out.append((taken[0], taken[last]))
     return out
 
 
@@ -181,24 +216,41 @@ def _talk_near(words: Sequence[Word], i: int) -> bool:
 
 def addresses(words: Sequence[Word], ends: Ends = frozenset(), more: Sequence[Detection] = ()) -> list[Detection]:
     """Every address said, each grown to the whole of it; `more` holds address detections found otherwise
-    (the answer to an address question), grown the same way."""
-    stretches = _cued(words, ends) + _streets(words) + _places(words)
-    for found in more:
-        for speaker, spans in found.segments.items():
-            for s, e in spans:
-                inside = [k for k, w in enumerate(words) if w.speaker == speaker and w.s < e and w.e > s]
-                if inside:
-                    stretches.append((inside[0], inside[-1]))
+    (the answer to an address question), grown the same way. An anchor inside an address already grown
+    adds nothing."""
+    stretches = sorted(_cued(words, ends) + _streets(words) + _places(words) + positions(words, more))
     out = []
+    reach = -1  # the last word of the addresses grown so far
     for start, end in stretches:
-        start, end = grown(words, start, end)
+        if end <= reach:
+            continue
+        start, end = grown(words, start, end, ends)
+        reach = max(reach, end)
         out.append(detection("address", [words_span(words[start:end + 1])]))
     return out + _said_again(words, out)
 
 
 def _said_again(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
-    """A ZIP code or postcode's digits said again by the same speaker within TALK_MS after their address
-    ("the post code again is three three six zero two", however "post code" was heard)."""
-    ends = [(speaker, e) for one in found for speaker, spans in one.segments.items() for _, e in spans]
-    return [detection("address", [(run.speaker, run.s, run.e)]) for run in digit_runs(words)
-            if 4 <= len(run.digits) <= 9 and any(sp == run.speaker and 0 < run.s - e <= TALK_MS for sp, e in ends)]
+    """A ZIP code or postcode's digits said again by the same speaker within TALK_MS after their address ("the
+    post code again is three three six zero two", however "post code" was heard): digits alike those of the
+    address, or after postcode talk."""
+    said: list[tuple[str, int, str]] = []  # speaker, end, the address's digits
+    for first, last in positions(words, found):
+        digits = "".join(c for w in words[first:last + 1] for c in _digits(w))
+        said.append((words[first].speaker, words[last].e, digits))
+    out = []
+    position = {id(w): k for k, w in enumerate(words)}
+    for run in digit_runs(words):
+        if not 4 <= len(run.digits) <= 9:
+            continue
+        k = position[id(run.words[0])]
+        cued = POSTCODE_TALK.search(" ".join(plain(w) for w in words[max(0, k - 4):k])) is not None
+        if any(sp == run.speaker and 0 < run.s - e <= TALK_MS and (cued or run.digits in digits)
+               for sp, e, digits in said):
+            out.append(detection("address", [(run.speaker, run.s, run.e)]))
+    return out
+
+
+def _digits(word: Word) -> str:
+    text = plain(word)
+    return "".join(c for c in text if c.isdigit()) or (str(DIGIT_NAMES.index(text)) if text in DIGIT_NAMES else "")

@@ -3,6 +3,7 @@ conversation around it (`stages/pii_talk.py`): number words, months, street word
 a word or a stretch of words becomes a detection."""
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -86,3 +87,29 @@ def domain_end(words: Sequence[Word], j: int) -> bool:
     return (plain(words[j]) in DOMAIN_ENDS or plain(words[j]) in COM_HEARD) and j > 0 and \
         plain(words[j - 1]) in ("dot", "not")
 
+
+
+def positions(words: Sequence[Word], found: Sequence[Detection], label: str | None = None) -> list[tuple[int, int]]:
+    """(first, last) position in `words` (in time order) of the words of each span of each detection (of
+    `label`, when given) that holds any word."""
+    starts: dict[str, list[tuple[int, int]]] = {}
+    for k, w in enumerate(words):
+        starts.setdefault(w.speaker, []).append((w.s, k))
+    out = []
+    for one in found:
+        if label is not None and one.label != label:
+            continue
+        for speaker, spans in one.segments.items():
+            mine = starts.get(speaker, [])
+            for s, e in spans:
+                # a word overlaps [s, e] when it starts before e and ends after s (a word no longer than
+                # MAX_WORD_MS starts at most that long before s)
+                inside = [k for _, k in mine[bisect.bisect_left(mine, (s - MAX_WORD_MS, -1)):
+                                             bisect.bisect_right(mine, (e, len(words)))]
+                          if words[k].s < e and words[k].e > s or words[k].s == words[k].e and s <= words[k].s <= e]
+                if inside:
+                    out.append((inside[0], inside[-1]))
+    return out
+
+
+MAX_WORD_MS = 10000  # no recognised word lasts longer
