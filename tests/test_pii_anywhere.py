@@ -99,6 +99,38 @@ def test_the_newer_kinds_each_with_its_label(turns, kind, personal):
     assert {k for k, _ in found(words, ("name",))} <= {"name"}  # entityTypes narrows to the kinds named
 
 
+@pytest.mark.parametrize("turns", [
+    [("Caller", "Thank you. Have a great day.")], [("Caller", "Thanks. Bye.")],
+    [("Caller", "Can I speak to a manager? This is ridiculous.")], [("Caller", "I called. Nobody answered.")],
+    [("Agent", "What name is the account under?")], [("Agent", "Whose name is on the bill?")],
+    [("Agent", "What's your phone number?"), ("Caller", "555 218 4497."), ("Agent", "Okay, so let's see what we have here.")],
+    [("Agent", "Can I have your full name?"), ("Caller", "Dana Reyes."), ("Agent", "Great, so that's all set then.")],
+    [("Agent", "What's your phone number?"), ("Caller", "555 218 4497."), ("Agent", "Your order 4471 ships tomorrow.")],
+    [("Agent", "How many lines do you have?"), ("Caller", "Two.")],
+    [("Agent", "Is that your bank's routing number or the 800 number?")],
+    [("Caller", "The new one is 300 dollars.")], [("Caller", "My passport expires in 2027.")],
+    [("Caller", "I called the IRS a week ago and the ATM I used ate my card. My DVR I think is broken. I tried the D V R.")],
+    [("Caller", "I'm in a meeting until 3 today.")], [("Caller", "I'm at 40 percent battery.")],
+    [("Agent", "What's the state of my refund?"), ("Caller", "It was processed on March third, I think.")],
+])
+def test_ordinary_talk_around_data_is_not_taken_for_it(turns):
+    words = punctuated(*turns)
+    taken = {w for _, text in found(words) for w in text.split()}
+    ordinary = {"Have", "Bye", "This", "Nobody", "account", "bill", "what", "all", "4471", "Two", "800", "300",
+                "expires", "2027", "IRS", "ATM", "DVR", "D", "meeting", "3", "40", "processed", "March"}
+    assert not taken & ordinary, found(words)
+
+
+def test_an_address_stops_where_other_talk_goes_on():
+    words = punctuated(("Caller", "I live at 218 Maple Street, and last week the Comcast guy came out, he said the "
+                                  "Netgear box was fine."), ("Caller", "I live in Texas and I've got 3 kids."))
+    assert {(k, text) for k, text in found(words)} == {("address", "218 Maple Street"), ("address", "Texas")}
+    zip_again = punctuated(("Caller", "I live at 218 Maple Street, Springfield, 62704."), ("Caller", "My PIN is 4 4 1 9."),
+                           ("Caller", "I've been a customer since 2009."), ("Caller", "The zip again is 62704."))
+    assert ("address", "62704") in found(zip_again) and ("address", "4 4 1 9") not in found(zip_again)
+    assert ("address", "2009") not in found(zip_again)
+
+
 @pytest.mark.parametrize("text", [
     "They watch all of us, and the games convey another message.",
     "CARE about it? YAY, HAPPY day, WTF.",
@@ -188,3 +220,24 @@ def test_entity_types_name_the_newer_kinds_and_refuse_unknown_ones():
     for value in ("PIN", "passports", "pin;passport", "pin,\u202epassport"):
         with pytest.raises(E.ConfigurationError, match="entityTypes"):
             config.validate(settings(value))
+
+
+def test_a_turn_too_long_for_the_tagger_is_read_in_pieces():
+    words = said(("Caller", "My name is Dana Reyes " + "5" * 1_100_000 + " " + "and so on " * 40_000))
+    assert ("name", "Dana Reyes") in found(words)
+
+
+def test_the_export_has_kind_columns_only_for_detectors_that_label_by_kind():
+    from speechproc.store.export import row
+
+    def detector(name, label):
+        return {"detectorName": name, "detections": [{"detectorClassLabel": label, "detectedSegments": [
+            {"speakerName": "Caller", "occurrences": [{"s": 0, "e": 500}]}]}]}
+
+    item = {"mediaId": "m", "prediction": {"detectors": [detector("SSN", "ssn"), detector("PCI", "PCI"),
+                                                         detector("PII", "name")]},
+            "transcript": {"words": [{"p": 0, "s": 0, "e": 0, "w": "Caller", "m": "turn"},
+                                     {"p": 1, "s": 0, "e": 400, "w": "Dana"}]}}
+    out = row({"item": item, "media_id": "m", "input_path": "call.wav", "status": "finished"})
+    assert out["detections.SSN"] == 1 and out["detections.PII.name"] == 1 and out["detected.PII.name"] == "Dana"
+    assert not [c for c in out if c.startswith(("detections.SSN.", "detected.SSN", "detections.PCI.", "detected.PCI"))]

@@ -2,6 +2,7 @@
 report and the export show for review (with redaction on, those words are the replacement)."""
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from speechproc.results.reading import as_dict, dicts, is_number
 
 MAX_WORDS = 60  # words shown of one detected stretch; a PCI region can span a minute of talk
+MAX_WORD_MS = 10000  # no recognised word lasts longer
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,12 @@ def _spoken(item: Mapping[str, Any]) -> list[tuple[str | None, int, int, str]]:
     return out
 
 
-def _words_in(spoken: Sequence[tuple[str | None, int, int, str]], speaker: str, s: int, e: int) -> str:
-    """The speaker's words overlapping [s, e] (a word without duration at its edge too), as the redactor counts."""
-    inside = [w for sp, ws, we, w in spoken
+def _words_in(spoken: Sequence[tuple[str | None, int, int, str]], starts: Sequence[int], speaker: str, s: int,
+              e: int) -> str:
+    """The speaker's words overlapping [s, e] (a word without duration at its edge too), as the redactor counts;
+    `starts` are the words' start times, in order."""
+    first = bisect.bisect_left(starts, s - MAX_WORD_MS)
+    inside = [w for sp, ws, we, w in spoken[first:bisect.bisect_right(starts, e)]
               if sp in (speaker, None) and (ws < e and we > s or ws == we and s <= ws <= e)]
     return " ".join(inside[:MAX_WORDS]) + (" …" if len(inside) > MAX_WORDS else "")
 
@@ -50,7 +55,8 @@ def _words_in(spoken: Sequence[tuple[str | None, int, int, str]], speaker: str, 
 def found(item: Mapping[str, Any]) -> list[Found]:
     """Every occurrence of every detection of the item, in time order."""
     detectors = dicts(as_dict(item.get("prediction")).get("detectors"))
-    spoken = _spoken(item)
+    spoken = sorted(_spoken(item), key=lambda w: w[1])
+    starts = [w[1] for w in spoken]
     out = []
     for detector in detectors:
         for detection in dicts(detector.get("detections")):
@@ -61,5 +67,5 @@ def found(item: Mapping[str, Any]) -> list[Found]:
                         s, e = int(o["s"]), int(o["e"])
                         out.append(Found(str(detector.get("detectorName", "")),
                                          str(detection.get("detectorClassLabel", "")), speaker, s, e,
-                                         _words_in(spoken, speaker, s, e)))
+                                         _words_in(spoken, starts, speaker, s, e)))
     return sorted(out, key=lambda f: (f.s, f.e, f.detector, f.label))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from speechproc.conversation import Detection, Word
 from speechproc.stages.pii_numbers import followed, numbers
@@ -60,36 +60,60 @@ NAME_CUE = re.compile(r"\b(my name is|my name's|name is|this is|i am|i'm|speakin
                       r"miss|dr|doctor|first name|last name|surname|thank you|thanks|(spoke|speak|talked|talk|spoken) "
                       r"(with|to)|ask(ed)? for|named|called|"
                       rf"({RELATIONS})('s| is| was|'s name is|'s name)?)$")
-STRONG_NAME_CUE = re.compile(r"\b(name is|name's|surname is)$")  # what follows is a name, however it was written
+# what follows is a name, however it was written: "my name is", "the last name is", not "what name is"
+STRONG_NAME_CUE = re.compile(r"\b(my|his|her|their|our|the|\w+'s) ((first|last|middle|full|maiden) )?name( is|'s)$|"
+                             r"\bsurname is$")
+# words that start sentences, never a name however capitalised ("Thank you. Have a nice day.")
+SENTENCE_STARTS = frozenset("your my this that these those let have has now one nobody nothing bye goodbye hello hi good "
+                            "great sure well so please sorry yes no okay perfect right alright fine just there here "
+                            "what when where why how who which".split())
 BIRTH_TALK = re.compile(r"\b(date o[fn] birth|birth date|birthdate|born|birthday|dob|d o b)\b")
 WRITTEN_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 PRONOUNS = frozenset("i i'm i'll i've i'd he she we they you it".split())  # capitalised, and never a name
 PAUSE_MS = 1500
+TAGGED_CHARS = 100_000  # characters of one turn given to spaCy at once (it refuses a million)
+MAX_WORD_CHARS = 100  # of a word given to spaCy; no name is longer
 READING_WORDS = frozenset("to let me read".split())  # "let me read dan at gmail dot com" ends no address
 MIN_SPELLED = 3  # letters in a row, at least, for a spelling
+AFTER_PRONOUN = frozenset("think thought used use have had am was will would can could did do need want got called tried "
+                          "know mean guess said just also don't didn't can't".split())  # "I think": no letter "I"
+ABBREVIATIONS = frozenset(("atm irs dvr pdf tv id pin usa uk us fbi ceo vpn sim usb wifi dsl isp lte gps sms faq ssn "
+                           "dob cvv ups dhl fedex abc cnn bbc nba nfl ok am pm eta asap diy hr it ai api url").split())
 
 
 
 # --- names ----------------------------------------------------------------------------------------------
 
-def _cued_names(words: Sequence[Word]) -> list[list[Word]]:
-    """Capitalised words or spelled letters after name talk, and in the answer to a name question."""
+def _sentence_end(word: Word, ends: Ends) -> bool:
+    """Whether a sentence ends after the word (a full stop, question or exclamation mark after it)."""
+    return (word.speaker, word.e) in ends or word.w.rstrip("\"')")[-1:] in (".", "?", "!")
+
+
+def _cued_names(words: Sequence[Word], ends: Ends = frozenset()) -> list[list[Word]]:
+    """Capitalised words or spelled letters after name talk in the same sentence ("Thank you. Have a nice
+    day" names nobody; the full stop after an initial ends none), never a word that starts sentences; after
+    "my name is" (not "what name is"), what ends the turn however it was written."""
     out: list[list[Word]] = []
-    for i in range(len(words)):
+    turn_end = [0] * len(words)
+    for k in range(len(words) - 1, -1, -1):
+        same = k + 1 < len(words) and words[k + 1].speaker == words[k].speaker
+        turn_end[k] = turn_end[k + 1] if same else k + 1
+    for i in range(1, len(words)):
+        if words[i - 1].speaker != words[i].speaker or _sentence_end(words[i - 1], ends):
+            continue
         before = " ".join(plain(w) for w in words[max(0, i - 4):i])
-        if NAME_CUE.search(before) is None or (i and words[i - 1].speaker != words[i].speaker):
+        if NAME_CUE.search(before) is None:
             continue
         strong = STRONG_NAME_CUE.search(before) is not None
-        turn_end = next((k for k in range(i, len(words)) if words[k].speaker != words[i].speaker), len(words))
-        if strong and turn_end - i <= MAX_NAME_WORDS and all(plain(w) not in PRONOUNS for w in words[i:turn_end]):
-            out.append(list(words[i:turn_end]))  # "my last name is okay FOR": the turn ends with the name
+        if strong and turn_end[i] - i <= MAX_NAME_WORDS and all(plain(w) not in PRONOUNS for w in words[i:turn_end[i]]):
+            out.append(list(words[i:turn_end[i]]))  # "my last name is okay FOR": the turn ends with the name
             continue
         run: list[Word] = []
         names_seen = 0
         for w in words[i:i + MAX_SPELLED]:
             letters = plain(w)
-            if w.speaker != words[i].speaker or not letters or letters in PRONOUNS or \
-                    run and w.s - run[-1].e > PAUSE_MS:
+            if w.speaker != words[i].speaker or not letters or letters in PRONOUNS | SENTENCE_STARTS or \
+                    run and (w.s - run[-1].e > PAUSE_MS or _sentence_end(run[-1], ends) and not spelled(run[-1])):
                 break
             letter = spelled(w) or _capitals(w)
             if letter or (names_seen < MAX_NAME_WORDS and (capitalised(w) or strong and _lower_name(w))):
@@ -103,30 +127,35 @@ def _cued_names(words: Sequence[Word]) -> list[list[Word]]:
 
 
 def _tagged_names(words: Sequence[Word], nlp) -> list[list[Word]]:
-    """Words spaCy tags PERSON, turn by turn (a turn: one speaker's words in a row)."""
+    """Words spaCy tags PERSON, turn by turn (a turn: one speaker's words in a row; a long one in pieces of
+    at most TAGGED_CHARS characters, as spaCy reads a text of a limited length)."""
     out: list[list[Word]] = []
     start = 0
     while start < len(words):
         end = start
-        while end < len(words) and words[end].speaker == words[start].speaker:
+        size = 0
+        while end < len(words) and words[end].speaker == words[start].speaker and size < TAGGED_CHARS:
+            size += min(len(words[end].w), MAX_WORD_CHARS) + 1
             end += 1
         turn = words[start:end]
         text, offsets = "", []
         for w in turn:
             offsets.append(len(text))
-            text += w.w + " "
+            text += w.w[:MAX_WORD_CHARS] + " "
         for entity in nlp(text).ents:
-            if entity.label_ == "PERSON":
-                tagged = [w for w, o in zip(turn, offsets) if entity.start_char <= o < entity.end_char]
-                k = turn.index(tagged[0]) if tagged else 0
-                if tagged and plain(tagged[0]) in BACK and k >= 2 and plain(turn[k - 2]) == "read":
-                    tagged.pop(0)  # "let me read that back" heard "... read that Mac"
-                while tagged and (plain(tagged[-1]) in STOP or any(c.isdigit() for c in tagged[-1].w)):
-                    tagged.pop()  # the tagger reads no punctuation: "John How", "Mac 4"
-                while tagged and plain(tagged[0]) in STOP:
-                    tagged.pop(0)
-                if tagged:
-                    out.append(tagged)
+            if entity.label_ != "PERSON":
+                continue
+            first = bisect.bisect_left(offsets, entity.start_char)
+            last = bisect.bisect_left(offsets, entity.end_char)
+            tagged = list(turn[first:last])
+            if tagged and plain(tagged[0]) in BACK and first >= 2 and plain(turn[first - 2]) == "read":
+                tagged.pop(0)  # "let me read that back" heard "... read that Mac"
+            while tagged and (plain(tagged[-1]) in STOP or any(c.isdigit() for c in tagged[-1].w)):
+                tagged.pop()  # the tagger reads no punctuation: "John How", "Mac 4"
+            while tagged and plain(tagged[0]) in STOP:
+                tagged.pop(0)
+            if tagged:
+                out.append(tagged)
         start = end
     return out
 
@@ -161,32 +190,44 @@ def _covered(words: Sequence[Word], found: Sequence[Detection], label: str) -> s
     return out
 
 
-def spelled_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
-    """Letters spelled out in a row (MIN_SPELLED or more, "A I S H A" with its "A" and "I"), anywhere and
-    by anyone, that are not part of an e-mail address found: a name spelled."""
+def spelled_names(words: Sequence[Word], found: Sequence[Detection], ends: Ends = frozenset()) -> list[Detection]:
+    """Letters spelled out in a row in one sentence, anywhere and by anyone ("K O W A L S K I", "A I S H A"
+    with its "A" and "I" between letters), at least MIN_SPELLED of them, that are not an e-mail address found
+    nor a common abbreviation spelled ("D V R"): a name spelled. Capitals a recogniser ran together ("RYA")
+    join a run that holds a letter said alone."""
     out = []
     in_email = _covered(words, found, "email")
     k = 0
     while k < len(words):
         end = k
-        while end < len(words) and words[end].speaker == words[k].speaker and \
-                (spelled(words[end]) or _capitals(words[end]) or plain(words[end]) in ("a", "i") and end > k) and \
-                (end == k or words[end].s - words[end - 1].e < PAUSE_MS):
+        while end < len(words) and words[end].speaker == words[k].speaker and _letter_like(words, end, k) and \
+                (end == k or words[end].s - words[end - 1].e < PAUSE_MS and not _sentence_end(words[end - 1], ends)):
             end += 1
+        while end > k and plain(words[end - 1]) in ("a", "i") and end < len(words) and \
+                words[end].speaker == words[k].speaker and plain(words[end]) in AFTER_PRONOUN | {"week", "day", "lot"}:
+            end -= 1  # "D V R I think", "the IRS a week ago": a pronoun or article after letters is no letter
         run = words[k:end]
-        letters = sum(spelled(w) or plain(w) in ("a", "i") for w in run)
-        if letters >= MIN_SPELLED or letters and len(run) >= 2 and sum(len(plain(w)) for w in run) >= MIN_SPELLED + 1:
-            if not all(j in in_email for j in range(k, end)):
-                out.append(detection("name", [words_span(run)]))
+        alone = sum(spelled(w) for w in run)
+        joined = "".join(plain(w) for w in run)
+        if alone and (alone + sum(plain(w) in ("a", "i") for w in run) >= MIN_SPELLED or len(joined) >= MIN_SPELLED + 1) \
+                and joined not in ABBREVIATIONS and not all(j in in_email for j in range(k, end)):
+            out.append(detection("name", [words_span(run)]))
         k = max(end, k + 1)
     return out
 
 
+def _letter_like(words: Sequence[Word], j: int, start: int) -> bool:
+    """A letter said alone, capitals run together, or "a"/"I" between letters of a spelling."""
+    return spelled(words[j]) or _capitals(words[j]) or \
+        j > start and plain(words[j]) in ("a", "i") and spelled(words[j - 1])
+
+
 def repeated_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
-    """Every other time a name found is said capitalised, by anyone ("Thank you, Priya")."""
+    """Every other time a name found is said capitalised, by anyone ("Thank you, Priya"): a word of a name
+    of two words or more, or one that starts no sentences."""
     named = _covered(words, found, "name")
-    said = {plain(words[k]) for k in named if capitalised(words[k]) and len(plain(words[k])) > 2
-            and plain(words[k]) not in SHORT_WORDS}
+    said = {plain(words[k]) for k in named if capitalised(words[k]) and len(plain(words[k])) > 2 and
+            plain(words[k]) not in SHORT_WORDS | SENTENCE_STARTS | ABBREVIATIONS}
     return [detection("name", [words_span([w])]) for k, w in enumerate(words)
             if k not in named and plain(w) in said and capitalised(w)]
 
@@ -286,25 +327,38 @@ def _spelling(word: Word) -> bool:
 
 def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None) -> list[Detection]:
     """Every detection of `kinds` in `tokens` (a transcript's tokens in time order; its punctuation tells where
-    sentences end); `nlp` (a spaCy pipeline) tags names. A stretch found twice (a name both cued and tagged)
-    is one detection."""
+    sentences end); `nlp` (a spaCy pipeline) tags names, `ask` reads the questions no pattern reads. Every
+    kind is looked for, so that a number's kind does not depend on `kinds`, then those of `kinds` kept;
+    stretches of one kind and speaker that overlap are one detection."""
     words = [t for t in tokens if t.is_word]
     ends = frozenset((t.speaker, t.e) for t in tokens if t.m == "punc" and t.w in (".", "?", "!"))
-    found = _found(words, kinds, nlp, ends, ask)
-    seen: set[tuple] = set()
-    out = []
+    return merged(d for d in _found(words, KINDS, nlp, ends, ask) if d.label in kinds)
+
+
+def merged(found: Iterable[Detection]) -> list[Detection]:
+    """The detections with the overlapping (or touching) spans of one kind and one speaker joined into one,
+    in order of their start."""
+    spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for one in found:
-        key = (one.label, tuple(sorted((k, tuple(v)) for k, v in one.segments.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append(one)
-    return out
+        for speaker, pieces in one.segments.items():
+            spans.setdefault((one.label, speaker), []).extend(pieces)
+    out = []
+    for (label, speaker), pieces in spans.items():
+        pieces.sort()
+        joined = [list(pieces[0])]
+        for s, e in pieces[1:]:
+            if s <= joined[-1][1]:
+                joined[-1][1] = max(joined[-1][1], e)
+            else:
+                joined.append([s, e])
+        out += [detection(label, [(speaker, s, e)]) for s, e in joined]
+    return sorted(out, key=lambda d: (min(s for spans in d.segments.values() for s, _ in spans), d.label))
 
 
 def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends, ask: Asker | None) -> list[Detection]:
     out: list[Detection] = answers(words, kinds, ends, ask)
     if "name" in kinds:
-        out += [detection("name", [words_span(run)]) for run in _cued_names(words)]
+        out += [detection("name", [words_span(run)]) for run in _cued_names(words, ends)]
     if "dateOfBirth" in kinds:
         out += dates_of_birth(words)
     if "email" in kinds:
@@ -315,7 +369,7 @@ def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends, ask: As
         out += addresses(words, ends, [d for d in out if d.label == "address"])
     out += followed(words, out)
     if "name" in kinds:  # a name the talk tells is one is said again ("Thank you, Priya"); a tagger's guess is not
-        out += spelled_names(words, out)
+        out += spelled_names(words, out, ends)
         out += repeated_names(words, out)
         out += [detection("name", [words_span(run)]) for run in _tagged_names(words, nlp)] if nlp is not None else []
     return out

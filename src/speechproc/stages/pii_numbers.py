@@ -6,12 +6,26 @@ into the correction that follows ("no, sorry, it's four one two, not four two on
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from speechproc.conversation import Detection, Word
 from speechproc.stages.numbers import DigitRun, digit_runs
-from speechproc.stages.pii_words import detection, number_word, plain, spelled, talk_before, words_span
+from speechproc.stages.pii_talk import CONFIRMING
+from speechproc.stages.pii_words import (
+    SHORT_WORDS,
+    STOP,
+    detection,
+    digits_of,
+    number_word,
+    plain,
+    positions,
+    spelled,
+    talk_before,
+    words_span,
+)
 
 CONTEXT_MS = 30000  # talk this long before a number tells what the number is
 ANSWER_GAP_MS = 2000  # a longer pause ends what was said after a cue
@@ -58,20 +72,40 @@ def _cued(words: Sequence[Word], kinds: Sequence[str]) -> list[Detection]:
         if kind is None or any(cue.search(f"{before} {plain(words[i])}") for k, cue in CUES if k == kind):
             continue  # "my routing" matched before its "number is": the digits come after them
         letters = kind in WITH_LETTERS
-        end, garbled = i, 0
+        if not (_numberish(words, i, letters) or letters and _letter_heard(words, i)):
+            continue  # "my passport expires in 2027", "routing number or the 800 number"
+        end, garbled = i + 1, 0
         while end < len(words) and words[end].speaker == words[i].speaker and end - i < 20 and \
-                (end == i or words[end].s - words[end - 1].e < ANSWER_GAP_MS):
+                words[end].s - words[end - 1].e < ANSWER_GAP_MS:
             if not _numberish(words, end, letters):
                 ahead = any(number_word(w) for w in words[end + 1:end + 1 + MAX_GARBLED - garbled])
-                if garbled >= MAX_GARBLED or not ahead or (end == i and not letters and garbled):
+                if garbled >= MAX_GARBLED or not ahead:
                     break
                 garbled += 1
             end += 1
         while end > i and not _numberish(words, end - 1, letters):
             end -= 1
+        if _money(words, i, end):
+            continue  # "the new one is 300 dollars"
         if sum(number_word(w) for w in words[i:end]) >= 3 or sum(c.isdigit() for w in words[i:end] for c in w.w) >= 3:
             out.append(detection(kind, [words_span(words[i:end])]))
     return out
+
+
+def _letter_heard(words: Sequence[Word], i: int) -> bool:
+    """A number's first letter heard as a short word, a digit after it ("before zero nine": "B four ...")."""
+    text = plain(words[i])
+    return (text.isalpha() and len(text) <= 6 and text not in SHORT_WORDS | STOP and i + 1 < len(words)
+            and number_word(words[i + 1]))
+
+
+MONEY = frozenset("dollar dollars cents pounds euros bucks quid".split())
+
+
+def _money(words: Sequence[Word], start: int, end: int) -> bool:
+    """Whether words[start:end] is an amount ("$300", "300 dollars")."""
+    return words[start].w.lstrip()[:1] in "$£€" and words[start].w.strip() != "" or \
+        end < len(words) and plain(words[end]) in MONEY
 
 
 def _by_talk(words: Sequence[Word], runs: Sequence[DigitRun], kinds: Sequence[str]) -> list[Detection]:
@@ -102,17 +136,6 @@ def numbers(words: Sequence[Word], kinds: Sequence[str], known: Sequence[Detecti
                    if not any(s < e0 and e > s0 for spans in one.segments.values() for s, e in spans for s0, e0 in told)]
 
 
-def _indices(words: Sequence[Word], found: Detection) -> list[tuple[int, int]]:
-    """(first, last) word index of each of a detection's spans."""
-    out = []
-    for speaker, spans in found.segments.items():
-        for s, e in spans:
-            inside = [k for k, w in enumerate(words) if w.speaker == speaker and w.s < e and w.e > s]
-            if inside:
-                out.append((inside[0], inside[-1]))
-    return out
-
-
 def _widened(words: Sequence[Word], first: int, last: int, letters: bool) -> tuple[int, int]:
     near = 1500
     while first > 0 and words[first - 1].speaker == words[first].speaker and \
@@ -127,24 +150,28 @@ def _widened(words: Sequence[Word], first: int, last: int, letters: bool) -> tup
 
 
 def _next_part(words: Sequence[Word], last: int) -> int | None:
-    """Where the speaker of words[last] goes on with more of a number in their next turn, when words[last]
-    ends their turn: digits within its first two words after the other speaker said at most BETWEEN_WORDS
-    words ("okay", "uh huh"), or a digit as its first word (a digit the recogniser placed after the other
-    speaker's sentence)."""
+    """Where the speaker of words[last] goes on with more of a number in their next turn (its first digit),
+    when words[last] ends their turn and the other speaker said at most BETWEEN_WORDS words between ("okay",
+    "uh huh")."""
     k = last + 1
     while k < len(words) and words[k].speaker != words[last].speaker:
         k += 1
     between = k - last - 1
-    if k >= len(words) or not between or words[k].s - words[last].e > FOLLOW_MS:
+    if k >= len(words) or not 0 < between <= BETWEEN_WORDS or words[k].s - words[last].e > FOLLOW_MS:
         return None
-    if number_word(words[k]) or between <= BETWEEN_WORDS and any(number_word(w) for w in words[k:k + 2]):
-        return k
-    return None
+    return next((j for j in range(k, min(len(words), k + 2)) if number_word(words[j])), None)
+
+
+def _confirming_after(words: Sequence[Word], last: int) -> bool:
+    """Whether a confirming question follows words[last] in its speaker's turn ("... is that correct?")."""
+    after = [plain(w) for w in words[last + 1:last + 5] if w.speaker == words[last].speaker]
+    return CONFIRMING.match(" ".join(after)) is not None
 
 
 def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
     """Numbers found, widened over the digits beside them, carried into the speaker's next turn when it goes on
-    with digits, and into a correction within FOLLOW_MS after them (each of the found number's kind)."""
+    with digits, and into a correction (after "no", "sorry", "not", ...) or a read-back by the other speaker
+    (digits alike) within FOLLOW_MS after them, each of the found number's kind."""
     out = []
     runs = digit_runs(words)
     position = {id(w): i for i, w in enumerate(words)}
@@ -152,7 +179,7 @@ def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detectio
         if one.label not in NUMBERED and one.label != "dateOfBirth":
             continue
         letters = one.label in WITH_LETTERS
-        for first, last in _indices(words, one):
+        for first, last in positions(words, [one]):
             first, last = _widened(words, first, last, letters)
             out.append(detection(one.label, [words_span(words[first:last + 1])]))
             part = _next_part(words, last)
@@ -161,10 +188,15 @@ def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detectio
                 out.append(detection(one.label, [words_span(words[start:end + 1])]))
                 part = _next_part(words, end) if end > last else None
                 last = end
-            for run in runs:  # a correction, or the other speaker reading it back
-                if 0 < run.s - words[last].e <= FOLLOW_MS and len(run.digits) >= 3 and \
-                        (run.speaker != words[last].speaker or
-                         talk_before(words, position[id(run.words[0])], CORRECTING, 4000)):
+            digits = "".join(c for w in words[first:last + 1] for c in digits_of(w))
+            start_at = bisect.bisect_right(runs, words[last].e, key=lambda r: r.s)
+            for run in runs[start_at:]:  # a correction, or the other speaker reading it back
+                if run.s - words[last].e > FOLLOW_MS:
+                    break
+                if len(run.digits) >= 3 and (
+                        talk_before(words, position[id(run.words[0])], CORRECTING, 4000) or
+                        run.speaker != words[last].speaker and (SequenceMatcher(None, run.digits, digits).ratio() >= 0.6
+                                                                or _confirming_after(words, position[id(run.words[-1])]))):
                     first, end = _widened(words, position[id(run.words[0])], position[id(run.words[-1])], letters)
                     out.append(detection(one.label, [words_span(words[first:end + 1])]))
     return out

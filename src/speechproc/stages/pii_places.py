@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from speechproc.conversation import Detection, Word
 from speechproc.stages.numbers import digit_runs
 from speechproc.stages.pii_talk import DIGIT_HEARD, MAX_ANSWER_WORDS, NEW_SENTENCE, until_new_sentence
-from speechproc.stages.pii_words import STREET, Ends, capitalised, detection, number_word, plain, positions, words_span
+from speechproc.stages.pii_words import (
+    STREET,
+    Ends,
+    capitalised,
+    detection,
+    digits_of,
+    number_word,
+    plain,
+    positions,
+    words_span,
+)
 
 US_STATES = ("alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho "
              "illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota "
@@ -57,7 +67,6 @@ MAX_ADDRESS_WORDS = 30
 CUE_GARBLED = 5  # after an address cue, more garbled words between two parts ("8,400 maybe will only in 10th")
 WEAK_CUE = re.compile(r"(i'm|we're) (in|at)$")  # also "I'm in a meeting", "I'm at 40 percent"
 POSTCODE_TALK = re.compile(r"\b(post|postal|zip|code)")  # "post code", "postcard", "post called", "zip"
-DIGIT_NAMES = "zero one two three four five six seven eight nine".split()
 GAP_MS = 1500  # a longer pause ends an address
 ANSWER_GAP_MS = 2000
 TALK_MS = 60000  # a country or lone region is an address's within this long of address talk
@@ -76,13 +85,18 @@ def _capital(word: Word) -> bool:
     return word.w.strip(".,?!;:\"'()")[:1].isupper()
 
 
+def _street(words: Sequence[Word], k: int) -> bool:
+    """A street word that names a street ("Hill Drive", not "by the way", "a long way")."""
+    return plain(words[k]) in STREET and not (k and plain(words[k - 1]) in NOT_A_STREET_NAME)
+
+
 def _part(words: Sequence[Word], k: int) -> bool:
     """Whether words[k] may be part of an address: a number, a capitalised word, a street, unit, region or
     country word, a state's code or a postcode's piece."""
     text = plain(words[k]).replace(",", "").replace(".", "")
     if text in PRONOUNS:
         return False
-    return (number_word(words[k]) or capitalised(words[k]) or text in STREET or text in UNIT or
+    return (number_word(words[k]) or capitalised(words[k]) or _street(words, k) or text in UNIT or
             _region_at(words, k) > 0 or text in STATE_CODES and words[k].w.strip(".,")[:1].isupper() or
             POSTCODE.match(text) is not None or PIECE.match(text) is not None)
 
@@ -102,7 +116,7 @@ def _strong(words: Sequence[Word], k: int) -> bool:
     """A part that alone says an address goes on: a region or country, a street or unit word, a postcode, a
     number of two digits or more, or a number word with another within two words either side ("seven to one")."""
     text = plain(words[k]).replace(",", "").replace(".", "")
-    return (_region_at(words, k) > 0 or text in STREET or text in UNIT or POSTCODE.match(text) is not None or
+    return (_region_at(words, k) > 0 or _street(words, k) or text in UNIT or POSTCODE.match(text) is not None or
             sum(c.isdigit() for c in text) >= 2 or
             number_word(words[k]) and any(number_word(w) for w in [*words[max(0, k - 2):k], *words[k + 1:k + 3]]))
 
@@ -111,7 +125,7 @@ def _placeish(words: Sequence[Word], k: int) -> bool:
     """A word that names a place: a region or country, a street or unit word, a postcode with letters, or a
     capitalised word that is no pronoun ("I'm in Tampa", not "I'm in a meeting until 3")."""
     text = plain(words[k]).replace(",", "").replace(".", "")
-    return (_region_at(words, k) > 0 or text in STREET or text in UNIT or
+    return (_region_at(words, k) > 0 or _street(words, k) or text in UNIT or
             POSTCODE.match(text) is not None and any(c.isalpha() for c in text) or
             capitalised(words[k]) and text not in PRONOUNS)
 
@@ -124,15 +138,18 @@ def _step(words: Sequence[Word], frm: int, to: int) -> bool:
 
 
 def _next(words: Sequence[Word], edge: int, direction: int, ends: Ends) -> int | None:
-    """The next part of an address beyond words[edge]: the word beside it, or across up to MAX_GARBLED words
-    the recogniser garbled, a strong part; across a sentence end, only a strong part."""
+    """The next part of an address beyond words[edge]: the word beside it or after connecting words ("in
+    Portland"), or across up to MAX_GARBLED words the recogniser garbled, a strong part; across a sentence
+    end, only a strong part."""
     k, crossed = edge, False
-    for gap in range(MAX_GARBLED + 1):
+    for _ in range(MAX_GARBLED + 1):
         k += direction
         if not 0 <= k < len(words) or not _step(words, k - direction, k):
             return None
         crossed = crossed or (words[min(k, k - direction)].speaker, words[min(k, k - direction)].e) in ends
-        if _part(words, k) and (gap == 0 and not crossed or _strong(words, k)):
+        if _part(words, k) and (not crossed and all(plain(words[j]) in CONNECTORS for j in range(edge + direction, k,
+                                                                                          direction))
+                                or _strong(words, k)):
             return k
     return None
 
@@ -169,7 +186,8 @@ def _cued(words: Sequence[Word], ends: Ends) -> list[tuple[int, int]]:
         taken = turn[:len(said)]
         parts = [n for n, k in enumerate(taken) if _part(words, k)]
         last = next((parts[n] for n in range(len(parts) - 1) if parts[n + 1] - parts[n] > CUE_GARBLED + 1 or
-                     parts[n + 1] - parts[n] > 1 and not _strong(words, taken[parts[n + 1]])),
+                     not _strong(words, taken[parts[n + 1]]) and
+                     any(plain(words[taken[j]]) not in CONNECTORS for j in range(parts[n] + 1, parts[n + 1]))),
                     parts[-1] if parts else None)
         weak = WEAK_CUE.search(cue.group(0)) is not None
         if last is not None and any(_placeish(words, k) if weak else _part(words, k) for k in taken[:last + 1]):
@@ -236,7 +254,7 @@ def _said_again(words: Sequence[Word], found: Sequence[Detection]) -> list[Detec
     address, or after postcode talk."""
     said: list[tuple[str, int, str]] = []  # speaker, end, the address's digits
     for first, last in positions(words, found):
-        digits = "".join(c for w in words[first:last + 1] for c in _digits(w))
+        digits = "".join(c for w in words[first:last + 1] for c in digits_of(w))
         said.append((words[first].speaker, words[last].e, digits))
     out = []
     position = {id(w): k for k, w in enumerate(words)}
@@ -249,8 +267,3 @@ def _said_again(words: Sequence[Word], found: Sequence[Detection]) -> list[Detec
                for sp, e, digits in said):
             out.append(detection("address", [(run.speaker, run.s, run.e)]))
     return out
-
-
-def _digits(word: Word) -> str:
-    text = plain(word)
-    return "".join(c for c in text if c.isdigit()) or (str(DIGIT_NAMES.index(text)) if text in DIGIT_NAMES else "")

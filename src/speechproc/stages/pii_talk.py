@@ -33,8 +33,8 @@ QUESTIONS = (  # what an agent asks, by the kind of its answer; e-mail before ad
     ("driversLicense", re.compile(r"\b(driver'?s? licen[cs]e|licen[cs]e number|driving licen[cs]e)\b")),
     ("passport", re.compile(r"\bpassport\b")),
     ("address", re.compile(r"\b((your|the|home|mailing|street|billing|shipping) address|address on|"
-                           r"where do you live|zip ?code|post ?code|(the|your|which) (city|town|state|province|county|"
-                           r"country))\b")),
+                           r"where do you live|zip ?code|post ?code|(the|your|which) (city|town|state(?! of)|province|county|"
+                           r"country(?! code)))\b")),
     ("account", re.compile(r"\b(account|member(ship)?|policy|reference|customer|confirmation) (number|id|no)\b")),
     ("phone", re.compile(r"\b(phone|cell|mobile|callback|call ?back number|contact number|best number|"
                          r"number (where|to reach|we can|i can))\b")),
@@ -63,7 +63,7 @@ CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repe
                       r"so let's see)$")
 SHORT_CHECK = 12
 SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$|\bso let's see$")  # "So that's A I S H A?" with no question after it
-CONFIRMING = re.compile(r"^(is (that|it|not|this) (correct|right)|isn't that|correct|did i get)")
+CONFIRMING = re.compile(r"^(is \w+ (correct|right)|isn't that|correct|did i get)")  # "is net correct" as heard
 
 
 def _turns(words: Sequence[Word]) -> list[list[Word]]:
@@ -144,6 +144,19 @@ def _holds_data(turn: Sequence[Word]) -> bool:
     return any(number_word(w) or any(c.isdigit() for c in w.w) or domain_end(tail, j) for j, w in enumerate(tail))
 
 
+def _number_end(said: Sequence[Word]) -> int:
+    """How many of an answer's words a number takes: through its last digit (or a digit heard as a word,
+    "free free four zero") before more than two words that hold none."""
+    holding = [k for k, w in enumerate(said) if number_word(w) or any(c.isdigit() for c in w.w) or
+               plain(w) in DIGIT_HEARD | {"free", "to", "for", "oh"} and any(number_word(x) for x in said[k + 1:k + 3])]
+    end = holding[0] + 1 if holding else 0
+    for k in holding[1:]:
+        if k - end > 2:
+            break
+        end = k + 1
+    return end
+
+
 def _answer_start(answer: Sequence[Word], kind: str) -> int | None:
     """Where the answer's data starts: past its preamble ("yes, it's"), at its first digit for a number (None:
     no digit among its first words, so no number answers)."""
@@ -180,6 +193,8 @@ def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(
             continue
         stop = next((k for k in range(start + 1, len(answer)) if answer[k].s - answer[k - 1].e > PAUSE_MS), len(answer))
         said = until_new_sentence(answer[start:min(stop, start + MAX_ANSWER_WORDS)], ends, kind)
+        if kind in DIGITS_ONLY:  # a number's answer ends with its last digit ("one up in 2019 I think": "2019")
+            said = said[:_number_end(said)]
         if kind == "email":  # spelled letter by letter, an address takes more words: to its domain's ending
             last = next((j for j in range(min(len(answer), start + MAX_SPELLED_EMAIL) - 1, start + len(said) - 1, -1)
                          if domain_end(answer, j)), None)
@@ -201,12 +216,26 @@ def read_backs(words: Sequence[Word], found: Sequence[Detection], kinds: Sequenc
             continue
         heard = [d.label for d in found for s, e in d.segments.get(before[0].speaker, [])
                  if s < before[-1].e and e > before[0].s]
-        if not certain and not heard:
-            continue  # "so that's all": nothing was given to be read back
+        if not certain and not (heard and _reads_as(again, max(set(heard), key=heard.count))):
+            continue  # "so that's all set": nothing of the data given is read back
         kind = max(set(heard), key=heard.count) if heard else _looks_like(again)
         if kind in kinds:
             out.append(detection(kind, [words_span(again)]))
     return out
+
+
+def _reads_as(said: Sequence[Word], kind: str) -> bool:
+    """Whether words read back without a confirming question look like data of `kind`: digits for a number or
+    a date, letters or capitalised words for a name, "at" and "dot" for an e-mail, capitalised words or
+    numbers for an address ("So that's M A R G A R E T?", not "so let's see what we have here")."""
+    if kind == "email":
+        return any(plain(w) in ("at", "dot") for w in said)
+    if kind == "name":
+        looks = [spelled(w) or w.w[:1].isupper() for w in said]
+    else:
+        looks = [number_word(w) or any(c.isdigit() for c in w.w) or kind == "address" and w.w[:1].isupper()
+                 for w in said]
+    return sum(looks) * 2 >= len(looks)
 
 
 def _looks_like(said: Sequence[Word]) -> str:

@@ -113,3 +113,12 @@ def positions(words: Sequence[Word], found: Sequence[Detection], label: str | No
 
 
 MAX_WORD_MS = 10000  # no recognised word lasts longer
+
+
+DIGIT_NAMES = "zero one two three four five six seven eight nine".split()
+
+
+def digits_of(word: Word) -> str:
+    """The digits a word says: those written in it, or the one a digit's name says ("four": "4")."""
+    text = plain(word)
+    return "".join(c for c in text if c.isdigit()) or (str(DIGIT_NAMES.index(text)) if text in DIGIT_NAMES else "")

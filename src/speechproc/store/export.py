@@ -54,10 +54,10 @@ def _detections(detector: dict[str, Any]) -> int:
 
 def _detected(item: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     """(detector, kind, the words of each stretch) for each kind a detector labels its detections with,
-    other than the detector's own name (PCI's detections are all "PCI")."""
+    other than the detector's own name in any case (PCI's are all "PCI", SSN's "ssn")."""
     by_kind: dict[tuple[str, str], list[str]] = {}
     for x in detected.found(item):
-        if x.label and x.label != x.detector:
+        if x.label and x.label.lower() != x.detector.lower():
             by_kind.setdefault((x.detector, x.label), []).append(x.words)
     return [(name, label, said) for (name, label), said in by_kind.items()]
 
