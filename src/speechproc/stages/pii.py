@@ -41,6 +41,7 @@ from speechproc.stages.pii_words import (
     detection,
     domain_end,
     plain,
+    speaker_starts,
     spelled,
     talk_before,
     words_span,
@@ -175,9 +176,7 @@ def _lower_name(word: Word) -> bool:
 
 def _covered(words: Sequence[Word], found: Sequence[Detection], label: str) -> set[int]:
     """The positions in `words` (in time order) of the words wholly inside a detection labelled `label`."""
-    starts: dict[str, list[tuple[int, int]]] = {}
-    for k, w in enumerate(words):
-        starts.setdefault(w.speaker, []).append((w.s, k))
+    starts = speaker_starts(words)
     out: set[int] = set()
     for one in found:
         if one.label == label:
@@ -332,7 +331,7 @@ def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None, ask: As
     stretches of one kind and speaker that overlap are one detection."""
     words = [t for t in tokens if t.is_word]
     ends = frozenset((t.speaker, t.e) for t in tokens if t.m == "punc" and t.w in (".", "?", "!"))
-    return merged(d for d in _found(words, KINDS, nlp, ends, ask) if d.label in kinds)
+    return merged(d for d in _found(words, nlp, ends, ask) if d.label in kinds)
 
 
 def merged(found: Iterable[Detection]) -> list[Detection]:
@@ -355,21 +354,17 @@ def merged(found: Iterable[Detection]) -> list[Detection]:
     return sorted(out, key=lambda d: (min(s for spans in d.segments.values() for s, _ in spans), d.label))
 
 
-def _found(words: Sequence[Word], kinds: Sequence[str], nlp, ends: Ends, ask: Asker | None) -> list[Detection]:
-    out: list[Detection] = answers(words, kinds, ends, ask)
-    if "name" in kinds:
-        out += [detection("name", [words_span(run)]) for run in _cued_names(words, ends)]
-    if "dateOfBirth" in kinds:
-        out += dates_of_birth(words)
-    if "email" in kinds:
-        out += emails(words)
-    out += numbers(words, kinds, out)
-    out += read_backs(words, out, kinds)
-    if "address" in kinds:
-        out += addresses(words, ends, [d for d in out if d.label == "address"])
+def _found(words: Sequence[Word], nlp, ends: Ends, ask: Asker | None) -> list[Detection]:
+    """Every kind's detections (`find` keeps those asked for)."""
+    out: list[Detection] = answers(words, KINDS, ends, ask)
+    out += [detection("name", [words_span(run)]) for run in _cued_names(words, ends)]
+    out += dates_of_birth(words) + emails(words)
+    out += numbers(words, KINDS, out)
+    out += read_backs(words, out, KINDS)
+    out += addresses(words, ends, [d for d in out if d.label == "address"])
     out += followed(words, out)
-    if "name" in kinds:  # a name the talk tells is one is said again ("Thank you, Priya"); a tagger's guess is not
-        out += spelled_names(words, out, ends)
-        out += repeated_names(words, out)
-        out += [detection("name", [words_span(run)]) for run in _tagged_names(words, nlp)] if nlp is not None else []
+    # a name the talk tells is one is said again ("Thank you, Priya"); a tagger's guess is not
+    out += spelled_names(words, out, ends)
+    out += repeated_names(words, out)
+    out += [detection("name", [words_span(run)]) for run in _tagged_names(words, nlp)] if nlp is not None else []
     return out

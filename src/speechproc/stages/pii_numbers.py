@@ -22,6 +22,7 @@ from speechproc.stages.pii_words import (
     number_word,
     plain,
     positions,
+    speaker_starts,
     spelled,
     talk_before,
     words_span,
@@ -175,11 +176,12 @@ def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detectio
     out = []
     runs = digit_runs(words)
     position = {id(w): i for i, w in enumerate(words)}
+    starts = speaker_starts(words)
     for one in found:
         if one.label not in NUMBERED and one.label != "dateOfBirth":
             continue
         letters = one.label in WITH_LETTERS
-        for first, last in positions(words, [one]):
+        for first, last in positions(words, [one], starts=starts):
             first, last = _widened(words, first, last, letters)
             out.append(detection(one.label, [words_span(words[first:last + 1])]))
             part = _next_part(words, last)

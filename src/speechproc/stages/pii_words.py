@@ -89,12 +89,22 @@ def domain_end(words: Sequence[Word], j: int) -> bool:
 
 
 
-def positions(words: Sequence[Word], found: Sequence[Detection], label: str | None = None) -> list[tuple[int, int]]:
-    """(first, last) position in `words` (in time order) of the words of each span of each detection (of
-    `label`, when given) that holds any word."""
-    starts: dict[str, list[tuple[int, int]]] = {}
+Starts = dict[str, list[tuple[int, int]]]  # speaker -> (start ms, position in the words) of each of their words
+
+
+def speaker_starts(words: Sequence[Word]) -> Starts:
+    """Each speaker's words by start time, with their positions in `words` (in time order)."""
+    starts: Starts = {}
     for k, w in enumerate(words):
         starts.setdefault(w.speaker, []).append((w.s, k))
+    return starts
+
+
+def positions(words: Sequence[Word], found: Sequence[Detection], label: str | None = None,
+              starts: Starts | None = None) -> list[tuple[int, int]]:
+    """(first, last) position in `words` (in time order) of the words of each span of each detection (of
+    `label`, when given) that holds any word; `starts` (`speaker_starts(words)`) when it is at hand."""
+    starts = speaker_starts(words) if starts is None else starts
     out = []
     for one in found:
         if label is not None and one.label != label:
