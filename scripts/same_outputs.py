@@ -29,7 +29,7 @@ SAMPLES = ROOT / "sample_media"
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 DATE = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?")
-TEMP = re.compile(r"/tmp/[A-Za-z0-9_./-]*?same-outputs-[A-Za-z0-9_]+")
+KEY_HASH = re.compile(r'"publicKeyHash": "[0-9a-f]+"')
 ELAPSED = re.compile(r'"(processingSeconds|elapsedSeconds|generated)": [0-9.e+-]+')
 
 DETECTORS = {
@@ -65,20 +65,21 @@ CONFIGURATIONS: dict[str, object] = {
 }
 
 
-def normalised(data: bytes) -> bytes:
-    """The bytes with ids, dates, this run's temporary folder and timings masked."""
+def normalised(data: bytes, work: Path) -> bytes:
+    """The bytes with ids, dates, this run's folder, its key's hash and timings masked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data
-    text = TEMP.sub("TMP", text)
+    text = text.replace(str(work), "WORK")
+    text = KEY_HASH.sub('"publicKeyHash": "HASH"', text)
     text = UUID.sub("UUID", text)
     text = DATE.sub("DATE", text)
     text = ELAPSED.sub(r'"\1": N', text)
     return text.encode("utf-8")
 
 
-def digests(folder: Path, prefix: str, home: Path) -> dict[str, str]:
+def digests(folder: Path, prefix: str, home: Path, work: Path) -> dict[str, str]:
     """Each file's masked digest; an encrypted file's of its plaintext, decrypted with the home's key."""
     found = {}
     for path in sorted(folder.rglob("*")):
@@ -87,7 +88,7 @@ def digests(folder: Path, prefix: str, home: Path) -> dict[str, str]:
             data = path.read_bytes()
             if path.suffix == ".gpg" or data.startswith(b"-----BEGIN PGP MESSAGE"):
                 data = gpg(home, "--decrypt", data=data)
-            found[name] = hashlib.sha256(normalised(data)).hexdigest()
+            found[name] = hashlib.sha256(normalised(data, work)).hexdigest()
     return found
 
 
@@ -174,10 +175,10 @@ def run_all(work: Path, only: list[str]) -> dict[str, str]:
             speechproc(home, "transcript", item["mediaId"], out=catalog / f"transcript-{known_as}.txt")
         speechproc(home, "query", "SELECT * FROM media", out=catalog / "query.json")
         speechproc(home, "report", "--corpus", "-o", str(catalog / "corpus.html"))
-        manifest.update(digests(out, name, home))
-        manifest.update(digests(catalog, name + "/catalog", home))
+        manifest.update(digests(out, name, home, work))
+        manifest.update(digests(catalog, name + "/catalog", home, work))
         if (home / "callbacks").is_dir():
-            manifest.update(digests(home / "callbacks", name + "/callbacks", home))
+            manifest.update(digests(home / "callbacks", name + "/callbacks", home, work))
     return manifest
 
 
