@@ -59,7 +59,7 @@ CONFIGURATIONS: dict[str, object] = {
     },
     "callbacks-expiry": {
         "timeToLiveInSeconds": 86400,
-        "publish": {"callbacks": [{"url": "file://{home}/callbacks/body.json"}]},
+        "publish": {"callbacks": [{"url": "file://{home}/callbacks/"}]},
     },
     "encryption": {"encryption": {"publicKeyId": "{key}"}},
 }
@@ -90,6 +90,12 @@ def digests(folder: Path, prefix: str, home: Path, work: Path) -> dict[str, str]
                 data = gpg(home, "--decrypt", data=data)
             found[name] = hashlib.sha256(normalised(data, work)).hexdigest()
     return found
+
+
+def unnamed(found: dict[str, str]) -> dict[str, str]:
+    """Files named after media ids, by their masked names and digests (the ids change at every run)."""
+    masked = sorted((UUID.sub("UUID", name), digest) for name, digest in found.items())
+    return {f"{name}#{i}": digest for i, (name, digest) in enumerate(masked)}
 
 
 def speechproc(home: Path, *args: str, out: Path | None = None) -> bytes:
@@ -178,7 +184,7 @@ def run_all(work: Path, only: list[str]) -> dict[str, str]:
         manifest.update(digests(out, name, home, work))
         manifest.update(digests(catalog, name + "/catalog", home, work))
         if (home / "callbacks").is_dir():
-            manifest.update(digests(home / "callbacks", name + "/callbacks", home, work))
+            manifest.update(unnamed(digests(home / "callbacks", name + "/callbacks", home, work)))
     return manifest
 
 
