@@ -66,12 +66,12 @@ CONFIGURATIONS: dict[str, object] = {
 
 
 def normalised(data: bytes, work: Path) -> bytes:
-    """The bytes with ids, dates, this run's folder, its key's hash and timings masked."""
+    """The bytes with ids, dates, this run's and the checkout's folders, its key's hash and timings masked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data
-    text = text.replace(str(work), "WORK")
+    text = text.replace(str(work), "WORK").replace(str(ROOT), "ROOT")  # the same from any checkout
     text = KEY_HASH.sub('"publicKeyHash": "HASH"', text)
     text = UUID.sub("UUID", text)
     text = DATE.sub("DATE", text)
