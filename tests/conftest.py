@@ -4,9 +4,11 @@ marker, given and checked here.
 
 `slow` marks every test that runs a heavy model (Whisper, a speaker encoder, spaCy, MiniLM) or takes
 seconds for another reason; `pytest -m "not slow"` (make test-fast) runs the rest. Tests are marked in their
-module, or here: those using a fixture in SLOW_FIXTURES, and those named in SLOW_TESTS. A test that is not
-marked and still loads one of those models (in its body or in a fixture it sets up) fails and says so in a
-run that selects by the marker (-m "not slow"), and is reported as a warning in other runs.
+own module, and only there: `@pytest.mark.slow` on the test (on a test that uses a fixture running a heavy
+model too, such as `processed`), `pytest.param(..., marks=pytest.mark.slow)` for one case, `pytestmark` for a
+whole module. A test that is not marked and still loads one of those models (in its body or in a fixture it
+sets up) fails and says so in a run that selects by the marker (-m "not slow"), and is reported as a warning
+in other runs.
 """
 from __future__ import annotations
 
@@ -180,46 +182,10 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 # ----------------------------------------------------------------------------- the slow marker
 
-# Fixtures that run a heavy model: every test using one (directly or through another fixture) is slow.
-SLOW_FIXTURES = {
-    "processed", "downmix_processed", "callcenter", "truth_call",
-    "recognized_downmix",  # test_diarize.py
-    "call_with_features",  # test_voice.py
-    "billing",  # test_knowledge.py (MiniLM)
-    "voicemail",  # test_align.py
-    "delivered",  # test_callbacks.py
-    "batch", "categorised",  # test_cli_e2e.py
-    "plain", "redacted",  # test_redaction.py
-}
-# Tests that run a heavy model in their own body (or are slow for another reason), by module.
-SLOW_TESTS = {
-    "test_stage_asr.py": {"test_ingest_stereo_names_each_channel", "test_ingest_channels_can_ignore_a_channel",
-                          "test_ingest_speaker_name_mixes_to_one_speaker", "test_ingest_tracks_form_selects_the_audio_track",
-                          "test_identical_channels_are_processed_as_one_speaker",
-                          "test_a_language_the_model_cannot_speak_fails_with_a_clear_error",
-                          "test_a_user_model_folder_is_accepted",
-                          "test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages",
-                          "test_loading_single_threaded_decoders_leaves_torch_threads_as_they_were"},
-    "test_diarize.py": {"test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on"},  # librosa's JIT: ~20 s
-    "test_knowledge.py": {"test_a_call_about_something_else_does_not_get_billing",
-                          "test_a_users_taxonomy_replaces_the_bundled_one"},
-    "test_verbnoun.py": {"test_pairs_in_known_sentences", "test_pairs_are_per_speaker_with_times_of_their_words"},
-    "test_sentiment.py": {"test_both_engines_order_positive_neutral_negative[minilm]"},
-    "test_callbacks.py": {"test_the_cli_lists_and_delivers_the_outbox"},
-    "test_cli_conformance.py": {"test_a_silent_recording_gets_captions_that_parsers_accept"},
-}
 # Where the heavy models are loaded (speechproc.engines.models); watched while a test that is not slow runs.
 HEAVY_LOADERS = {"load_whisper": "Whisper", "load_voice_encoder": "the speaker encoder", "load_campplus": "CAM++",
                  "load_spacy": "spaCy", "load_sentence_encoder": "MiniLM",
                  "load_language_model": "the insights language model"}
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        named = SLOW_TESTS.get(item.path.name, set())
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or {item.name, item.originalname} & named:
-            item.add_marker(pytest.mark.slow)
-
 
 _unmarked: list[pytest.Item] = []  # the test now running, when it is not marked slow
 _loaded: list[str] = []  # heavy models it loaded
@@ -259,8 +225,7 @@ def _checked(item: pytest.Item):
     finally:
         _unmarked.clear()
     if _loaded:
-        message = (f"{item.nodeid} runs {', '.join(_loaded)} but is not marked slow: mark it @pytest.mark.slow "
-                   "(or name it in tests/conftest.py SLOW_TESTS)")
+        message = f"{item.nodeid} runs {', '.join(_loaded)} but is not marked slow: mark it @pytest.mark.slow"
         if "slow" in (item.config.option.markexpr or ""):  # a run that selects by speed: it must be right
             pytest.fail(message, pytrace=False)
         warnings.warn(pytest.PytestWarning(message), stacklevel=1)

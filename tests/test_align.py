@@ -73,6 +73,7 @@ def voicemail(tmp_path_factory) -> dict:
             "item": json.loads((folder / "v.v3.json").read_text())}
 
 
+@pytest.mark.slow
 def test_align_rewrites_the_outputs_and_recomputes_the_analytics(voicemail, monkeypatch):
     from speechproc.stages import turns
 
@@ -106,6 +107,7 @@ def test_align_rewrites_the_outputs_and_recomputes_the_analytics(voicemail, monk
     assert api.get_transcript(voicemail["id"], "text").startswith("Maria: Hello")
 
 
+@pytest.mark.slow
 def test_align_refuses_the_wrong_transcript_and_changes_nothing(voicemail, tmp_path):
     before = Path(voicemail["outputs"]["json"]).read_text()
     wrong = tmp_path / "wrong.txt"

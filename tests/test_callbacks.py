@@ -42,6 +42,7 @@ def delivered(receiver, tmp_path_factory) -> dict:
     return {"item": item, "outputs": batch.items[0].outputs, "drop": drop, "outbox": queued}
 
 
+@pytest.mark.slow
 def test_every_callback_is_delivered_once_with_its_content_type(receiver, delivered):
     states = [c["state"] for c in delivered["outbox"]["callbacks"]]
     assert states == ["delivered"] * 10
@@ -56,6 +57,7 @@ def test_every_callback_is_delivered_once_with_its_content_type(receiver, delive
         assert request.method == ("PUT" if path.startswith("/bucket") else "POST")
 
 
+@pytest.mark.slow
 def test_the_analytics_body(receiver, delivered):
     item = delivered["item"]
     body = json.loads(receiver.requests_to("/analytics")[0].body)
@@ -68,12 +70,14 @@ def test_the_analytics_body(receiver, delivered):
     assert [a["format"] for a in body["transcript"]["alternateFormats"]] == ["dfxp", "webvtt", "srt", "text"]
 
 
+@pytest.mark.slow
 def test_include_filters_the_sections(receiver, delivered):
     body = json.loads(receiver.requests_to("/analytics-some")[0].body)
     assert {"metadata", "transcript"} <= set(body) and "warnings" not in body and "streams" not in body
     assert set(body) - set(v3json.CALLBACK_ALWAYS) - {"timeToLiveInSeconds", "expiresOn"} == {"metadata", "transcript"}
 
 
+@pytest.mark.slow
 def test_transcript_and_media_bodies_are_the_files(receiver, delivered):
     outputs = delivered["outputs"]
     for fmt, key in (("text", "text"), ("srt", "srt"), ("webvtt", "webvtt"), ("dfxp", "dfxp")):
@@ -82,6 +86,7 @@ def test_transcript_and_media_bodies_are_the_files(receiver, delivered):
     assert receiver.requests_to("/media")[0].body == (SAMPLES / "voicemail.wav").read_bytes()
 
 
+@pytest.mark.slow
 def test_file_delivery_writes_into_the_folder(delivered):
     [written] = list(delivered["drop"].iterdir())
     assert json.loads(written.read_text())["mediaId"] == delivered["item"]["mediaId"]
@@ -197,6 +202,7 @@ def test_v2_beta_schedule():
     assert schedule.next_due("v2-beta", 12, 0.0, 35 * 3600) is None  # past 36 hours: give up
 
 
+@pytest.mark.slow
 def test_the_cli_lists_and_delivers_the_outbox(receiver, tmp_path):
     receiver.answer("/never", 503)
     shutil.copy(SAMPLES / "voicemail.wav", tmp_path / "v.wav")

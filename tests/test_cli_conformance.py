@@ -142,6 +142,7 @@ def test_media_list_command_applies_the_filters(tmp_path):
 
 # ---------------------------------------------------------------- silent recordings and transcripts
 
+@pytest.mark.slow
 def test_a_silent_recording_gets_captions_that_parsers_accept(tmp_path):
     write_wav(tmp_path / "silence.wav", np.zeros(16000 * 2), 16000)
     batch = api.process([tmp_path / "silence.wav"], api.config_module.validate({}), out_dir=tmp_path / "out")

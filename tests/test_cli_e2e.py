@@ -38,6 +38,7 @@ def batch(tmp_path_factory) -> dict:
     return {"folder": folder, "code": code, "out": out}
 
 
+@pytest.mark.slow
 def test_run_processes_every_media_file_and_exits_1_when_some_fail(batch):
     assert batch["code"] == 1
     status = {Path(m["input"]).name: m["status"] for m in batch["out"]["media"]}
@@ -45,6 +46,7 @@ def test_run_processes_every_media_file_and_exits_1_when_some_fail(batch):
                       "voicemail.wav": "finished"}
 
 
+@pytest.mark.slow
 def test_outputs_are_written_beside_each_input(batch):
     folder = batch["folder"]
     for base in (folder / "call", folder / "sub" / "voicemail"):
@@ -54,6 +56,7 @@ def test_outputs_are_written_beside_each_input(batch):
     assert json.loads((folder / "broken.v3.json").read_text())["status"] == "failed"
 
 
+@pytest.mark.slow
 def test_media_item_json_has_the_spec_fields_and_types(batch):
     item = json.loads((batch["folder"] / "call.v3.json").read_text())
     mid = item["mediaId"]
@@ -71,6 +74,7 @@ def test_media_item_json_has_the_spec_fields_and_types(batch):
         assert set(w) <= {"p", "c", "s", "e", "w", "m"} and isinstance(w["s"], int) and isinstance(w["e"], int)
 
 
+@pytest.mark.slow
 def test_failed_items_say_why(batch):
     failed = {Path(m["input"]).name: m for m in batch["out"]["media"] if m["status"] == "failed"}
     code, item = invoke("media", "get", failed["empty.wav"]["mediaId"])
@@ -78,6 +82,7 @@ def test_failed_items_say_why(batch):
     assert item["errors"][0]["code"] == 10201 and "empty" in item["errors"][0]["error"]
 
 
+@pytest.mark.slow
 def test_media_list_get_progress_and_metadata(batch):
     code, listing = invoke("media", "list", "--limit", "2")
     assert code == 0 and len(listing["media"]) == 2 and "_links" in listing
@@ -95,6 +100,7 @@ def test_media_list_get_progress_and_metadata(batch):
     assert meta["title"] == "Support call" and meta["_links"]["self"]["href"].endswith(call_id)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, start", [("text", "Agent: "), ("srt", "1\n00:00:0"), ("webvtt", "WEBVTT\n\n1\n"),
                                         ("dfxp", '<tt xmlns="http://www.w3.org/2006/04/ttaf1"')])
 def test_transcript_in_every_format_matches_the_files(batch, fmt, start):
@@ -106,6 +112,7 @@ def test_transcript_in_every_format_matches_the_files(batch, fmt, start):
     assert text.rstrip("\n") == on_disk.rstrip("\n")
 
 
+@pytest.mark.slow
 def test_transcript_json_with_alternate_formats_only_when_asked(batch):
     call_id = next(m["mediaId"] for m in batch["out"]["media"] if m["input"].endswith("call.flac"))
     _, plain = invoke("transcript", call_id)
@@ -115,6 +122,7 @@ def test_transcript_json_with_alternate_formats_only_when_asked(batch):
     assert [a["format"] for a in rich["transcript"]["alternateFormats"]] == ["srt", "text"]
 
 
+@pytest.mark.slow
 def test_transcript_of_a_failed_item_is_the_v3_404(batch):
     failed_id = next(m["mediaId"] for m in batch["out"]["media"] if m["status"] == "failed")
     code, body = invoke("transcript", failed_id)
@@ -127,6 +135,7 @@ def test_unknown_media_id_is_a_404():
     assert code == 1 and body["status"] == 404 and body["warnings"][0]["code"] == 10205
 
 
+@pytest.mark.slow
 def test_rerun_skips_unchanged_files_and_force_redoes_them(batch):
     folder = batch["folder"]
     runner = CliRunner()
@@ -139,6 +148,7 @@ def test_rerun_skips_unchanged_files_and_force_redoes_them(batch):
     assert json.loads(forced.stdout)["media"][0]["status"] == "finished" and forced.stderr == ""
 
 
+@pytest.mark.slow
 def test_out_dir_mirrors_the_input_tree(batch, tmp_path):
     code, out = invoke("run", str(batch["folder"] / "sub"), "--out", str(tmp_path / "results"), "--quiet")
     assert code == 0 and (tmp_path / "results" / "voicemail.v3.json").exists()
@@ -236,6 +246,7 @@ def metric(item: dict, group: str, name: str) -> float:
     return next(v["metricValue"] for v in values if v["metricName"] == name)
 
 
+@pytest.mark.slow
 def test_progress_shows_the_stages_a_configuration_asks_for_as_run(callcenter):
     code, progress = invoke("media", "progress", callcenter["mediaId"])
     status = {t["display"]: t["status"] for t in progress["progress"]["tasks"]}
@@ -245,6 +256,7 @@ def test_progress_shows_the_stages_a_configuration_asks_for_as_run(callcenter):
                if st.name in ("diarize", "detect", "spotting", "categories", "classify"))
 
 
+@pytest.mark.slow
 def test_callcenter_config_produces_every_analytics_section(callcenter):
     assert "warnings" not in callcenter
     assert [g["metricGroupName"] for g in callcenter["metrics"]] == [
@@ -279,6 +291,7 @@ def known_talk() -> tuple[dict[str, int], int]:
     return talk, talk["Agent"] + talk["Caller"] - 900
 
 
+@pytest.mark.slow
 def test_callcenter_metrics_of_the_known_words_match_the_calls_timing(truth_call):
     """truth.json: one overlap (the caller's "Oh good" under the agent, 0.9 s), one 5.2 s hold. Counts hang on
     single words (a word heard or not, a few hundred ms more or less), so they are checked on the known words."""
@@ -295,6 +308,7 @@ def test_callcenter_metrics_of_the_known_words_match_the_calls_timing(truth_call
     assert metric(truth_call, "talk-time-and-rate", "silence-ratio") == pytest.approx(1 - union / 69595, abs=0.02)
 
 
+@pytest.mark.slow
 def test_callcenter_metrics_of_a_run_stay_near_the_calls_timing(callcenter):
     """On recognised words, what the timing of the speech decides, with a margin for word times that stray by
     a few hundred ms on another CPU: the talk and silence ratios, the talk rate in a wide band, and values in
@@ -312,6 +326,7 @@ def test_callcenter_metrics_of_a_run_stay_near_the_calls_timing(callcenter):
 
 # --- the call's known words through the same stages: analytics that depend on the words -------------------
 
+@pytest.mark.slow
 def test_truth_call_produces_every_analytics_section_like_a_run(truth_call, callcenter):
     assert "warnings" not in truth_call
     sections = ("metrics", "speakerSentiments", "conversation", "knowledge", "categories", "spotting")
@@ -323,6 +338,7 @@ def test_truth_call_produces_every_analytics_section_like_a_run(truth_call, call
     assert speakers == [who for i, who in enumerate(truth) if not i or truth[i - 1] != who]
 
 
+@pytest.mark.slow
 def test_verb_noun_pairs_keywords_and_topics_of_the_known_call(truth_call):
     pairs = {p["speakerName"]: {(x["verb"], x["noun"]) for x in p["verbNounPairs"]}
              for p in truth_call["conversation"]["speakerVerbNounPairs"]}
@@ -338,6 +354,7 @@ def test_verb_noun_pairs_keywords_and_topics_of_the_known_call(truth_call):
     assert {"Refund", "Double charge"} <= {s["name"] for s in billing["subtopics"]}
 
 
+@pytest.mark.slow
 def test_sentiment_of_the_known_call(truth_call):
     assert metric(truth_call, "sentiment", "call-sentiment") > 0  # a polite call that ends well
     assert metric(truth_call, "sentiment", "caller-sentiment") > 0
@@ -346,6 +363,7 @@ def test_sentiment_of_the_known_call(truth_call):
     assert sum(len(v) for v in sentences.values()) == sentence_ends  # one value per sentence
 
 
+@pytest.mark.slow
 def test_metrics_of_the_known_call_follow_from_its_timing(truth_call):
     turns = truth_for("call.flac")["turns"]
     talk = {who: sum(t["e"] - t["s"] for t in turns if t["speaker"] == who) for who in ("Agent", "Caller")}
@@ -384,6 +402,7 @@ def test_analytics_of_a_silent_call_are_empty_not_errors(tmp_path):
     assert all(s["sentimentValues"] == [] for s in item["speakerSentiments"])
 
 
+@pytest.mark.slow
 def test_analytics_sections_appear_only_when_asked_for(batch):
     item = json.loads((batch["folder"] / "call.v3.json").read_text())
     assert not {"metrics", "knowledge", "speakerSentiments", "conversation"} & set(item)
@@ -425,6 +444,7 @@ def categorised(tmp_path_factory):
             invoke("groups", "delete", name)
 
 
+@pytest.mark.slow
 def test_a_run_with_every_category_and_group_reports_each_of_them(categorised):
     """Whatever the model heard: every stored category and both groups, each consistent with its matches."""
     words = [w for w in categorised["transcript"]["words"] if "m" not in w]
@@ -448,6 +468,7 @@ def test_a_run_with_every_category_and_group_reports_each_of_them(categorised):
                        for m in keyword["mentions"] for o in m["occurrences"])
 
 
+@pytest.mark.slow
 def test_example_categories_on_the_known_call(truth_call):
     values = {c["categoryName"]: c["categoryValue"] for c in truth_call["categories"]}
     assert values == {"agent-apology": 1, "cancellation-intent": 0, "escalation-request": 0, "greeting": 1,
@@ -461,6 +482,7 @@ def test_example_categories_on_the_known_call(truth_call):
     assert "categoryMatches" not in unmatched
 
 
+@pytest.mark.slow
 def test_keyword_groups_on_the_known_call(truth_call):
     billing, churn = truth_call["spotting"]["groups"]
     assert billing["groupName"] == "billing" and billing["spotted"] is True
@@ -471,6 +493,7 @@ def test_keyword_groups_on_the_known_call(truth_call):
     assert churn == {"groupName": "churn", "spotted": False, "score": "0.0000", "spottedKeywords": []}
 
 
+@pytest.mark.slow
 def test_the_indexed_known_call_answers_corpus_queries(truth_call):
     from speechproc import api
     from speechproc.store.catalog import Catalog
@@ -485,6 +508,7 @@ def test_the_indexed_known_call_answers_corpus_queries(truth_call):
         assert api.query('SELECT mediaId FROM media WHERE "Caller" SAYS "supervisor*"', catalog)["rows"] == []
 
 
+@pytest.mark.slow
 def test_indexed_calls_answer_corpus_queries(categorised):
     code, out = invoke("query", 'SELECT mediaId, wordCount FROM media WHERE metrics:"agent-talk-ratio" > 0.3 '
                                 'AND wordCount > 100')
@@ -524,6 +548,7 @@ def test_category_commands_round_trip(tmp_path):
         invoke("categories", "delete", "temp-cat")
 
 
+@pytest.mark.slow
 def test_a_changed_category_definition_reprocesses_an_unchanged_file(categorised, tmp_path):
     cfg = Path(categorised["_config"])
     call = cfg.parent / "call.flac"
@@ -601,6 +626,7 @@ def test_the_installed_command_prints_the_summary_and_exits_with_its_code(tmp_pa
     assert json.loads(done.stdout)["media"][0]["status"] == "failed"
 
 
+@pytest.mark.slow
 def test_the_export_of_a_processed_call_equals_its_json(categorised, tmp_path):
     import pyarrow.parquet as pq
 

@@ -21,7 +21,7 @@ import pytest
 from conftest import SAMPLES, invoke, truth_for
 from speechproc import api, paths
 from speechproc import errors as E
-from speechproc.batch import jobs, publishing
+from speechproc.batch import jobs
 from speechproc.store import intents, ownership
 from speechproc.store.catalog import Catalog
 from text_helpers import truth_words
@@ -148,7 +148,7 @@ def test_removing_a_half_written_set_removes_its_intents_too(tmp_path, catalog):
     ledger = ownership.Ledger({})
     outputs = {"text": tmp_path / "a.txt", "json": tmp_path / "a.v3.json"}
     ownership.write(outputs["text"], "words\n", ledger, "m-1")
-    publishing._remove_written(outputs, ledger)
+    ownership.remove_set(outputs.values(), ledger)
     assert not outputs["text"].exists() and leftovers(tmp_path) == []
 
 

@@ -19,6 +19,7 @@ from text_helpers import run_stage, stage_options
 
 # --- pure logic ------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("librosa") is None, reason="librosa comes with resemblyzer")
 def test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on():
     import librosa
@@ -208,6 +209,7 @@ def agreement(words) -> float:
     return best / len(pairs)
 
 
+@pytest.mark.slow
 def test_the_downmixed_call_is_split_into_its_two_speakers(recognized_downmix):
     conv = diarized(recognized_downmix, {})
     assert conv.diarized_speakers == ["Speaker 1", "Speaker 2"]
@@ -215,12 +217,14 @@ def test_the_downmixed_call_is_split_into_its_two_speakers(recognized_downmix):
     assert conv.recognized[0].speaker == "Speaker 1"  # numbered by first appearance: the agent opens the call
 
 
+@pytest.mark.slow
 def test_the_resemblyzer_backend_still_splits_the_call(recognized_downmix):
     conv = diarized(recognized_downmix, {"speechproc": {"speakerEmbedding": "resemblyzer"}})
     assert conv.diarized_speakers == ["Speaker 1", "Speaker 2"]
     assert agreement(conv.recognized) >= 0.90
 
 
+@pytest.mark.slow
 def test_words_without_duration_never_make_a_turn_of_their_own(recognized_downmix):
     from speechproc.stages import turns
 
@@ -238,17 +242,20 @@ def test_words_without_duration_never_make_a_turn_of_their_own(recognized_downmi
         assert any(w.e > w.s for w in turn.words), f"a turn of zero-length words only: {turn.words}"
 
 
+@pytest.mark.slow
 def test_configured_names_and_count_are_used(recognized_downmix):
     conv = diarized(recognized_downmix, {"speechproc": {"speakers": 2, "speakerNames": ["Agent", "Caller"]}})
     assert conv.diarized_speakers == ["Agent", "Caller"]
     assert sum(w.speaker == truth_speaker(w.s, w.e) for w in conv.recognized) >= 0.9 * len(conv.recognized)
 
 
+@pytest.mark.slow
 def test_a_configured_count_overrides_the_estimate(recognized_downmix):
     conv = diarized(recognized_downmix, {"speechproc": {"speakers": 3, "diarizer": "windows"}})
     assert len(conv.diarized_speakers) == 3 and len({w.speaker for w in conv.recognized}) == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("raw", [{"speechproc": {"diarization": False}}, {"speechproc": {"speakers": 1}}])
 def test_diarization_can_be_switched_off(recognized_downmix, raw):
     conv = diarized(recognized_downmix, raw)
@@ -272,6 +279,7 @@ def test_stereo_channels_are_never_diarized():
     assert not diarize.applies(conv, wanted.diarization)
 
 
+@pytest.mark.slow
 def test_the_voicemail_keeps_its_single_speaker(processed):
     names = [v["speakerName"] for v in processed["voicemail.wav"]["transcript"]["voiceActivity"]]
     assert names == ["Speaker"]
@@ -279,6 +287,7 @@ def test_the_voicemail_keeps_its_single_speaker(processed):
 
 # --- through `speechproc run`: JSON and every text format ------------------------------------------------
 
+@pytest.mark.slow
 def test_turns_and_captions_carry_the_diarized_speakers(downmix_processed):
     words = downmix_processed["transcript"]["words"]
     turns = [w for w in words if w.get("m") == "turn"]
@@ -295,6 +304,7 @@ def test_turns_and_captions_carry_the_diarized_speakers(downmix_processed):
     assert "Speaker 1:" in dfxp and "Speaker 2:" in dfxp
 
 
+@pytest.mark.slow
 def test_turn_boundaries_are_word_boundaries(downmix_processed):
     turns: list[tuple[dict, list[dict]]] = []
     for w in downmix_processed["transcript"]["words"]:
@@ -307,6 +317,7 @@ def test_turn_boundaries_are_word_boundaries(downmix_processed):
         assert marker["s"] == words[0]["s"] and marker["e"] == max(w["e"] for w in words)
 
 
+@pytest.mark.slow
 def test_voice_features_come_with_the_diarized_transcript(downmix_processed):
     words = [w for w in downmix_processed["transcript"]["words"] if "m" not in w]
     assert all(len(w["frq"]) == 2 and "v" in w for w in words)

@@ -275,23 +275,29 @@ def test_an_unknown_key_id_is_a_configuration_error_before_any_audio(tmp_path, h
 
 
 def test_a_job_writes_nothing_in_the_clear_even_for_a_moment(tmp_path, keyring, monkeypatch):
-    """Every write of an encrypted job goes through ownership.write with ciphertext, never a temporary plaintext."""
+    """Every file of an encrypted job reaches the disk as ciphertext made in memory, never a temporary plaintext:
+    the redacted audio is encoded into memory, not into a file."""
     from dataclasses import replace
 
+    from speechproc.formats import audio
     from speechproc.store import ownership
     from test_jobs import sample_job
 
     checked = openpgp.check_key(keyring["asc"].read_bytes())
     key = openpgp.PublicKey("k", checked.key_hash, checked.data)
     written: list[bytes] = []
-    real = ownership.write
+    real_write, real_redact = ownership.write_bytes, audio.redact_into
 
-    def spy(path, content, record, media_id):
-        assert not callable(content), path
-        written.append(content if isinstance(content, bytes) else content.encode())
-        real(path, content, record, media_id)
+    def spy(tmp, data):
+        written.append(data if isinstance(data, bytes) else data.encode())
+        real_write(tmp, data)
 
-    monkeypatch.setattr(ownership, "write", spy)
+    def into_memory(source, out, *args, **kwargs):
+        assert not isinstance(out, (str, Path)), out
+        real_redact(source, out, *args, **kwargs)
+
+    monkeypatch.setattr(ownership, "write_bytes", spy)
+    monkeypatch.setattr(audio, "redact_into", into_memory)
     out = tmp_path / "out"
     out.mkdir()
     job = sample_job(out)

@@ -25,6 +25,7 @@ def billing():
     return conv
 
 
+@pytest.mark.slow
 def test_keywords_are_the_calls_noun_phrases_with_every_mention(billing):
     found = {k.keyword: k for k in billing.knowledge.keywords}
     assert {"refund", "internet bill", "double charge"} <= set(found)
@@ -39,6 +40,7 @@ def test_keywords_are_the_calls_noun_phrases_with_every_mention(billing):
     assert "you" not in found and "today" not in found  # pronouns and non-nouns are not keywords
 
 
+@pytest.mark.slow
 def test_billing_call_is_about_billing_first(billing):
     topics = billing.knowledge.topics
     assert topics and topics[0].name == "Billing"
@@ -47,6 +49,7 @@ def test_billing_call_is_about_billing_first(billing):
     assert all(t.relevance >= knowledge.TOPIC_MIN for t in topics)
 
 
+@pytest.mark.slow
 def test_v3_shape_of_knowledge(billing):
     body = results_json(billing)["knowledge"]
     keyword = body["keywords"][0]
@@ -57,6 +60,7 @@ def test_v3_shape_of_knowledge(billing):
     assert set(body["topics"][0]["subtopics"][0]) == {"name", "score"}
 
 
+@pytest.mark.slow
 def test_a_call_about_something_else_does_not_get_billing():
     conv = conversation(("Caller", "My router keeps dropping the wifi connection and the internet is very slow."),
                         ("Agent", "Let us restart the router and run a speed test on the connection."))
@@ -71,6 +75,7 @@ def test_discovery_is_off_unless_enabled():
     assert conv.knowledge is None and "knowledge" not in results_json(conv)
 
 
+@pytest.mark.slow
 def test_a_users_taxonomy_replaces_the_bundled_one(tmp_path):
     own = tmp_path / "topics.yaml"
     own.write_text("topics:\n  - topicName: Pets\n    description: Dogs, cats and their food and vets.\n"

@@ -7,7 +7,8 @@ import yaml
 from conftest import SHARED
 
 API = SHARED / "reference" / "voicebase-v3-api-3.0.11.yml"
-pytestmark = pytest.mark.skipif(not API.exists(), reason="VoiceBase OpenAPI file not present")
+# every test reads a processed call: slow
+pytestmark = [pytest.mark.skipif(not API.exists(), reason="VoiceBase OpenAPI file not present"), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -98,6 +98,7 @@ def detected_digits(item: dict, within: tuple[int, int] | None = None) -> list[s
             and (within is None or within[0] <= (w["s"] + w["e"]) / 2 <= within[1])]
 
 
+@pytest.mark.slow
 def test_the_card_number_is_detected_on_the_sample(plain):
     pci = next(d for d in plain["prediction"]["detectors"] if d["detectorName"] == "PCI")
     assert pci["detectorVersion"] == "1.0.0" and pci["detectorType"] == "binary"
@@ -201,6 +202,7 @@ def assert_only_digits_left_outside_the_card(tokens: list[str], plain: dict, whe
         assert any(run in allowed for allowed in left), f"{run} left in {where}"
 
 
+@pytest.mark.slow
 def test_no_digit_of_the_card_survives_in_any_output(plain, redacted):
     for name, path in redacted["_outputs"].items():
         if name != "redacted-audio":
@@ -215,6 +217,7 @@ def test_digit_runs_read_numbers_however_they_are_written():
     assert digit_runs([]) == [] and digit_runs(["4539"]) == ["4539"]
 
 
+@pytest.mark.slow
 def test_every_word_in_a_redacted_region_is_replaced(redacted):
     spans = pci_spans(redacted)
     card = truth_turn("four five three nine")
@@ -225,6 +228,7 @@ def test_every_word_in_a_redacted_region_is_replaced(redacted):
     assert not any(re.search(r"\d", w["w"]) for w in words if card["s"] <= w["s"] <= card["e"])
 
 
+@pytest.mark.slow
 def test_analytics_never_see_the_redacted_words(plain, redacted):
     analytics = said_in({k: redacted[k] for k in ("knowledge", "spotting", "categories", "conversation",
                                                   "speakerSentiments")})
@@ -250,6 +254,7 @@ def test_analytics_never_see_the_redacted_words(plain, redacted):
     assert [g["groupName"] for g in redacted["spotting"]["groups"]] == ["payments"]
 
 
+@pytest.mark.slow
 def test_streams_list_the_original_and_the_redacted_audio(redacted):
     streams = {s["streamName"]: s for s in redacted["streams"]}
     assert set(streams) == {"original", "redacted-audio"}
@@ -257,6 +262,7 @@ def test_streams_list_the_original_and_the_redacted_audio(redacted):
     assert Path(redacted["_outputs"]["redacted-audio"]).suffix == ".flac"  # as the original
 
 
+@pytest.mark.slow
 def test_the_redacted_audio_has_the_tone_inside_and_the_original_outside(redacted):
     original, rate, _, _ = audio.read_pcm(SAMPLES / "payment.flac")
     copy, copy_rate, _, _ = audio.read_pcm(redacted["_outputs"]["redacted-audio"])
@@ -282,6 +288,7 @@ def test_the_redacted_audio_has_the_tone_inside_and_the_original_outside(redacte
     assert spectrum[speech_band].sum() < 1e-4 * spectrum.sum()  # no speech energy left
 
 
+@pytest.mark.slow
 def test_a_media_callback_sends_the_redacted_audio(redacted):
     url = next(c["url"] for c in json.loads((Path(redacted["_outputs"]["json"]).parent / "cfg.json").read_text())
                ["publish"]["callbacks"])
@@ -289,6 +296,7 @@ def test_a_media_callback_sends_the_redacted_audio(redacted):
     assert sent.read_bytes() == Path(redacted["_outputs"]["redacted-audio"]).read_bytes()
 
 
+@pytest.mark.slow
 def test_a_rerun_does_not_take_the_redacted_copy_for_a_recording(redacted):
     folder = Path(redacted["_outputs"]["json"]).parent
     code, out = invoke("run", str(folder), "--config", str(folder / "cfg.json"), "--quiet")

@@ -17,7 +17,7 @@ def settings(engine: str, **extra) -> SentimentOptions:
     return stage_options({"speakerSentiments": True, "speechproc": {"sentimentEngine": engine}, **extra}).sentiment
 
 
-@pytest.mark.parametrize("engine", ["vader", "minilm"])
+@pytest.mark.parametrize("engine", ["vader", pytest.param("minilm", marks=pytest.mark.slow)])
 def test_both_engines_order_positive_neutral_negative(engine):
     conv = conversation(("Agent", POSITIVE), ("Caller", NEUTRAL), ("Caller", NEGATIVE))
     sentiment.run(conv, settings(engine))

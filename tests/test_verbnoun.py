@@ -30,10 +30,12 @@ def pairs(*turns: tuple[str, str]) -> dict:
     ("It is raining. Thank you so much.", []),  # no direct object
     ("Send it to me.", []),  # a pronoun is not a noun
 ])
+@pytest.mark.slow
 def test_pairs_in_known_sentences(text, expected):
     assert pairs(("Agent", text)) == {"Agent": expected}
 
 
+@pytest.mark.slow
 def test_pairs_are_per_speaker_with_times_of_their_words():
     conv = conversation(("Agent", "Let me check your order."), ("Caller", "Please cancel the order."))
     verbnoun.run(conv, SETTINGS)

@@ -150,11 +150,13 @@ def call_with_features(tmp_path_factory):
     return conv
 
 
+@pytest.mark.slow
 def test_no_audio_is_held_once_the_last_stage_reading_it_is_over(call_with_features):
     assert [(ch.samples, ch.original) for ch in call_with_features.channels] == [(None, None)] * 2
     assert [ch.original_rate for ch in call_with_features.channels] == [22050, 22050]
 
 
+@pytest.mark.slow
 def test_every_word_of_the_call_has_two_peaks_and_a_volume(call_with_features):
     words = [w for w in call_with_features.words if w.is_word]
     assert len(words) > 100
@@ -165,6 +167,7 @@ def test_every_word_of_the_call_has_two_peaks_and_a_volume(call_with_features):
     assert len(voiced) >= 0.95 * len(words)
 
 
+@pytest.mark.slow
 def test_the_two_synthetic_voices_differ_in_pitch_as_made(call_with_features):
     # the agent was synthesised at espeak pitch 35 (male voice), the caller at pitch 75 (female voice)
     pitch = {name: np.median([w.pitch for w in call_with_features.words if w.is_word and w.speaker == name
@@ -173,6 +176,7 @@ def test_the_two_synthetic_voices_differ_in_pitch_as_made(call_with_features):
     assert pitch["Caller"] > 1.4 * pitch["Agent"]
 
 
+@pytest.mark.slow
 def test_a_louder_copy_of_a_word_has_a_larger_volume(call_with_features):
     word = next(w for w in call_with_features.words if w.is_word and w.e - w.s >= 300)
     channel = call_with_features.channel_of(word.speaker)

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from speechproc import errors as E
 from speechproc import results
-from speechproc.batch.publishing import redact_audio, write_outputs
+from speechproc.batch.publishing import publish_item
 from speechproc.conversation import Conversation, MediaItem, RecognizedWord
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import printable
@@ -170,34 +170,22 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
     item.status, item.date_finished = "finished", v3json.utc_now()
     on_stage("publish", "started")
     outputs = dict(job.outputs)
-    # absolute already (a symbolic link keeps its name); a download is not kept, so no stream sends it
-    source = os.fspath(job.input) if job.source is None else None
-    redacted = job.redacted_audio if any(d.tone is not None for d in conv.detectors or []) else None
-    if redacted is not None:  # checked with the set before the copy is written (write_outputs checks the rest)
-        ownership.start_set([*outputs.values(), redacted], outputs["json"], state.ledger)
-    if redacted is not None and redact_audio(job.input, redacted, conv.detectors or [], state.ledger, job.media_id,
-                                             job.encryption):
-        outputs["redacted-audio"] = redacted
+    if job.redacted_audio is not None and any(d.tone is not None for d in conv.detectors or []):
+        outputs["redacted-audio"] = job.redacted_audio
         conv.streams = [("original", job.source or job.input.resolve().as_uri(), "finished"),
-                        ("redacted-audio", redacted.resolve().as_uri(), "finished")]
-    if "original-encrypted" in outputs and job.encryption is not None:  # read whole: a recording fits in memory
-        ownership.start_set(outputs.values(), outputs["json"], state.ledger)
-        ownership.write(outputs["original-encrypted"], openpgp.encrypt(job.input.read_bytes(), job.encryption),
-                        state.ledger, job.media_id)
-    body = _expiring(v3json.media_item(item, conv), job)
+                        ("redacted-audio", job.redacted_audio.resolve().as_uri(), "finished")]
+    body = v3json.media_item(item, conv)
+    body = cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
     if job.encryption is not None:
         body["encryption"] = job.encryption.reference()
-    written = write_outputs(body, conv, outputs, state.ledger, Path(job.source) if job.source else job.input,
-                            job.encryption)
+    written = publish_item(body, conv, outputs, state.ledger, job.input, Path(job.source) if job.source else job.input,
+                           job.encryption)
     on_stage("publish", "finished")
+    # absolute already (a symbolic link keeps its name); a download is not kept, so no stream sends it
+    source = os.fspath(job.input) if job.source is None else None
     return JobResult(job.media_id, "finished", body, tasks, written, state.ledger.changes,
                      documents.index_entry(conv) if job.analytic_index and job.encryption is None else None,
                      {"original": source, "redacted-audio": written.get("redacted-audio")})
-
-
-def _expiring(body: results.MediaItem, job: Job) -> results.MediaItem:
-    """The item with its timeToLiveInSeconds and expiresOn, when the job has a time to live."""
-    return cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))
 
 
 def _failed(job: Job, state: _State, error: E.SpeechprocError, interrupted: bool = False) -> JobResult:
@@ -211,14 +199,13 @@ def _failed(job: Job, state: _State, error: E.SpeechprocError, interrupted: bool
     item.content_type = item.content_type or conv.content_type or None
     item.length_ms = item.length_ms or conv.length_ms or None
     item.errors = [(error.code, error.message)]
-    body = _expiring(v3json.media_item(item), job)
+    body = v3json.media_item(item)
+    body = cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
     written = {}
     json_path = job.outputs.get("json")
     try:
         if json_path is not None and not interrupted and job.input.is_file():
-            failure = json.dumps(body, indent=2) + "\n"
-            ownership.write(json_path, openpgp.encrypt(failure, job.encryption) if job.encryption else failure,
-                            state.ledger, job.media_id)
+            ownership.write(json_path, json.dumps(body, indent=2) + "\n", state.ledger, job.media_id, job.encryption)
             written = {"json": str(json_path.absolute())}
     except ownership.OutputConflict:  # the name is someone else's file: the catalog alone says why
         pass

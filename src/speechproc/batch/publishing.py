@@ -1,21 +1,23 @@
-"""Publishing one media item: the redacted audio, the text formats and the v3 JSON (last); its callbacks are
-queued by the runner (`speechproc.delivery.outbox.enqueue`)."""
+"""Publishing one media item: every file it writes, in order (its redacted audio, the encrypted copy of its
+recording, the text formats, the HTML call report, the insights, the v3 JSON last), each encrypted when the item
+is; its callbacks are queued by the runner (`speechproc.delivery.outbox.enqueue`)."""
 from __future__ import annotations
 
-import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, DetectorResult
-from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, insights_text, openpgp
+from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, openpgp
+from speechproc.formats.insights_text import render as insights_text
 from speechproc.formats.stored import writer_language
 from speechproc.paths import printable
 from speechproc.report import call as report
 from speechproc.results import MediaItem
 from speechproc.store import ownership
-from speechproc.store.ownership import OutputRecord
+from speechproc.store.ownership import OutputRecord, Sealable
 
 
 def redacted_audio_path(outputs: dict[str, Path], source: Path, redacts_audio: bool,
@@ -31,60 +33,79 @@ def redacted_audio_path(outputs: dict[str, Path], source: Path, redacts_audio: b
     return openpgp.sealed_name(target) if outputs["json"].name.endswith(openpgp.SUFFIX) else target
 
 
+def publish_item(body: MediaItem, conv: Conversation, outputs: dict[str, Path], record: OutputRecord,
+                 recording: Path | None, source: Path | None = None,
+                 encryption: openpgp.PublicKey | None = None) -> dict[str, str]:
+    """Write every output of one finished media item, each atomically, in the order `contents` makes them (the
+    v3 JSON last, so that a `.v3.json` means its set is complete); absolute paths of the outputs. The copies of
+    `recording` that `outputs` names are written first; `source` is the recording as the report names it (its
+    URL for a download). With `encryption` every file holds only the OpenPGP ciphertext of its content.
+
+    Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written;
+    should a write fail, the files of the set written so far are removed."""
+    places = dict(outputs)
+    # insights not computed (a warning says why): no file, nor an earlier run's beside this run's set
+    uncomputed = places.pop("insights") if "insights" in outputs and "insights" not in body else None
+    made = contents(body, conv, places, recording, source, encryption)
+    if uncomputed is not None:
+        ownership.remove_own(uncomputed, record)
+    written = ownership.write_set(made, places, record, body.get("mediaId"), encryption)
+    return {k: str(Path(v).absolute()) for k, v in places.items() if k != "report" or k in written}
+
+
+def contents(body: MediaItem, conv: Conversation, places: dict[str, Path], recording: Path | None,
+             source: Path | None = None, encryption: openpgp.PublicKey | None = None) -> Iterator[tuple[str, Sealable]]:
+    """The content of each output `places` names, in the order written, each made when its turn comes: the
+    copies of `recording` (none without one), the text formats, the HTML call report (drawn once the redacted
+    audio it plays is in place; none when drawing it fails), the insights, and the v3 JSON last."""
+    if recording is not None:
+        yield from recording_copies(recording, conv.detectors or [], places, encryption).items()
+    page = _report(body, places, source)
+    lang = writer_language(conv.language)
+    for name in TEXT_FORMATS:
+        yield name, get_writer(name, lang).render(conv.words)
+    if page is not None:
+        yield "report", page
+    if "insights" in places:
+        yield "insights", insights_text(body["insights"])
+    yield "json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def recording_copies(recording: Path, detectors: Sequence[DetectorResult], outputs: dict[str, Path],
+                     encryption: openpgp.PublicKey | None = None) -> dict[str, Sealable]:
+    """The copies of `recording` that `outputs` names, each as the content to write: its redacted copy, and
+    with `encryption` the recording itself (read whole: a recording fits in memory)."""
+    copies: dict[str, Sealable] = {}
+    if "redacted-audio" in outputs:
+        copies["redacted-audio"] = redacted_copy(recording, detectors, outputs["redacted-audio"])
+    if "original-encrypted" in outputs and encryption is not None:
+        copies["original-encrypted"] = recording.read_bytes()
+    return copies
+
+
+def redacted_copy(source: Path, detectors: Sequence[DetectorResult], target: Path) -> Sealable:
+    """What writes the redacted copy of `source` in the format `target` is named for (to a file or memory): the
+    detections of every detector that redacts audio replaced by its tone."""
+    regions = [(s, e, d.tone[0], d.tone[1]) for d in detectors if d.tone is not None for s, e in d.regions()]
+    return partial(audio.redact_into, source, regions=regions, fmt=openpgp.plain_name(target).suffix[1:])
+
+
 def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorResult], record: OutputRecord,
                  media_id: str | None, encryption: openpgp.PublicKey | None = None) -> bool:
-    """Write the redacted copy of `source` to `target`, the detections of every detector that redacts
-    audio replaced by its tone; whether there was such a detector (else nothing is written). With
-    `encryption` the copy is encoded in memory and only its ciphertext is written."""
-    regions = [(s, e, d.tone[0], d.tone[1]) for d in detectors if d.tone is not None for s, e in d.regions()]
+    """Write the redacted copy of `source` to `target` (`redacted_copy`, encrypted with `encryption`);
+    whether a detector redacts audio (else nothing is written)."""
     if not any(d.tone is not None for d in detectors):
         return False
-    fmt = openpgp.plain_name(target).suffix[1:]
-    if encryption is not None:
-        encoded = io.BytesIO()
-        audio.redact_into(source, encoded, regions, fmt)
-        ownership.write(target, openpgp.encrypt(encoded.getvalue(), encryption), record, media_id)
-        return True
-    ownership.write(target, lambda tmp: audio.redact_into(source, tmp, regions, fmt), record, media_id)
+    ownership.write(target, redacted_copy(source, detectors, target), record, media_id, encryption)
     return True
 
 
-def write_outputs(body: MediaItem, conv: Conversation, outputs: dict[str, Path],
-                  record: OutputRecord, source: Path | None = None,
-                  encryption: openpgp.PublicKey | None = None) -> dict[str, str]:
-    """Write every text format (and the HTML call report of the recording `source` when `outputs` names
-    one), then the v3 JSON last (so a `.v3.json` means its set
-    is complete), each atomically; absolute paths of the outputs (the redacted audio included when
-    `outputs` names it).
-
-    With `encryption` every file holds only the OpenPGP ciphertext of its content, encrypted in memory.
-
-    Raise ownership.OutputConflict, before writing anything, when a file of the set may not be written."""
-    media_id = body.get("mediaId")
-
-    def seal(content: str) -> str | bytes:
-        return openpgp.encrypt(content, encryption) if encryption is not None else content
-
-    lang = writer_language(conv.language)
-    page = _report(body, outputs, source)
-    if page is None:
-        outputs = {k: v for k, v in outputs.items() if k != "report"}
-    if "insights" not in body and "insights" in outputs:  # not computed (a warning says why): no file,
-        ownership.remove_own(outputs["insights"], record)  # nor an earlier run's beside this run's set
-        outputs = {k: v for k, v in outputs.items() if k != "insights"}
-    ownership.start_set(outputs.values(), outputs["json"], record)
-    try:
-        for name in TEXT_FORMATS:
-            ownership.write(outputs[name], seal(get_writer(name, lang).render(conv.words)), record, media_id)
-        if page is not None:
-            ownership.write(outputs["report"], seal(page), record, media_id)
-        if "insights" in outputs:
-            ownership.write(outputs["insights"], seal(insights_text.render(body["insights"])), record, media_id)
-        ownership.write(outputs["json"], seal(json.dumps(body, indent=2, ensure_ascii=False) + "\n"), record, media_id)
-    except BaseException:
-        _remove_written(outputs, record)
-        raise
-    return {k: str(Path(v).absolute()) for k, v in outputs.items()}
+def write_outputs(body: MediaItem, conv: Conversation, outputs: dict[str, Path], record: OutputRecord,
+                  source: Path | None = None, encryption: openpgp.PublicKey | None = None) -> dict[str, str]:
+    """`publish_item` without copies of the recording: the text formats, the HTML call report of the recording
+    `source` when `outputs` names one, the insights and the v3 JSON; a redacted copy that `outputs` names is
+    one already written, listed with the rest."""
+    return publish_item(body, conv, outputs, record, None, source, encryption)
 
 
 def _report(body: MediaItem, outputs: dict[str, Path], source: Path | None) -> str | None:
@@ -98,10 +119,3 @@ def _report(body: MediaItem, outputs: dict[str, Path], source: Path | None) -> s
         body.setdefault("warnings", []).append(
             {"code": E.INTERNAL, "message": printable(f"the HTML report was not written ({type(exc).__name__}: {exc})")})
         return None
-
-
-def _remove_written(outputs: dict[str, Path], record: OutputRecord) -> None:
-    """After a failed write: remove the files of the set this item wrote, so no partial set stays behind
-    (a file that is not speechproc's own content is left alone)."""
-    for path in outputs.values():
-        ownership.remove_own(Path(path), record)

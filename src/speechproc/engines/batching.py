@@ -32,10 +32,9 @@ UNHEARD_S = 3.0  # this much speech with no word in it means the decoder stopped
 LOOP_REPEATS = 8  # a word or phrase said this many times in a row is a decoder caught in a loop
 LOOP_PHRASE = 4  # the longest phrase looked for
 VAD_MIN_SILENCE_MS = 160  # the silence that splits speech, as BatchedInferencePipeline uses it
-# The encoder's window for a batch of short chunks: its cost grows with the square of the window (tiny.en, one
-# thread: 30 s 0.44 s, 20 s 0.13 s, 15 s 0.075 s), and Whisper hears a short chunk as well in 20 s as in 30 s
-# (WER over the evaluation manifest 16.1 % against 16.7 %), though not in 15 s on every CPU path (30.2 % on
-# oneDNN) nor in 10 s (51-54 %): see `window_frames` and benchmarks/decoding.py.
+# The encoder's window for a batch of short chunks: its cost grows with the square of the window, and Whisper
+# hears a short chunk as well in 20 s as in 30 s, though not in 15 s on every CPU path nor in 10 s: see
+# `window_frames` and docs/benchmarks.md#decoding-choices-the-encoders-window-packing-greedy-decoding.
 SHORT_WINDOW_S = 20
 
 
@@ -207,8 +206,8 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     loaded with that many workers), and the VAD of as many channels runs at once (Silero runs on one core);
     neither changes a word. With `short_window` a batch of short chunks is encoded in SHORT_WINDOW_S
     (`window_frames`), else in Whisper's 30 s. `chunk_s` (1-30) is the most speech a chunk holds: Whisper's
-    window (packed into chunks of 19 s, which fit the short window, long speech lost 0.8 points of WER on
-    one CPU path for a call recognised 1.10-1.21x faster: benchmarks/decoding.py --experiment packing).
+    window (packed into chunks of 19 s, which fit the short window, long speech lost accuracy for little
+    speed: docs/benchmarks.md#decoding-choices-the-encoders-window-packing-greedy-decoding).
 
     A broken chunk is decoded again sequentially: without `again`, by the decoder that found it, in its turn
     (for a model with a single worker); with it, by `again()`, a recogniser with a single worker, one chunk

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -168,8 +169,10 @@ def catalog_item(item: MediaItem, key: PublicKey | None) -> MediaItem:
     results, metadata or warnings (the item as it is when `key` is None)."""
     if key is None:
         return item
-    kept: dict[str, Any] = {k: item[k] for k in CATALOG_KEYS if k in item}  # type: ignore[literal-required]
-    return cast(MediaItem, {**kept, "encryption": key.reference()})
+    fields: Mapping[str, object] = item
+    kept = cast(MediaItem, {k: fields[k] for k in CATALOG_KEYS if k in fields})
+    kept["encryption"] = key.reference()
+    return kept
 
 
 def is_encrypted(item: Any) -> bool:

@@ -24,16 +24,17 @@ from speechproc.stages.options import RecognitionOptions
 ProgressFn = Callable[[float], None]
 # What one 30 s chunk holds while it is decoded with beam 5 (tiny.en, measured): mostly the decoder's
 # cross-attention cache, one copy of the encoder output per beam and layer. It grows with the beam, and with
-# the model's layers and width: about as its weights' size to the power 0.65 (base: 1.5x, measured 1.44x).
+# the model's layers and width: about as its weights' size to the power 0.65 (checked on base:
+# docs/benchmarks.md#batches-and-decoders-on-the-cpu).
 CHUNK_MEMORY = 115 * 2**20
 TINY_WEIGHTS = 75_537_502  # bytes of tiny.en's model.bin (float16), the size CHUNK_MEMORY was measured with
 # model.bin sizes (float16) of faster-whisper's model names, for a model given by name
 NAMED_WEIGHTS = {"tiny": TINY_WEIGHTS, "base": 145_217_532, "small": 483_546_902, "medium": 1_527_906_378,
                  "large": 3_087_284_237}
 RECOGNITION_MEMORY = 1200 * 2**20  # what the audio held and the chunks in flight may take together
-# Chunks per decoder call on the CPU: two already give all that batching gains there (23 chunks of a 12-minute
-# call, one single-threaded decoder: 17.6 s one at a time, 14.8 s two, 14.3 s four, 15.4 s eight), and small
-# batches let several decoders share even a short recording.
+# Chunks per decoder call on the CPU: two already give all that batching gains there (more are no faster:
+# docs/benchmarks.md#batches-and-decoders-on-the-cpu), and small batches let several decoders share even a
+# short recording.
 CPU_BATCH = 2
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ def decoders(options: RecognitionOptions) -> int:
     """How many batches are decoded at once. On the CPU, batched recognition gives each of its threads a
     decoder of its own, as many as the chunks in flight fill (`batch_size // CPU_BATCH`): the matrix
     products of a small model split over threads wait for each other at every layer of every step, while
-    independent decoders never wait (see the README's measurements)."""
+    independent decoders never wait (docs/benchmarks.md#batches-and-decoders-on-the-cpu)."""
     if not options.batched or not on_cpu(options.device):
         return 1
     return max(1, min(options.threads or default_threads(), options.batch_size // CPU_BATCH))

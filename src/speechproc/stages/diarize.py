@@ -67,7 +67,7 @@ class Tuning:
     same_similarity: float  # centroids at least this alike are one speaker
 
 
-# fitted on ../shared/evaldata (benchmarks/diarization.py; see the README)
+# fitted on ../shared/evaldata (benchmarks/diarization.py; docs/benchmarks.md#diarization)
 TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.08, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.12, 0.85)}
 
 

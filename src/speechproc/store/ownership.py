@@ -22,13 +22,15 @@ item holds that media item's id. Such a file is adopted into the record as it is
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol, cast, overload
 
 from speechproc import errors as E
+from speechproc.formats import openpgp
 from speechproc.paths import printable, publish, remove_stale_temporaries, sha256_file, temporary, write_bytes
 from speechproc.store import intents
 
@@ -137,18 +139,33 @@ def check(targets: Iterable[Path | None], record: OutputRecord) -> None:
             raise OutputConflict(Path(target), edited=verdict == "edited")
 
 
-def write(path: Path, content: str | bytes | Callable[[Path], None], record: OutputRecord,
-          media_id: str | None) -> None:
+Content = str | bytes | Callable[[Path], None]  # the data, or a function that writes it to a given file
+Sealable = str | bytes | Callable[[Path | BinaryIO], None]  # what may be encrypted: a function writes memory too
+
+
+@overload
+def write(path: Path, content: Content, record: OutputRecord, media_id: str | None, encryption: None = None) -> None: ...
+@overload
+def write(path: Path, content: Sealable, record: OutputRecord, media_id: str | None,
+          encryption: openpgp.PublicKey | None) -> None: ...
+def write(path: Path, content: Content | Sealable, record: OutputRecord, media_id: str | None,
+          encryption: openpgp.PublicKey | None = None) -> None:
     """Write one output atomically, unless an existing file there may not be replaced (OutputConflict).
 
-    `content` is the data, or a function that writes a given temporary path. The file is recorded as
-    speechproc's before the rename, so that a crash in between never orphans it. A file that did not
-    exist when checked is never replaced, even if it appears while this one is written."""
+    `content` is the data, or a function that writes a given temporary path (or, with `encryption`, memory).
+    With `encryption` the file holds only the OpenPGP ciphertext of the content, encrypted in memory: nothing is ever
+    written in the clear. The file is recorded as speechproc's before the rename, so that a crash in between
+    never orphans it. A file that did not exist when checked is never replaced, even if it appears while this
+    one is written."""
     path = Path(path)
     _clean_once(path.parent)
     try:
         with temporary(path) as tmp:
-            if callable(content):
+            if encryption is not None:
+                plain = _in_memory(cast(Sealable, content))
+                sealed = openpgp.encrypt(plain, encryption)
+                write_bytes(tmp, sealed)
+            elif callable(content):
                 content(tmp)
             else:
                 write_bytes(tmp, content)
@@ -170,6 +187,15 @@ def write(path: Path, content: str | bytes | Callable[[Path], None], record: Out
         if exc.errno in OUT_OF_SPACE:
             raise NoSpace(path.parent) from None
         raise
+
+
+def _in_memory(content: Sealable) -> str | bytes:
+    """The data of `content`, a function that writes it made to write into memory."""
+    if not callable(content):
+        return content
+    buffer = io.BytesIO()
+    content(buffer)
+    return buffer.getvalue()
 
 
 def start_set(targets: Iterable[Path], json_path: Path, record: OutputRecord) -> None:
@@ -195,6 +221,31 @@ def remove_own(path: Path, record: OutputRecord) -> bool:
         return False
     intents.settle(canonical(path), content)
     return True
+
+
+def remove_set(paths: Iterable[Path], record: OutputRecord) -> None:
+    """After a failed write: remove the files of one media item's set that hold speechproc's own content
+    (`remove_own`), so that no partial set stays behind."""
+    for path in paths:
+        remove_own(Path(path), record)
+
+
+def write_set(contents: Iterable[tuple[str, Sealable]], places: Mapping[str, Path], record: OutputRecord,
+              media_id: str | None, encryption: openpgp.PublicKey | None = None) -> list[str]:
+    """Write the files of one media item: each of `contents` (name, content) to its place in `places` (name ->
+    path, "json" the `.v3.json`), in the order given, each made only when its turn comes; the names written.
+    Every place is checked and the earlier `.v3.json` removed before the first is written (`start_set`).
+    Should a write fail, the files of the set written so far are removed and the error raised."""
+    start_set(places.values(), places["json"], record)
+    written = []
+    try:
+        for name, content in contents:
+            write(places[name], content, record, media_id, encryption)
+            written.append(name)
+    except BaseException:
+        remove_set(places.values(), record)
+        raise
+    return written
 
 
 def is_ours(path: Path, record: OutputRecord) -> bool:
