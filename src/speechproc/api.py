@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, TypedDict, cast, overload
+from typing import Any, Literal, NamedTuple, cast, overload
 
 from speechproc import errors as E
 from speechproc import results
+from speechproc.answers import (
+    Callbacks,
+    CallReport,
+    CorpusReport,
+    Deletion,
+    Drivers,
+    MediaMetadata,
+    Progress,
+    Purge,
+    Streams,
+)
 from speechproc.batch import alignment, distributed, enrollment, runner
 from speechproc.batch.outcome import BatchResult, Interrupted, ItemResult, Reporter
 from speechproc.batch.planning import Input
@@ -183,10 +194,6 @@ def purge_media(catalog: Catalog | None = None) -> Purge:
 
 # ----------------------------------------------------------------------------- definitions, keys, speakers
 
-_OWN_KINDS = {"key": (keys.get_key, keys.list_keys, keys.delete_key),
-              "speaker": (speakers.get_speaker, speakers.list_speakers, speakers.delete_speaker)}
-
-
 def put_definition(kind: str, name: str, definition: Any, catalog: Catalog | None = None, *,
                    display_name: str | None = None) -> dict[str, Any]:
     """Store a definition under `name` and return it with its dates: a category, keyword group or custom
@@ -204,25 +211,32 @@ def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict
     """One stored definition by kind and name: a category, group, vocabulary or classifier, a public key
     ("key", by its publicKeyId, with its armored text) or an enrolled person ("speaker", without the
     voiceprint). NotFoundError when there is none."""
-    if kind in _OWN_KINDS:
-        return _OWN_KINDS[kind][0](name, catalog)
+    if kind == "key":
+        return keys.get_key(name, catalog)
+    if kind == "speaker":
+        return speakers.get_speaker(name, catalog)
     return registry.get_definition(kind, name, catalog)
 
 
 def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any]:
     """Every stored definition of a kind: {categories}, {groups}, {vocabularies}, {classifiers}, by name;
     {_links, publicKeys} ("key"), oldest first; {speakers} ("speaker"), by name."""
-    if kind in _OWN_KINDS:
-        return _OWN_KINDS[kind][1](catalog)
+    if kind == "key":
+        return keys.list_keys(catalog)
+    if kind == "speaker":
+        return speakers.list_speakers(catalog)
     return registry.list_definitions(kind, catalog)
 
 
 def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> None:
     """Delete a stored definition (a speaker's voiceprint is overwritten in the catalog file); NotFoundError
     when there is none."""
-    if kind in _OWN_KINDS:
-        return _OWN_KINDS[kind][2](name, catalog)
-    return registry.delete_definition(kind, name, catalog)
+    if kind == "key":
+        keys.delete_key(name, catalog)
+    elif kind == "speaker":
+        speakers.delete_speaker(name, catalog)
+    else:
+        registry.delete_definition(kind, name, catalog)
 
 
 add_key = keys.add_key
@@ -252,7 +266,7 @@ def report(target: str | None = None, output: str | Path | None = None, *, query
            date_field: str | None = None, catalog: Catalog | None = None) -> tuple[str | None, CallReport | CorpusReport]:
     """`speechproc report`: the HTML call report of `target` (a media id or a `.v3.json` file), or with no
     target the corpus report of the catalog (or of the items `query` selects, its trend over `date_field`).
-    (the page when `output` is "-", else None; a summary of what was written)."""
+    Returns (the page when `output` is "-", else None; a summary of what was written)."""
     if target is None:
         page, corpus = reports.corpus(query, output, date_field, catalog)
         return page, cast(CorpusReport, corpus)
@@ -282,154 +296,3 @@ def doctor(settings: Configuration = None, configuration: str = "default", load:
         chosen = resolve(chosen, cat)  # enrolled speakers need the speaker encoder
     return inventory.report(needed(build_options(chosen)), configuration, load)
 
-
-# ----------------------------------------------------------------------------- what the operations return
-
-class MediaMetadata(TypedDict, total=False):
-    """`get_media(id, "metadata")` and `put_metadata`: the item's links and the metadata given; `warnings`
-    when `put_metadata` left the item's `.v3.json` as it was (and why)."""
-
-    _links: results.MediaLinks
-    title: str
-    description: str
-    externalId: str
-    externalVersion: str
-    extended: dict[str, object]
-    callDetails: dict[str, object]
-    warnings: list[results.WarningMessage]
-
-
-class Task(TypedDict):
-    taskId: str
-    display: str
-    phase: str
-    status: str
-    dependencies: list[str]  # the task before it
-    dependents: list[str]  # the task after it
-
-
-class ProgressJob(TypedDict):
-    jobId: str
-    start: str | None  # the first task
-    finish: str | None  # the last task
-    status: str  # pending, started, finished or failed
-    tasks: list[Task]
-
-
-class Progress(TypedDict):
-    """`get_media(id, "progress")`: the v3 job object, one task per stage."""
-
-    _links: results.MediaLinks
-    mediaId: str
-    status: str
-    jobId: str
-    progress: ProgressJob
-
-
-class StreamPlace(TypedDict):
-    streamName: str  # original, redacted-audio, original-encrypted or redacted-encrypted
-    streamLocation: str  # a file path
-
-
-class Streams(TypedDict):
-    """`get_media(id, "streams")`: the item's audio files that are there."""
-
-    streams: list[StreamPlace]
-
-
-class KeptFile(TypedDict):
-    path: str
-    reason: str
-
-
-class _DeletionRequired(TypedDict):
-    mediaId: str
-    status: str
-    deletedFiles: list[str]
-    keptFiles: list[KeptFile]  # the recording, and files speechproc did not write (or that changed since)
-    callbacksDropped: int
-
-
-class Deletion(_DeletionRequired, total=False):
-    """`delete_media`: what was deleted and what was left."""
-
-    expiresOn: str  # an item processed with a time to live
-
-
-class Waiting(TypedDict):
-    mediaId: str
-    status: str
-    expiresOn: str
-    reason: str  # the live process working on it
-
-
-class Purge(TypedDict):
-    """`purge_media`: the expired items deleted, and those a live process still works on."""
-
-    deleted: list[Deletion]
-    waiting: list[Waiting]
-
-
-class Delivery(TypedDict):
-    deliveryId: str
-    mediaId: str
-    url: str
-    method: str
-    type: str
-    contentType: str
-    contract: str
-    state: str  # pending, dead or delivered
-    attempts: int
-    nextAttempt: str | None  # a pending delivery's
-    lastError: str | None
-    dateCreated: str
-
-
-class Callbacks(TypedDict):
-    """`list_callbacks`: the deliveries of the outbox, oldest first."""
-
-    callbacks: list[Delivery]
-
-
-class CallReport(TypedDict):
-    """The summary of a call report written (`report` with a target)."""
-
-    report: str | None  # the file; None when the page was returned
-    mediaId: str
-    bytes: int
-    sections: list[str]
-    audio: str | None  # the recording the page's player plays, relative to the page
-
-
-class CorpusReport(TypedDict):
-    """The summary of a corpus report written (`report` without a target)."""
-
-    report: str | None
-    items: int
-    bytes: int
-    sections: list[str]
-
-
-class Example(TypedDict):
-    mediaId: str
-    reason: str
-
-
-class Driver(TypedDict):
-    driver: str  # its most typical reason
-    calls: int
-    share: float
-    outcomes: dict[str, float]  # resolved, unresolved, followUp: shares of the calls whose outcome is known
-    examples: list[Example]
-
-
-class _DriversRequired(TypedDict):
-    calls: int
-    drivers: list[Driver]  # the biggest first
-    withoutReason: int
-
-
-class Drivers(_DriversRequired, total=False):
-    """`call_drivers`: the reasons of the calls grouped into drivers."""
-
-    grouped: int  # beyond `drivers.MAX_GROUPED` calls, how many of an even sample were grouped
