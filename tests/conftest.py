@@ -152,6 +152,7 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from speechproc import api
     from speechproc.config import options
     from speechproc.config import v3 as config
+    from speechproc.config.resolving import resolve
     from speechproc.conversation import Conversation, MediaItem
     from speechproc.formats import v3json
     from speechproc.stages import pipeline
@@ -169,7 +170,7 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
         for kind, folder in (("category", "categories"), ("group", "groups")):
             for definition in sorted((configs / folder).glob("*.yaml")):
                 api.put_definition(kind, definition.stem, yaml.safe_load(definition.read_text()), catalog)
-        settings = api.resolve(config.validate(raw), catalog)
+        settings = resolve(config.validate(raw), catalog)
         conv = Conversation("00000000-0000-4000-8000-0000000000ca", language=settings.language)
         pipeline.analyse(SAMPLES / "call.flac", options.build(settings), conv, lambda *_: None,
                          words=truth_words(truth_for("call.flac")))

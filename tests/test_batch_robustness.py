@@ -15,8 +15,9 @@ import pytest
 
 from conftest import invoke, write_wav
 from speechproc import api
-from speechproc.batch import jobs, reuse, runner
+from speechproc.batch import jobs, planning, reuse, runner
 from speechproc.config import v3 as config
+from speechproc.config.resolving import resolve
 from speechproc.media import file_hash
 from speechproc.store.catalog import Catalog
 
@@ -179,7 +180,7 @@ def test_symbolic_links_met_in_a_folder_are_skipped_with_a_note(tmp_path: Path) 
     (folder / "elsewhere").symlink_to(tmp_path, target_is_directory=True)
     notes: list[str] = []
 
-    inputs, problems = api.discover([folder], notes.append)
+    inputs, problems = planning.discover([folder], notes.append)
 
     assert [i.path for i in inputs] == [real] and problems == []
     assert notes == [f"{folder / 'elsewhere'}: symbolic link, skipped (name it on the command line to process it)",
@@ -293,7 +294,7 @@ def test_an_input_a_live_run_is_processing_is_skipped(tmp_path: Path) -> None:
     home = tmp_path / "home"
     settings = config.validate({})
     with Catalog(home / "catalog.sqlite3") as cat:
-        config_hash = reuse.settings_key(api.resolve(settings, cat), {}, None)
+        config_hash = reuse.settings_key(resolve(settings, cat), {}, None)
         item = {"mediaId": "other", "status": "running", "dateCreated": "2026-01-01T00:00:00.000Z"}
         assert cat.claim(item, str(wav), file_hash(wav), config_hash, [], {}, None)[0] == "claimed"
     notes = Notes()

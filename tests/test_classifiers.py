@@ -13,9 +13,11 @@ import pytest
 from conftest import ROOT, SAMPLES, invoke
 from speechproc import api
 from speechproc.config import v3 as config
+from speechproc.config.resolving import resolve
 from speechproc.engines import classifiers
 from speechproc.errors import ConfigurationError
 from speechproc.stages import classify
+from speechproc.store.catalog import Catalog
 from text_helpers import conversation
 
 TRAINER = ROOT / "configs" / "classifiers" / "train_cancellation.py"
@@ -56,8 +58,8 @@ def test_a_new_version_keeps_the_id_and_the_display_name(registered, model_file)
 
 
 def test_predictions_on_hand_built_calls(registered):
-    with api.Catalog() as catalog:
-        settings = api.resolve(config.validate({"prediction": {"classifiers": [{"classifierName": "cancellation"}]}}),
+    with Catalog() as catalog:
+        settings = resolve(config.validate({"prediction": {"classifiers": [{"classifierName": "cancellation"}]}}),
                                catalog)
     cancel = conversation(("Agent", "Thank you for calling, how can I help?"),
                           ("Caller", "I want to cancel my subscription, it is too expensive."))
@@ -115,7 +117,7 @@ def _dump(obj, path: Path) -> Path:
 def test_bad_model_files_are_refused_and_nothing_is_stored(tmp_path, make, message):
     path = make(tmp_path)
     with pytest.raises(ConfigurationError, match=message):
-        api.put_classifier("bad-model", path)
+        api.put_definition("classifier", "bad-model", path)
     assert not classifiers.stored_path("bad-model").exists()
     code, _ = invoke("classifiers", "get", "bad-model")
     assert code == 1

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from conftest import invoke, write_wav
-from speechproc import api
+from speechproc import api, errors
+from speechproc.config import v3 as config
 from speechproc.formats import get_writer
 from speechproc.store.catalog import Catalog
 
@@ -99,7 +100,7 @@ def test_after_and_before_are_media_id_cursors(catalog):
     assert _ids(catalog, after="m2") == ["m4", "m3"]
     assert _ids(catalog, before="m3", sort_order="asc") == ["m1", "m2"]
     assert _ids(catalog, after="m1", before="m4") == ["m3", "m2"]
-    with pytest.raises(api.E.NotFoundError):
+    with pytest.raises(errors.NotFoundError):
         api.list_media(catalog=catalog, after="no-such-item")
 
 
@@ -126,7 +127,7 @@ def test_extended_filters_must_all_hold(catalog):
     {"external_id": "a\nb"},
 ])
 def test_bad_listing_parameters_are_configuration_errors(catalog, filters):
-    with pytest.raises(api.E.ConfigurationError) as err:
+    with pytest.raises(errors.ConfigurationError) as err:
         api.list_media(catalog=catalog, **filters)
     assert err.value.code == 10009
 
@@ -145,7 +146,7 @@ def test_media_list_command_applies_the_filters(tmp_path):
 @pytest.mark.slow
 def test_a_silent_recording_gets_captions_that_parsers_accept(tmp_path):
     write_wav(tmp_path / "silence.wav", np.zeros(16000 * 2), 16000)
-    batch = api.process([tmp_path / "silence.wav"], api.config_module.validate({}), out_dir=tmp_path / "out")
+    batch = api.process([tmp_path / "silence.wav"], config.validate({}), out_dir=tmp_path / "out")
     assert batch.items[0].status == "finished", batch.items[0].error
     srt = Path(batch.items[0].outputs["srt"])
     assert srt.stat().st_size > 0

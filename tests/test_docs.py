@@ -275,3 +275,37 @@ def test_every_relative_link_lands():
                 elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
                     broken.append(f"{path.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def documented_api() -> dict[str, str]:
+    """Each name documented in the Reference of docs/python-api.md (a `#### name` heading) -> its text."""
+    reference = sections(read(DOCS / "python-api.md")).get("Reference", "")
+    titles = [m.group(2).replace("`", "").strip() for line in reference.splitlines() if (m := HEADING.match(line))
+              and len(m.group(1)) == 4]
+    found = sections(reference)
+    return {title: found[title] for title in titles}
+
+
+def test_every_public_name_of_the_api_is_documented():
+    import inspect
+
+    from speechproc import api
+
+    documented = documented_api()
+    assert len(api.__all__) <= 30, f"api.__all__ has {len(api.__all__)} names: the operations and their types only"
+    missing = [name for name in api.__all__ if name not in documented]
+    assert not missing, f"docs/python-api.md (Reference) does not document {missing}"
+    gone = [name for name in documented if name not in api.__all__ or not hasattr(api, name)]
+    assert not gone, f"docs/python-api.md documents what api does not offer: {gone}"
+    unsaid = []
+    for name, text in documented.items():
+        function = getattr(api, name)
+        if not inspect.isfunction(function):
+            continue
+        signature = re.search(rf"`{name}\(([^`]*)\)[^`]*`", text)
+        if signature is None:
+            unsaid.append(f"{name}: its signature")
+            continue
+        said = {re.split(r"[=:]", p)[0].strip(" *") for p in signature.group(1).split(",")}
+        unsaid += [f"{name}: {p}" for p in inspect.signature(function).parameters if p not in said]
+    assert not unsaid, f"docs/python-api.md misses these parameters: {unsaid}"

@@ -64,3 +64,21 @@ def test_the_top_of_the_package_stays_small():
 def test_no_module_outgrows_one_concern():
     long = {name: n for name, path in modules().items() if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_the_command_line_reaches_the_library_through_api_alone():
+    """`cli/` imports `api`, `errors`, the package's version and its own modules, nothing else of speechproc
+    (a `TYPE_CHECKING` import included)."""
+    allowed = {"api", "errors", "__version__"}
+    beyond = [f"{name} -> {target}" for name, path in modules().items() if layer_of(name) == "cli"
+              for target in imports_of(path) if target not in allowed and not target.startswith("cli")]
+    assert not beyond, f"the command line goes around api: {beyond}"
+
+
+def test_the_command_line_shows_text_as_the_library_does():
+    """The CLI's own `printable` (it imports nothing but api and errors) is `paths.printable`."""
+    from speechproc import paths
+    from speechproc.cli import support
+
+    samples = ["plain", "caf\u00e9", "bad \udcff byte", "lone \ud800 surrogate", "tab\tand\nline", "\\x41", ""]
+    assert [support.printable(s) for s in samples] == [paths.printable(s) for s in samples]

@@ -16,6 +16,8 @@ import pytest
 from conftest import invoke, write_wav
 from speechproc import api, paths
 from speechproc.batch import jobs
+from speechproc.batch.planning import discover, output_paths
+from speechproc.batch.publishing import write_outputs
 from speechproc.config import v3 as config
 from speechproc.conversation import Conversation
 from speechproc.store import ownership
@@ -141,7 +143,7 @@ def test_outputs_listed_by_an_older_version_are_recognised_and_adopted(tmp_path,
     catalog.update("old-2", outputs={"text": str(tmp_path / "calls" / "b.txt")})  # listed by absolute path
     ownership.check([tmp_path / "calls" / "b.txt"], catalog)
     outputs = {k: tmp_path / "calls" / f"a{ext}" for k, ext in extensions.items()}
-    api.write_outputs({"mediaId": "new", "status": "finished"}, Conversation("new"), outputs, catalog)
+    write_outputs({"mediaId": "new", "status": "finished"}, Conversation("new"), outputs, catalog)
     assert json.loads(outputs["json"].read_text())["mediaId"] == "new"
 
 
@@ -155,8 +157,8 @@ def test_two_folders_with_the_same_tree_under_one_out_dir_never_share_outputs(tm
     for d in ("d1", "d2"):
         (tmp_path / d / "sub").mkdir(parents=True)
         tone(tmp_path / d / "sub" / "a.wav", 0.1)
-    inputs, _ = api.discover([tmp_path / "d1", tmp_path / "d2"])
-    plan = api.output_paths(inputs, tmp_path / "out")
+    inputs, _ = discover([tmp_path / "d1", tmp_path / "d2"])
+    plan = output_paths(inputs, tmp_path / "out")
     assert [plan[i.path]["json"] for i in inputs] == [tmp_path / "out" / "d1" / "sub" / "a.v3.json",
                                                       tmp_path / "out" / "d2" / "sub" / "a.v3.json"]
     assert len(names(plan, tmp_path)) == 10
@@ -166,8 +168,8 @@ def test_folders_without_a_clash_mirror_straight_under_the_out_dir(tmp_path):
     for d, name in (("d1", "a.wav"), ("d2", "b.wav")):
         (tmp_path / d).mkdir()
         tone(tmp_path / d / name, 0.1)
-    inputs, _ = api.discover([tmp_path / "d1", tmp_path / "d2"])
-    plan = api.output_paths(inputs, tmp_path / "out")
+    inputs, _ = discover([tmp_path / "d1", tmp_path / "d2"])
+    plan = output_paths(inputs, tmp_path / "out")
     assert {plan[i.path]["srt"].name for i in inputs} == {"a.srt", "b.srt"}
     assert {plan[i.path]["srt"].parent for i in inputs} == {tmp_path / "out"}
 
@@ -176,8 +178,8 @@ def test_files_of_one_name_given_directly_get_numbered_outputs_in_argument_order
     for d in ("x", "y", "z"):
         (tmp_path / d).mkdir()
         tone(tmp_path / d / "a.wav", 0.1)
-    inputs, _ = api.discover([tmp_path / d / "a.wav" for d in ("x", "y", "z")] + [tmp_path / "x" / "a.wav"])
-    plan = api.output_paths(inputs, tmp_path / "out")
+    inputs, _ = discover([tmp_path / d / "a.wav" for d in ("x", "y", "z")] + [tmp_path / "x" / "a.wav"])
+    plan = output_paths(inputs, tmp_path / "out")
     assert [plan[i.path]["text"].name for i in inputs] == ["a.txt", "a-2.txt", "a-3.txt", "a.txt"]
     assert len(names(plan, tmp_path)) == 15
 
@@ -187,7 +189,7 @@ def test_files_of_one_name_given_directly_get_numbered_outputs_in_argument_order
 def test_the_media_item_json_is_written_after_every_other_file(tmp_path, catalog, monkeypatch):
     outputs = {"json": tmp_path / "c.v3.json", **{f: tmp_path / f"c.{f}" for f in ("text", "srt", "webvtt", "dfxp")}}
     conv = Conversation("m1")
-    api.write_outputs({"mediaId": "m1", "status": "finished"}, conv, outputs, catalog)
+    write_outputs({"mediaId": "m1", "status": "finished"}, conv, outputs, catalog)
     published = []
     real = ownership.publish
 
@@ -199,12 +201,12 @@ def test_the_media_item_json_is_written_after_every_other_file(tmp_path, catalog
 
     monkeypatch.setattr(ownership, "publish", publish)
     with pytest.raises(KeyboardInterrupt):
-        api.write_outputs({"mediaId": "m2", "status": "finished"}, conv, outputs, catalog)
+        write_outputs({"mediaId": "m2", "status": "finished"}, conv, outputs, catalog)
     assert published == ["c.text", "c.srt"]
     assert not outputs["json"].exists()  # the earlier run's JSON is gone: it no longer describes the set
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".c")) == []
     monkeypatch.setattr(ownership, "publish", real)
-    api.write_outputs({"mediaId": "m3", "status": "finished"}, conv, outputs, catalog)
+    write_outputs({"mediaId": "m3", "status": "finished"}, conv, outputs, catalog)
     assert json.loads(outputs["json"].read_text())["mediaId"] == "m3"
 
 

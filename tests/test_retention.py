@@ -280,15 +280,15 @@ def test_metadata_put_on_an_unknown_or_running_item(catalog, tmp_path):
 
 def test_streams_are_the_recording_and_the_redacted_copy(catalog, tmp_path):
     row = make(catalog, tmp_path / "out")
-    assert api.get_streams(row["media_id"], catalog) == {"streams": [
+    assert api.get_media(row["media_id"], "streams", catalog) == {"streams": [
         {"streamName": "original", "streamLocation": str(SAMPLES / "call.flac")},
         {"streamName": "redacted-audio", "streamLocation": row["outputs"]["redacted-audio"]}]}
     os.unlink(row["outputs"]["redacted-audio"])
-    assert [s["streamName"] for s in api.get_streams(row["media_id"], catalog)["streams"]] == ["original"]
+    assert [s["streamName"] for s in api.get_media(row["media_id"], "streams", catalog)["streams"]] == ["original"]
     catalog.update(row["media_id"], item={**row["item"], "encryption": {"publicKeyId": "k", "publicKeyHash": "h"}})
-    assert api.get_streams(row["media_id"], catalog) == {"streams": []}  # no encrypted copy is there
+    assert api.get_media(row["media_id"], "streams", catalog) == {"streams": []}  # no encrypted copy is there
     with pytest.raises(errors.NotFoundError):
-        api.get_streams("no-such-media", catalog)
+        api.get_media("no-such-media", "streams", catalog)
 
 
 # ------------------------------------------------------------------ priority

@@ -1,168 +1,154 @@
-"""The library face of speechproc: process recordings, read and align media items, store definitions,
-run queries, deliver callbacks. The CLI only wraps this; each part lives in a module of its own:
-`planning` (inputs and output names), `runner` (the batch: plan, run, record), `jobs` (one recording's
-job), `publishing` (outputs and callbacks), `reading` (the media endpoints), `registry` (definitions,
-classifiers, queries), `reporting` (the HTML reports)."""
+"""The library face of speechproc: the operations, with their result and error types. The command line
+only wraps these; each does its work in the layer below: `batch` (processing, alignment, enrollment),
+`store` (media items, definitions, keys, speakers, queries, export), `delivery` (callbacks), `report`
+(the HTML reports), `engines.inventory` (doctor).
+
+A configuration is given as `Settings` (`config.v3.validate`), as the v3 configuration itself (a dict),
+or as the path of a JSON or YAML file; metadata and definitions likewise as a dict or a file's path."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NamedTuple, cast, overload
 
 from speechproc import errors as E
-from speechproc import media, results
-from speechproc.batch import runner
-from speechproc.batch.jobs import Job, JobResult, execute, run_job
-from speechproc.batch.planning import Input, discover, is_redacted_copy, output_paths, unreadable
-from speechproc.batch.publishing import redact_audio, redacted_audio_path, write_outputs
-from speechproc.batch.runner import BatchResult, Interrupted, ItemResult, Recorder, Reporter, RunOptions, plan, record
-from speechproc.config import v3 as config_module
+from speechproc import results
+from speechproc.answers import (
+    Callbacks,
+    CallReport,
+    CorpusReport,
+    Deletion,
+    Drivers,
+    MediaMetadata,
+    Progress,
+    Purge,
+    Streams,
+)
+from speechproc.batch import alignment, distributed, enrollment, runner
+from speechproc.batch.outcome import BatchResult, Interrupted, ItemResult, Reporter
+from speechproc.batch.planning import Input
+from speechproc.config import v3 as config_v3
 from speechproc.config.options import build as build_options
 from speechproc.config.options import callback_options
 from speechproc.config.resolving import resolve
-from speechproc.config.v3 import Settings
-from speechproc.conversation import MediaItem
+from speechproc.config.settings import Settings
 from speechproc.delivery import outbox
 from speechproc.engines import inventory
-from speechproc.engines.models import default_threads
-from speechproc.formats import JSON_SUFFIX, openpgp, v3json
+from speechproc.formats import TEXT_FORMATS, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
-from speechproc.paths import absolute, printable, shown
-from speechproc.report.writing import call as call_report
-from speechproc.report.writing import corpus as corpus_report
-from speechproc.stages import align, identify
-from speechproc.stages.pipeline import needed, new_tasks
-from speechproc.store import drivers, items, retention, speakers
+from speechproc.report import writing as reports
+from speechproc.stages.pipeline import needed
+from speechproc.store import drivers, items, keys, listing, reading, registry, retention, speakers
+from speechproc.store import export as exports
 from speechproc.store.catalog import Catalog, using
 from speechproc.store.corpus import searchable
-from speechproc.store.export import export
-from speechproc.store.export import records as export_records
-from speechproc.store.keys import add_key, delete_key, get_key, list_keys
-from speechproc.store.reading import get_media, get_metadata, get_progress, list_media, media_row
-from speechproc.store.registry import (
-    delete_definition,
-    get_definition,
-    list_definitions,
-    put_classifier,
-    put_definition,
-    query,
-)
-from speechproc.store.speakers import delete_speaker, get_speaker, list_speakers
-from speechproc.urls import looks_like_url
 
-__all__ = ["JSON_SUFFIX", "BatchResult", "E", "Input", "Interrupted", "ItemResult", "Job", "JobResult", "Reporter",
-           "RunOptions", "TranscriptNotReady", "absolute", "align_media",
-           "call_report", "corpus_report", "config_module", "delete_definition", "deliver_callbacks",
-           "discover", "export", "get_definition", "get_media", "get_metadata", "get_progress",
-           "get_transcript", "is_redacted_copy", "list_callbacks", "list_definitions", "list_media", "output_paths",
-           "printable", "process", "put_classifier", "put_definition", "query", "redact_audio", "redacted_audio_path",
-           "resolve", "run_job", "shown", "write_outputs",
-           "add_key", "delete_key", "get_key", "list_keys",
-           "delete_media", "get_streams", "purge_media", "put_metadata",
-           "enroll_speaker", "delete_speaker", "get_speaker", "list_speakers", "doctor", "call_drivers"]
+__all__ = [
+    # processing and alignment
+    "process", "align_media", "BatchResult", "ItemResult", "Interrupted", "Reporter", "Input",
+    # media items
+    "get_media", "list_media", "get_transcript", "put_metadata", "delete_media", "purge_media",
+    "TranscriptNotReady", "TRANSCRIPT_FORMATS", "LIST_LIMITS",
+    # definitions, public keys and enrolled speakers
+    "put_definition", "get_definition", "list_definitions", "delete_definition", "add_key", "enroll_speaker",
+    # callbacks, queries, exports, reports, insights, the installation
+    "list_callbacks", "deliver_callbacks", "query", "export", "EXPORT_FORMATS", "report", "call_drivers", "doctor",
+]
+
+Configuration = Settings | Mapping[str, Any] | str | Path | None
+MediaPart = Literal["item", "metadata", "progress", "streams"]
+
+TRANSCRIPT_FORMATS = TEXT_FORMATS  # the text formats of `get_transcript` (besides json)
+EXPORT_FORMATS = exports.FORMATS  # the formats of `export`
 
 
-def align_media(media_id: str, transcript: str, settings: Settings | None = None,
-                catalog: Catalog | None = None) -> results.AlignedMediaItem:
-    """`POST /media/{id}` with a transcript: align a human transcript to the item's machine words, then
-    recompute every configured analytic, prediction, category and callback and rewrite the outputs.
-
-    `settings` defaults to the configuration the item was processed with. While it runs the item is
-    `running` (its transcript answers 404); if it fails the earlier results stay."""
-    with using(catalog) as cat:
-        row = media_row(cat, media_id)
-        if openpgp.is_encrypted(row["item"]):
-            raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is encrypted: an encrypted media item "
-                                       "cannot be aligned (the catalog keeps none of its words)")
-        if row["status"] != "finished" or "transcript" not in row["item"]:
-            raise E.ConfigurationError(E.INVALID_VALUE, f"media {media_id} is {row['status']}: only a finished "
-                                       "media item can be aligned")
-        if looks_like_url(row["input_path"]):  # its download was not kept, nor the URL's secrets
-            raise E.SpeechprocError(E.RESOURCE_NOT_FOUND, f"media {media_id} was fetched from {row['input_path']}, "
-                                    "and speechproc keeps no copy of the recording to align it with", 404)
-        settings = resolve(settings or config_module.validate(row["configuration"]), cat)
-        if settings.public_key is not None:
-            raise E.ConfigurationError(E.INVALID_VALUE, "encryption.publicKeyId: alignment cannot encrypt; process "
-                                       "the recording with speechproc run instead")
-        machine = stored_transcript(row["item"], settings.language).words
-        try:
-            aligned = align.align_text(transcript, machine)
-        except align.TranscriptMismatch as exc:
-            raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
-        old = row["item"]
-        item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
-        cat.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
-        outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
-        job = Job(media_id=media_id, input=Path(row["input_path"]), outputs=outputs, redacted_audio=None,
-                  options=build_options(settings), metadata=item.metadata, date_created=item.date_created,
-                  content_hash=row.get("content_hash"), config_hash=row.get("config_hash") or "", ownership={},
-                  analytic_index=settings.analytic_indexing, words=tuple(aligned.words),
-                  time_to_live=settings.time_to_live)
-        try:
-            record(execute(plan(job, settings, cat), events=Recorder(cat)), settings, cat)
-        except (E.SpeechprocError, OSError) as exc:
-            cat.update(media_id, item=old)
-            if isinstance(exc, OSError):
-                raise E.SpeechprocError(E.INTERNAL, f"alignment failed: {exc}", 500) from exc
-            raise
-        outbox.deliver_due(cat, callback_options(settings))
-        realigned: results.MediaItem = media_row(cat, media_id)["item"]
-        return {**realigned, "alignment": {"words": aligned.total, "matched": aligned.matched}}
+class ListLimits(NamedTuple):
+    default: int  # the page size of `list_media` when none is given
+    most: int  # the largest page
 
 
-def process(paths: list[str | Path], settings: Settings, metadata: dict[str, Any] | None = None, *,
-            out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
+LIST_LIMITS = ListLimits(listing.DEFAULT_LIMIT, listing.MAX_LIMIT)
+
+
+def _settings(given: Configuration) -> Settings:
+    """Settings from what was given: Settings as they are; a dict validated; a file read and validated;
+    None, the default configuration."""
+    if isinstance(given, Settings):
+        return given
+    if isinstance(given, str | Path) or given is None:
+        return config_v3.load(given)
+    return config_v3.validate(given)
+
+
+# ----------------------------------------------------------------------------- processing and alignment
+
+def process(paths: list[str | Path], settings: Configuration = None, metadata: Mapping[str, Any] | str | Path | None = None,
+            *, out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
             catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1, engine: str = "local",
             ray_address: str | None = None, metadata_csv: str | Path | None = None,
             report: bool = False) -> BatchResult:
-    """`speechproc run`: process every recording under `paths` (see `runner.process` and `RunOptions`)."""
-    run = RunOptions(metadata=metadata or {}, metadata_csv=metadata_csv, out_dir=out_dir, force=force, report=report,
-                     deliver=deliver, workers=workers, engine=engine, ray_address=ray_address)
+    """`speechproc run`: process every recording under `paths` (see `runner.process` and `RunOptions`).
+    With `engine` "ray", Ray and the cluster at `ray_address` are checked first, then the configuration
+    and the metadata (a file's path or a dict) are read; ConfigurationError before anything is done."""
+    if engine == "ray":
+        distributed.require_ray(ray_address)  # before any file or the catalog is touched
+    settings = _settings(settings)
+    common = config_v3.load_metadata(metadata) if isinstance(metadata, str | Path) else dict(metadata or {})
+    run = runner.RunOptions(metadata=common, metadata_csv=metadata_csv, out_dir=out_dir, force=force, report=report,
+                            deliver=deliver, workers=workers, engine=engine, ray_address=ray_address)
     return runner.process(paths, settings, run, reporter=reporter, catalog=catalog)
 
 
-def delete_media(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`DELETE /media/{id}`: the item and every file speechproc wrote for it, its callbacks and its index
-    entry, now (`retention.delete`; never the recording or a file speechproc did not write). What was
-    deleted and what was left: {mediaId, status, deletedFiles, keptFiles, callbacksDropped}."""
-    with using(catalog, purge_expired=False) as cat:
-        return retention.delete(cat, media_id)
+def align_media(media_id: str, transcript: str, settings: Configuration = None,
+                catalog: Catalog | None = None) -> results.AlignedMediaItem:
+    """`POST /media/{id}` with a transcript: align a human transcript to the item's machine words, then
+    recompute every configured analytic, prediction, category and callback and rewrite the outputs
+    (`batch.alignment`).
 
-
-def purge_media(catalog: Catalog | None = None) -> dict[str, Any]:
-    """`speechproc media purge`: delete every item whose expiresOn has passed ({deleted, waiting})."""
-    with using(catalog, purge_expired=False) as cat:
-        return retention.purge(cat)
-
-
-def put_metadata(media_id: str, metadata: Any, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`PUT /media/{id}/metadata`: validate `metadata` as upload metadata (ConfigurationError, nothing
-    changed), then replace the item's (`items.replace_metadata`)."""
-    return items.replace_metadata(media_id, config_module.validate_metadata(metadata), catalog)
-
-
-def get_streams(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`GET /media/{id}/streams`: {streams: [{streamName, streamLocation}]} (`items.streams`)."""
-    return items.streams(media_id, catalog)
-
-
-def deliver_callbacks(settings: Settings | None = None, catalog: Catalog | None = None) -> dict[str, int]:
-    """`speechproc callbacks deliver`: send every callback that is due; counts of delivered, pending, dead."""
+    `settings` defaults to the configuration the item was processed with. While it runs the item is
+    `running` (its transcript answers 404); if it fails the earlier results stay."""
+    chosen = _settings(settings) if settings is not None else None
     with using(catalog) as cat:
-        return outbox.deliver_due(cat, callback_options(settings) if settings is not None else None)
+        return alignment.align_media(cat, media_id, transcript, chosen)
 
 
-def list_callbacks(include_delivered: bool = False, catalog: Catalog | None = None) -> dict[str, Any]:
-    """`speechproc callbacks list`: pending and dead deliveries (and delivered ones when asked)."""
-    states = ("pending", "dead", "delivered") if include_delivered else ("pending", "dead")
-    with using(catalog) as cat:
-        return outbox.listing(cat, states)
+# ----------------------------------------------------------------------------- media items
+
+@overload
+def get_media(media_id: str, part: Literal["item"] = "item", catalog: Catalog | None = None) -> results.MediaItem: ...
+@overload
+def get_media(media_id: str, part: Literal["metadata"], catalog: Catalog | None = None) -> MediaMetadata: ...
+@overload
+def get_media(media_id: str, part: Literal["progress"], catalog: Catalog | None = None) -> Progress: ...
+@overload
+def get_media(media_id: str, part: Literal["streams"], catalog: Catalog | None = None) -> Streams: ...
+
+
+def get_media(media_id: str, part: MediaPart = "item",
+              catalog: Catalog | None = None) -> results.MediaItem | MediaMetadata | Progress | Streams:
+    """`GET /media/{id}` and its parts: the media item with every result ("item"), the metadata given
+    ("metadata"), the job with one task per stage ("progress"), or {streams: [{streamName,
+    streamLocation}]}, its audio files ("streams"). NotFoundError for an unknown id; the metadata of an
+    encrypted item is NotFoundError too."""
+    if part == "item":
+        return reading.get_media(media_id, catalog)
+    if part == "metadata":
+        return cast(MediaMetadata, reading.get_metadata(media_id, catalog))
+    if part == "progress":
+        return cast(Progress, reading.get_progress(media_id, catalog))
+    if part == "streams":
+        return cast(Streams, items.streams(media_id, catalog))
+    raise ValueError(f"unknown part of a media item {part!r}; choose one of item, metadata, progress, streams")
+
+
+list_media = reading.list_media
 
 
 def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None = None,
                    catalog: Catalog | None = None) -> results.TranscriptResponse | str:
     """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
     with using(catalog) as cat:
-        row = media_row(cat, media_id)
+        row = reading.media_row(cat, media_id)
     item = row["item"]
     if openpgp.is_encrypted(item):
         raise openpgp.not_readable(media_id, "transcript")
@@ -175,6 +161,8 @@ def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None =
 
 
 class TranscriptNotReady(E.NotFoundError):
+    """The transcript of an item that has not finished: the documented 404 body."""
+
     def __init__(self) -> None:
         super().__init__(E.TRANSCRIPT_NOT_READY, E.TRANSCRIPT_NOT_READY_MESSAGE)
 
@@ -182,59 +170,129 @@ class TranscriptNotReady(E.NotFoundError):
         return E.transcript_not_ready_body()
 
 
-ENROLL_FIRST_S = 20 * 60  # of each recording enrolled, only the first this many seconds are read
+def put_metadata(media_id: str, metadata: Any, catalog: Catalog | None = None) -> MediaMetadata:
+    """`PUT /media/{id}/metadata`: validate `metadata` (or the JSON or YAML file it names) as upload metadata
+    (ConfigurationError, nothing changed), then replace the item's (`items.replace_metadata`)."""
+    if isinstance(metadata, str | Path):
+        metadata = config_v3.read_metadata_document(metadata)
+    return cast(MediaMetadata, items.replace_metadata(media_id, config_v3.validate_metadata(metadata), catalog))
 
 
-def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, replace: bool = False,
-                   catalog: Catalog | None = None) -> dict[str, Any]:
-    """`speechproc speakers enroll`: a person's voiceprint from recordings of them alone (`identify`), stored
-    under `name` (added to their earlier recordings, or in their place with `replace`). ConfigurationError for
-    a bad name or role, a file that is not a readable recording, one enrolled under another name, or too
-    little speech in all."""
-    name, role = speakers.check_name(name), speakers.check_role(role)
-    paths = list(dict.fromkeys(Path(f).resolve() for f in files))
-    if not paths:
-        raise E.ConfigurationError(E.INVALID_VALUE, "name at least one recording of the person")
-    for path in paths:
-        problem = unreadable(path)
-        if problem is not None:
-            raise E.ConfigurationError(E.INVALID_VALUE, problem.message)
-        if not path.is_file():
-            raise E.ConfigurationError(E.INVALID_VALUE, f"{shown(path)}: not a file (name recordings of the person)")
-    if len(paths) > speakers.MAX_EXEMPLARS:
-        raise E.ConfigurationError(E.INVALID_VALUE, f"a person has at most {speakers.MAX_EXEMPLARS} enrolled recordings")
-    hashes = [media.file_hash(path) for path in paths]
-    with using(catalog) as cat:  # refused before any audio is decoded
-        speakers.refuse_enrolled_elsewhere(cat, name, hashes)
-    recordings = []
-    for path in paths:
-        try:
-            recordings.append(media.decode(path, first_s=ENROLL_FIRST_S).samples.mean(axis=0))
-        except E.SpeechprocError as exc:  # a file that is no recording is a mistake in the command: exit 2
-            raise E.ConfigurationError(exc.code, exc.message) from None
-    voices = identify.enrollment_voices(recordings, [shown(p) for p in paths], threads=default_threads())
+def delete_media(media_id: str, catalog: Catalog | None = None) -> Deletion:
+    """`DELETE /media/{id}`: the item and every file speechproc wrote for it, its callbacks and its index
+    entry, now (`retention.delete`; never the recording or a file speechproc did not write). What was
+    deleted and what was left: {mediaId, status, deletedFiles, keptFiles, callbacksDropped}."""
+    with using(catalog, purge_expired=False) as cat:
+        return cast(Deletion, retention.delete(cat, media_id))
+
+
+def purge_media(catalog: Catalog | None = None) -> Purge:
+    """`speechproc media purge`: delete every item whose expiresOn has passed ({deleted, waiting})."""
+    with using(catalog, purge_expired=False) as cat:
+        return cast(Purge, retention.purge(cat))
+
+
+# ----------------------------------------------------------------------------- definitions, keys, speakers
+
+def put_definition(kind: str, name: str, definition: Any, catalog: Catalog | None = None, *,
+                   display_name: str | None = None) -> dict[str, Any]:
+    """Store a definition under `name` and return it with its dates: a category, keyword group or custom
+    vocabulary (`definition`: the document, or the JSON or YAML file it is in), or a classifier
+    (`definition`: its skops model file; `display_name`, a human name for results). ConfigurationError
+    when it is not valid; nothing is stored then."""
+    if kind == "classifier":
+        return registry.put_classifier(name, definition, display_name, catalog)
+    if isinstance(definition, str | Path):
+        definition = config_v3.read_document(definition)
+    return registry.put_definition(kind, name, definition, catalog)
+
+
+def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """One stored definition by kind and name: a category, group, vocabulary or classifier, a public key
+    ("key", by its publicKeyId, with its armored text) or an enrolled person ("speaker", without the
+    voiceprint). NotFoundError when there is none."""
+    if kind == "key":
+        return keys.get_key(name, catalog)
+    if kind == "speaker":
+        return speakers.get_speaker(name, catalog)
+    return registry.get_definition(kind, name, catalog)
+
+
+def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """Every stored definition of a kind: {categories}, {groups}, {vocabularies}, {classifiers}, by name;
+    {_links, publicKeys} ("key"), oldest first; {speakers} ("speaker"), by name."""
+    if kind == "key":
+        return keys.list_keys(catalog)
+    if kind == "speaker":
+        return speakers.list_speakers(catalog)
+    return registry.list_definitions(kind, catalog)
+
+
+def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> None:
+    """Delete a stored definition (a speaker's voiceprint is overwritten in the catalog file); NotFoundError
+    when there is none."""
+    if kind == "key":
+        keys.delete_key(name, catalog)
+    elif kind == "speaker":
+        speakers.delete_speaker(name, catalog)
+    else:
+        registry.delete_definition(kind, name, catalog)
+
+
+add_key = keys.add_key
+enroll_speaker = enrollment.enroll_speaker
+
+
+# ----------------------------------------------------------------------------- callbacks, queries, reports
+
+def list_callbacks(include_delivered: bool = False, catalog: Catalog | None = None) -> Callbacks:
+    """`speechproc callbacks list`: pending and dead deliveries (and delivered ones when asked)."""
+    states = ("pending", "dead", "delivered") if include_delivered else ("pending", "dead")
     with using(catalog) as cat:
-        speakers.refuse_voice_of_another(cat, name, [(shown(p), v.embedding) for p, v in zip(paths, voices)])
-    found = [(sha, v.speech_s, v.embedding) for sha, v in zip(hashes, voices)]
-    return speakers.enroll(name, role, found, replace, catalog)
+        return cast(Callbacks, outbox.listing(cat, states))
 
 
-def call_drivers(query: str | None = None, catalog: Catalog | None = None) -> dict[str, Any]:
+def deliver_callbacks(settings: Settings | None = None, catalog: Catalog | None = None) -> dict[str, int]:
+    """`speechproc callbacks deliver`: send every callback that is due; counts of delivered, pending, dead."""
+    with using(catalog) as cat:
+        return outbox.deliver_due(cat, callback_options(settings) if settings is not None else None)
+
+
+query = registry.query
+export = exports.export
+
+
+def report(target: str | None = None, output: str | Path | None = None, *, query: str | None = None,
+           date_field: str | None = None, catalog: Catalog | None = None) -> tuple[str | None, CallReport | CorpusReport]:
+    """`speechproc report`: the HTML call report of `target` (a media id or a `.v3.json` file), or with no
+    target the corpus report of the catalog (or of the items `query` selects, its trend over `date_field`).
+    Returns (the page when `output` is "-", else None; a summary of what was written)."""
+    if target is None:
+        page, corpus = reports.corpus(query, output, date_field, catalog)
+        return page, cast(CorpusReport, corpus)
+    if query is not None or date_field is not None:
+        raise E.ConfigurationError(E.INVALID_VALUE, "query and date_field go with a corpus report (no target)")
+    page, call = reports.call(target, output, catalog)
+    return page, cast(CallReport, call)
+
+
+def call_drivers(query: str | None = None, catalog: Catalog | None = None) -> Drivers:
     """`speechproc insights drivers`: the reasons of every call of the catalog (or those a `speechproc query`
     statement selects) whose insights name one, grouped into drivers (`store.drivers.drivers`), with the count
     of the calls considered and of those without a reason."""
     with using(catalog) as cat:
-        chosen = [r for r in export_records(cat, query) if searchable(r["configuration"]) and r["status"] == "finished"]
+        chosen = [r for r in exports.records(cat, query) if searchable(r["configuration"]) and r["status"] == "finished"]
     found = drivers.of_items([r["item"] for r in chosen])
-    return {**drivers.drivers(found), "withoutReason": len(chosen) - len(found)}
+    return cast(Drivers, {**drivers.drivers(found), "withoutReason": len(chosen) - len(found)})
 
 
-def doctor(settings: Settings | None = None, configuration: str = "default", load: bool = True,
+def doctor(settings: Configuration = None, configuration: str = "default", load: bool = True,
            catalog: Catalog | None = None) -> inventory.Report:
     """`speechproc doctor`: every model and optional dependency, whether it is present, the expected file
     (SHA-256) and loads (with `load`), and the command that installs it; those that `settings` (default:
     the default configuration) needs are marked, and the report is `ready` when all of them are fine."""
-    settings = settings if settings is not None else config_module.validate({})
+    chosen = _settings(settings)
     with using(catalog) as cat:
-        settings = resolve(settings, cat)  # enrolled speakers need the speaker encoder
-    return inventory.report(needed(build_options(settings)), configuration, load)
+        chosen = resolve(chosen, cat)  # enrolled speakers need the speaker encoder
+    return inventory.report(needed(build_options(chosen)), configuration, load)
+

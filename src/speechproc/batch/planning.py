@@ -1,4 +1,5 @@
-"""Planning a batch: the inputs under the paths given (folders walked, URLs parsed), and the output files of each."""
+"""Planning a batch: the inputs under the paths given (folders walked, URLs parsed), the output files of each,
+and `new_job`, the one way a `Job` is made."""
 from __future__ import annotations
 
 import errno
@@ -10,10 +11,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from speechproc import errors as E
+from speechproc.batch.jobs import Job
+from speechproc.batch.outcome import ErrorBody, body_of
 from speechproc.batch.reuse import url_key
+from speechproc.config.settings import Settings
+from speechproc.conversation import MediaItem, RecognizedWord
 from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
+from speechproc.stages.options import Options
 from speechproc.urls import Remote, looks_like_url, parse
 
 URL_TAG_CHARS = 8  # hexadecimal digits of a URL's keyed hash in its outputs' names
@@ -40,6 +46,11 @@ class Input:
         """The input as messages show it: a URL without its secrets (`paths.shown` for a file)."""
         return shown(self.identity)
 
+    @property
+    def shown_name(self) -> str:
+        """Its file name as messages show it (a URL's: the name its outputs take)."""
+        return shown(self.path.name)
+
 
 def is_redacted_copy(path: Path) -> bool:
     """A redacted copy written by an earlier run (`call.redacted.flac`): not picked up when walking folders."""
@@ -60,7 +71,7 @@ def own_name(remote: Remote) -> str:
 
 
 def discover(paths: list[str | Path],
-             note: Callable[[str], None] | None = None) -> tuple[list[Input], list[dict[str, Any]]]:
+             note: Callable[[str], None] | None = None) -> tuple[list[Input], list[ErrorBody]]:
     """Media files under the given paths (folders walked recursively, by extension), and problems found.
 
     An http(s) URL (a str, `urls.looks_like_url`) is an input of its own, parsed here (ConfigurationError
@@ -69,7 +80,7 @@ def discover(paths: list[str | Path],
     like media, or pointing to a folder, is passed to `note` as skipped. A link named among `paths` is
     followed."""
     inputs: list[Input] = []
-    problems: list[dict[str, Any]] = []
+    problems: list[ErrorBody] = []
     for raw in paths:
         if isinstance(raw, str) and looks_like_url(raw):
             remote = parse(raw)
@@ -81,7 +92,7 @@ def discover(paths: list[str | Path],
             continue
         found = [Input(p, path) for p in _walk(path, note or (lambda message: None))]
         if not found:
-            problems.append(E.error_body(400, [(E.NO_MEDIA, f"{shown(path)}: no media files found in this folder")]))
+            problems.append(body_of(E.SpeechprocError(E.NO_MEDIA, f"{shown(path)}: no media files found in this folder")))
         inputs += found
     return inputs, problems
 
@@ -182,6 +193,19 @@ def out_folder(out_dir: str | Path | None, paths: Sequence[str | Path] = ()) -> 
     if os.path.lexists(out) and not out.is_dir():
         raise E.ConfigurationError(E.INVALID_VALUE, f"--out: {shown(out)} exists and is not a folder")
     return out
+
+
+def new_job(item: MediaItem, settings: Settings, options: Options, *, input: Path, outputs: dict[str, Path],
+            content_hash: str | None, config_hash: str, words: tuple[RecognizedWord, ...] | None = None,
+            source: str | None = None) -> Job:
+    """The one way a `Job` is made, for a batch's input and for an alignment alike: the item's id, date and
+    metadata from `item`, what the settings decide (the analytic index entry, encryption, time to live)
+    from `settings`. Nothing is planned yet: `runner.plan` adds the redacted-audio place and the ownership
+    record of the output places."""
+    return Job(media_id=item.media_id, input=input, outputs=outputs, redacted_audio=None, options=options,
+               metadata=item.metadata, date_created=item.date_created, content_hash=content_hash,
+               config_hash=config_hash, ownership={}, analytic_index=settings.analytic_indexing, words=words,
+               time_to_live=settings.time_to_live, encryption=settings.public_key, source=source)
 
 
 PRIORITY_RANK = {"high": 0, "normal": 1, "low": 2}

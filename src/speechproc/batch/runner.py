@@ -8,13 +8,23 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from speechproc import errors as E
 from speechproc import results
 from speechproc.batch import distributed, jobs, reuse
 from speechproc.batch.jobs import Job, JobEvents, JobResult, as_error
-from speechproc.batch.planning import Input, by_priority, discover, out_folder, output_paths, same_input_as, unreadable
+from speechproc.batch.outcome import BatchResult, ErrorBody, Interrupted, ItemResult, Reporter, body_of
+from speechproc.batch.planning import (
+    Input,
+    by_priority,
+    discover,
+    new_job,
+    out_folder,
+    output_paths,
+    same_input_as,
+    unreadable,
+)
 from speechproc.batch.publishing import redacted_audio_path
 from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, plan_workers
 from speechproc.config import item_metadata
@@ -35,55 +45,6 @@ from speechproc.stages.pipeline import new_tasks, preflight
 from speechproc.store import intents, keys, ownership, retention
 from speechproc.store.catalog import Catalog, using
 from speechproc.urls import looks_like_url
-
-
-@dataclass
-class ItemResult:
-    path: str  # the exact path (it may hold a name that is not UTF-8), or a URL's public form; shown by as_json
-    media_id: str | None
-    status: str  # finished, failed or skipped
-    outputs: dict[str, str] = field(default_factory=dict)
-    error: dict[str, Any] | None = None
-    length_ms: int = 0
-
-    def as_json(self) -> dict[str, Any]:
-        """The summary entry: {input, mediaId, status, outputs?, error?}, paths as valid UTF-8 text."""
-        out: dict[str, Any] = {"input": shown(self.path), "mediaId": self.media_id, "status": self.status}
-        if self.outputs:
-            out["outputs"] = {k: shown(v) for k, v in self.outputs.items()}
-        if self.error:
-            out["error"] = self.error
-        return out
-
-
-class Reporter:
-    """Receives progress; the CLI draws it, tests can record it. Every method is optional."""
-
-    def batch_started(self, inputs: list[Input]) -> None: ...
-    def item_started(self, inp: Input) -> None: ...
-    def item_done(self, result: ItemResult) -> None: ...
-    def audio_seconds(self, seconds: float, media_id: str | None = None) -> None: ...
-    def note(self, message: str) -> None: ...
-
-
-@dataclass
-class BatchResult:
-    items: list[ItemResult]
-    problems: list[dict[str, Any]]  # v3 error bodies for inputs that yield no item (a folder with no media)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and all(i.status != "failed" for i in self.items)
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped the batch: the items it had handled by then (those it stopped recorded as failed,
-    `interrupted`), how many inputs it never started, and the batch's problems."""
-
-    def __init__(self, items: list[ItemResult], not_started: int,
-                 problems: list[dict[str, Any]] | None = None) -> None:
-        super().__init__()
-        self.items, self.not_started, self.problems = items, not_started, problems or []
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -262,11 +223,9 @@ class _Batch:
                 if outputs and encryption_options(self.settings).original:
                     named = Path(inp.remote.name) if inp.remote is not None else inp.path  # not the download's name
                     outputs["original-encrypted"] = openpgp.original_copy(outputs["json"], named)
-            job = Job(media_id=media_id, input=got.fetched.path if got and got.fetched else inp.path,
-                      outputs=outputs, redacted_audio=None, options=self.options, metadata=metadata,
-                      date_created=created, content_hash=content_hash, config_hash=config_hash, ownership={},
-                      analytic_index=self.settings.analytic_indexing, encryption=self.settings.public_key,
-                      time_to_live=self.settings.time_to_live, source=inp.remote.public if inp.remote else None)
+            job = new_job(item, self.settings, self.options, input=got.fetched.path if got and got.fetched else inp.path,
+                          outputs=outputs, content_hash=content_hash, config_hash=config_hash,
+                          source=inp.remote.public if inp.remote else None)
             if got is not None and got.fetched is not None:
                 self.downloads[media_id], got.fetched = got.fetched, None
             if problem:
@@ -279,7 +238,7 @@ class _Batch:
             raise
         except Exception as exc:
             if job is None:  # not claimed: nothing in the catalog to mark
-                return ItemResult(path, None, "failed", error=as_error(exc).body())
+                return ItemResult(path, None, "failed", error=body_of(as_error(exc)))
             return self.finish(Finished(-1, job, jobs.fail(_with_ownership(job, self.catalog), as_error(exc))), inp)
         finally:
             if got is not None and got.fetched is not None:  # not claimed: the download goes at once
@@ -295,7 +254,8 @@ class _Batch:
         recorded = record(result, self.settings, self.catalog)
         if (fetched := self.downloads.pop(finished.job.media_id, None)) is not None:
             fetched.discard()
-        return ItemResult(inp.identity, recorded.media_id, recorded.status, recorded.outputs, recorded.error,
+        error_body = cast("ErrorBody | None", recorded.error)  # `E.SpeechprocError.body()` of the failure
+        return ItemResult(inp.identity, recorded.media_id, recorded.status, recorded.outputs, error_body,
                           recorded.length_ms)
 
 

@@ -6,13 +6,11 @@ import multiprocessing
 import os
 import sys
 import threading
-from typing import Any
 
 import click
 
 from speechproc import __version__, api
 from speechproc import errors as E
-from speechproc.batch import distributed
 from speechproc.cli import definitions as cli_definitions
 from speechproc.cli import doctor as cli_doctor
 from speechproc.cli import insights as cli_insights
@@ -29,13 +27,11 @@ from speechproc.cli.support import (
     V3Group,
     WorkerCount,
     emit,
+    printable,
     v3_errors,
     write_stdout,
 )
-from speechproc.config import v3 as configuration
 from speechproc.errors import SpeechprocError
-from speechproc.formats import TEXT_FORMATS
-from speechproc.store import export as export_module
 
 
 @click.group(cls=V3Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -107,15 +103,11 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     """
     if ray_address is not None and engine != "ray":
         raise click.UsageError("--ray-address goes with --engine ray")
-    if engine == "ray":
-        distributed.require_ray(ray_address)  # before any file or the catalog is touched
     if workers is None:
         workers = 1 if engine == "local" else AUTO
-    settings = configuration.load(config_file)
-    metadata = configuration.load_metadata(metadata_file)
     reporter = BarReporter(quiet)
-    try:
-        batch = api.process(list(paths), settings, metadata, out_dir=out_dir, force=force, reporter=reporter,
+    try:  # Ray, then the configuration, then the metadata are checked first: exit 2 before anything is done
+        batch = api.process(list(paths), config_file, metadata_file, out_dir=out_dir, force=force, reporter=reporter,
                             workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address,
                             metadata_csv=metadata_csv, report=with_report)
     except SpeechprocError:
@@ -125,17 +117,15 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
         emit_interrupted(exc if isinstance(exc, api.Interrupted) else api.Interrupted([], 0))
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # not one item's fault (the catalog cannot be opened...): still a JSON answer
-        error = E.error_body(500, [(E.INTERNAL, api.printable(f"{type(exc).__name__}: {exc}"))])
+        error = E.error_body(500, [(E.INTERNAL, printable(f"{type(exc).__name__}: {exc}"))])
         emit({"media": [], "errors": [error]})
-        click.echo(api.printable(f"error {E.INTERNAL}: {error['errors'][0]['error']}"), err=True)
+        click.echo(printable(f"error {E.INTERNAL}: {error['errors'][0]['error']}"), err=True)
         sys.exit(EXIT_FAILED)
     finally:
         reporter.close()
-    summary: dict[str, Any] = {"media": [r.as_json() for r in batch.items]}
-    if batch.problems:
-        summary["errors"] = batch.problems
-        for problem in batch.problems:
-            click.echo(api.printable(f"error: {problem['warnings'][0]['message']}"), err=True)
+    summary = batch.as_json()
+    for problem in batch.problems:
+        click.echo(printable(f"error: {problem['warnings'][0]['message']}"), err=True)
     emit(summary)
     sys.exit(EXIT_OK if batch.ok else EXIT_FAILED)
 
@@ -145,10 +135,9 @@ def emit_interrupted(stopped: api.Interrupted) -> None:
     message = ("interrupted: the recordings being processed are marked failed and their partial outputs removed"
                + (f"; {stopped.not_started} not started" if stopped.not_started else "")
                + "; run the same command again to process what is left")
-    summary: dict[str, Any] = {"media": [r.as_json() for r in stopped.items],
-                               "errors": [*stopped.problems, E.error_body(500, [(E.INTERNAL, message)])]}
     try:
-        emit(summary)
+        emit({"media": [r.as_json() for r in stopped.items],
+              "errors": [*stopped.problems, E.error_body(500, [(E.INTERNAL, message)])]})
     except KeyboardInterrupt:  # a second Ctrl-C while it is written: the message below still says why
         pass
     click.echo(message, err=True)
@@ -159,9 +148,9 @@ cli_media.add_commands(main)
 
 @main.command()
 @click.argument("media_id", type=TEXT)
-@click.option("--format", "fmt", default="json", show_default=True, type=click.Choice(["json", *TEXT_FORMATS]),
+@click.option("--format", "fmt", default="json", show_default=True, type=click.Choice(["json", *api.TRANSCRIPT_FORMATS]),
               help="Output format.")
-@click.option("--include-alternate-format", "include", multiple=True, type=click.Choice(list(TEXT_FORMATS)),
+@click.option("--include-alternate-format", "include", multiple=True, type=click.Choice(list(api.TRANSCRIPT_FORMATS)),
               help="With --format json: add this format, Base64 encoded (repeatable).")
 @v3_errors
 def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
@@ -243,7 +232,7 @@ def query_command(statement: str) -> None:
 
 
 @main.command("export")
-@click.option("--format", "fmt", type=click.Choice(export_module.FORMATS), default="csv", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(api.EXPORT_FORMATS), default="csv", show_default=True,
               help="csv (spreadsheets, pandas.read_csv), jsonl (one JSON object per line) or parquet (needs -o).")
 @click.option("--query", type=TEXT, metavar="STATEMENT",
               help="Only the items a `speechproc query` statement selects, in its order (items processed "
@@ -309,11 +298,7 @@ def report_command(target: str | None, output: str | None, corpus: bool, query: 
         raise click.UsageError("give a MEDIA_ID or FILE.v3.json, or --corpus (one of them)")
     if not corpus and (query is not None or date_field is not None):
         raise click.UsageError("--query and --date-field go with --corpus")
-    if corpus:
-        text, summary = api.corpus_report(query, output, date_field)
-    else:
-        assert target is not None  # checked above: not --corpus, so a MEDIA_ID or FILE
-        text, summary = api.call_report(target, output)
+    text, summary = api.report(target, output, query=query, date_field=date_field)  # no target: the corpus
     if text is None:
         emit(summary)
     else:

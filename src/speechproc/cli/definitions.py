@@ -6,7 +6,6 @@ import click
 
 from speechproc import api
 from speechproc.cli.support import TEXT, emit, v3_errors
-from speechproc.config import v3 as configuration
 
 
 def _definition_commands(main: click.Group, kind: str, group_name: str, noun: str, example_file: str, example_name: str,
@@ -33,7 +32,7 @@ def _definition_commands(main: click.Group, kind: str, group_name: str, noun: st
     @click.argument("file", type=click.Path(dir_okay=False))
     @v3_errors
     def put(name: str, file: str) -> None:
-        emit(api.put_definition(kind, name, configuration.read_document(file)))
+        emit(api.put_definition(kind, name, file))  # the file read as JSON or YAML
 
     @group.command("list", help=f"""List every {noun}, by name.
 
@@ -101,4 +100,4 @@ def classifiers_put(name: str, model_file: str, display_name: str | None) -> Non
       python configs/classifiers/train_cancellation.py cancellation.skops
       speechproc classifiers put cancellation cancellation.skops --display-name "Call is about cancellation"
     """
-    emit(api.put_classifier(name, model_file, display_name))
+    emit(api.put_definition("classifier", name, model_file, display_name=display_name))

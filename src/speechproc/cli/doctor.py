@@ -2,14 +2,42 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TypedDict, cast
 
 import click
 
 from speechproc import __version__, api
-from speechproc.cli.support import EXIT_FAILED, EXIT_OK, emit, v3_errors
-from speechproc.config import v3 as configuration
-from speechproc.paths import printable
+from speechproc.cli.support import EXIT_FAILED, EXIT_OK, emit, printable, v3_errors
+
+
+class Component(TypedDict):
+    """One model or optional dependency as the report lists it (`inventory.Check.as_json`)."""
+
+    name: str
+    title: str
+    kind: str
+    usedFor: str
+    needed: bool  # the configuration checked needs it
+    present: bool
+    verified: bool | None  # the expected file; None: nothing to compare with
+    usable: bool | None  # it loads; None: not tried
+    version: str | None
+    location: str | None
+    problem: str | None
+    install: str  # the command that installs it
+
+
+class Found(TypedDict):
+    """The report `speechproc doctor --json` prints."""
+
+    speechproc: str
+    python: str
+    implementation: str
+    platform: str
+    pythonSupported: bool
+    configuration: str  # "default" or the configuration file
+    ready: bool
+    components: list[Component]
 
 
 def add_commands(main: click.Group) -> None:
@@ -37,8 +65,7 @@ def doctor(config_file: str | None, as_json: bool) -> None:
       speechproc doctor
       speechproc doctor --config configs/callcenter.yaml --json
     """
-    settings = configuration.load(config_file)
-    found = {"speechproc": __version__, **api.doctor(settings, config_file or "default").as_json()}
+    found = cast(Found, {"speechproc": __version__, **api.doctor(config_file, config_file or "default").as_json()})
     if as_json:
         emit(found)
     else:
@@ -49,7 +76,7 @@ def doctor(config_file: str | None, as_json: bool) -> None:
 STATUS_WIDTH, TITLE_WIDTH, VERSION_WIDTH = 9, 30, 17  # a nightly version: "2026.10.11549"
 
 
-def _status(check: dict[str, Any]) -> str:
+def _status(check: Component) -> str:
     if not check["present"]:
         return "missing"
     if check["verified"] is False:
@@ -59,7 +86,7 @@ def _status(check: dict[str, Any]) -> str:
     return "ok"
 
 
-def text(found: dict[str, Any]) -> str:
+def text(found: Found) -> str:
     """The report (`api.doctor(...).as_json()`) as a table for people: one line per component, the command
     that installs it under each that is not fine."""
     lines = [f"speechproc {found['speechproc']} on Python {found['python']} ({found['implementation']}, "

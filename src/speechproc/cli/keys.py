@@ -52,7 +52,7 @@ def keys_list() -> None:
     Example:
       speechproc keys list
     """
-    emit(api.list_keys())
+    emit(api.list_definitions("key"))
 
 
 @keys.command("get")
@@ -67,7 +67,7 @@ def keys_get(public_key_id: str) -> None:
     Example:
       speechproc keys get 0b3f...-...
     """
-    emit(api.get_key(public_key_id))
+    emit(api.get_definition("key", public_key_id))
 
 
 @keys.command("delete")
@@ -81,4 +81,4 @@ def keys_delete(public_key_id: str) -> None:
     Example:
       speechproc keys delete 0b3f...-...
     """
-    api.delete_key(public_key_id)
+    api.delete_definition("key", public_key_id)

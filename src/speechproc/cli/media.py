@@ -9,8 +9,6 @@ import click
 from speechproc import api
 from speechproc.cli import media_admin
 from speechproc.cli.support import TEXT, emit, v3_errors
-from speechproc.config import v3 as configuration
-from speechproc.store import listing
 
 
 def add_commands(main: click.Group) -> None:
@@ -25,7 +23,7 @@ def media() -> None:
 
 
 @media.command("list")
-@click.option("--limit", default=listing.DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, listing.MAX_LIMIT),
+@click.option("--limit", default=api.LIST_LIMITS.default, show_default=True, type=click.IntRange(1, api.LIST_LIMITS.most),
               help="How many items (at most 1000).")
 @click.option("--sort-order", type=click.Choice(["asc", "desc"]), default="desc", show_default=True,
               help="By creation date: desc is newest first.")
@@ -83,7 +81,7 @@ def media_progress(media_id: str) -> None:
     Example:
       speechproc media progress 6f1c...-...
     """
-    emit(api.get_progress(media_id))
+    emit(api.get_media(media_id, "progress"))
 
 
 @media.command("metadata")
@@ -96,7 +94,7 @@ def media_metadata(media_id: str) -> None:
     Example:
       speechproc media metadata 6f1c...-...
     """
-    emit(api.get_metadata(media_id))
+    emit(api.get_media(media_id, "metadata"))
 
 
 @media.command("align")
@@ -123,5 +121,4 @@ def media_align(media_id: str, transcript_file: str, config_file: str | None) ->
         text = Path(transcript_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise click.UsageError(f"{transcript_file}: cannot be read as UTF-8 text ({exc})") from None
-    settings = configuration.load(config_file) if config_file else None
-    emit(api.align_media(media_id, text, settings))
+    emit(api.align_media(media_id, text, config_file or None))  # None: the item's own configuration

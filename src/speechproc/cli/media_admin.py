@@ -4,9 +4,7 @@ from __future__ import annotations
 import click
 
 from speechproc import api
-from speechproc.cli.support import TEXT, emit, v3_errors
-from speechproc.config import v3 as configuration
-from speechproc.paths import printable
+from speechproc.cli.support import TEXT, emit, printable, v3_errors
 
 
 def add_commands(media: click.Group) -> None:
@@ -34,7 +32,7 @@ def media_metadata_put(media_id: str, metadata_file: str) -> None:
       speechproc media metadata-put 6f1c...-... meta.json
       speechproc media metadata 6f1c...-...
     """
-    answer = api.put_metadata(media_id, configuration.read_metadata_document(metadata_file))
+    answer = api.put_metadata(media_id, metadata_file)  # the file read as JSON or YAML, then validated
     for warning in answer.get("warnings", []):
         click.echo(printable(f"warning: {warning['message']}"), err=True)
     emit(answer)
@@ -55,7 +53,7 @@ def media_streams(media_id: str) -> None:
     Example:
       speechproc media streams 6f1c...-...
     """
-    emit(api.get_streams(media_id))
+    emit(api.get_media(media_id, "streams"))
 
 
 @click.command("delete")

@@ -6,12 +6,11 @@ from typing import Any
 
 import click
 
-from speechproc.batch.planning import Input
-from speechproc.batch.runner import ItemResult, Reporter
-from speechproc.paths import printable, shown
+from speechproc import api
+from speechproc.cli.support import printable
 
 
-class BarReporter(Reporter):
+class BarReporter(api.Reporter):
     """A tqdm bar on stderr: files done, audio minutes recognised (over every job running), ETA."""
 
     def __init__(self, quiet: bool) -> None:
@@ -20,26 +19,26 @@ class BarReporter(Reporter):
         self.done_seconds = 0.0
         self.running: dict[str | None, float] = {}  # media id -> the furthest second recognised so far
 
-    def batch_started(self, inputs: list[Input]) -> None:
+    def batch_started(self, inputs: list[api.Input]) -> None:
         if not self.quiet and inputs:
             from tqdm import tqdm
             self.bar = tqdm(total=len(inputs), unit="file", file=sys.stderr, dynamic_ncols=True,
                             bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} files [{elapsed}<{remaining}]{postfix}")
 
-    def item_started(self, inp: Input) -> None:
+    def item_started(self, inp: api.Input) -> None:
         if self.bar is not None:
-            self.bar.set_description(shown(inp.path.name)[:30])
+            self.bar.set_description(inp.shown_name[:30])
 
     def audio_seconds(self, seconds: float, media_id: str | None = None) -> None:
         self.running[media_id] = max(self.running.get(media_id, 0.0), seconds)
         self._postfix()
 
-    def item_done(self, result: ItemResult) -> None:
+    def item_done(self, result: api.ItemResult) -> None:
         self.running.pop(result.media_id, None)
         self.done_seconds += result.length_ms / 1000
         if result.status == "failed" and result.error:
-            first = result.error["warnings" if "warnings" in result.error else "errors"][0]
-            self.note(f"{shown(result.path)}: failed: {first}")
+            first = (result.error["warnings"] if "warnings" in result.error else result.error["errors"])[0]
+            self.note(f"{result.shown}: failed: {first}")
         if self.bar is not None:
             self._postfix()
             self.bar.update(1)

@@ -62,7 +62,7 @@ def speakers_list() -> None:
     Example:
       speechproc speakers list
     """
-    emit(api.list_speakers())
+    emit(api.list_definitions("speaker"))
 
 
 @speakers.command("get")
@@ -75,7 +75,7 @@ def speakers_get(name: str) -> None:
     Example:
       speechproc speakers get "Dana Reyes"
     """
-    emit(api.get_speaker(name))
+    emit(api.get_definition("speaker", name))
 
 
 @speakers.command("delete")
@@ -90,4 +90,4 @@ def speakers_delete(name: str) -> None:
     Example:
       speechproc speakers delete "Dana Reyes"
     """
-    api.delete_speaker(name)
+    api.delete_definition("speaker", name)

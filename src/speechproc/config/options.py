@@ -54,7 +54,7 @@ def detector_options(item: dict[str, Any]) -> DetectorOptions:
 
 
 def build(settings: Settings) -> Options:
-    """The options of every stage from validated settings (definitions resolved by api.resolve)."""
+    """The options of every stage from validated settings (definitions resolved by resolving.resolve)."""
     language = settings.language
     text = dict(language=language, **declared_values(TextOptions, settings))
     return Options(

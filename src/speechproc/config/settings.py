@@ -72,7 +72,7 @@ class Settings:
     """A validated configuration with its effective values."""
 
     raw: dict[str, Any] = field(default_factory=dict)
-    # definitions from the catalog that the configuration names, resolved before processing (api.resolve)
+    # definitions from the catalog that the configuration names, resolved before processing (config.resolving.resolve)
     categories: tuple[dict[str, Any], ...] = ()
     groups: tuple[dict[str, Any], ...] = ()
     classifiers: tuple[dict[str, Any], ...] = ()

@@ -265,7 +265,7 @@ class Options:
     metrics: MetricsOptions = MetricsOptions()
     insights: InsightsOptions = InsightsOptions()
     vocabulary: VocabularyOptions = VocabularyOptions()
-    keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (api.resolve)
+    keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (config.resolving.resolve)
     categories_requested: bool = False
     categories: tuple[dict[str, Any], ...] = ()
     classifiers: tuple[dict[str, Any], ...] = ()
