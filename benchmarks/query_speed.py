@@ -126,8 +126,8 @@ def build_corpus(catalog, calls: int) -> float:
         fields = {"dateCreated": f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T00:00:00.000Z", "status": "finished",
                   "length": length, "wordCount": doc.fields["wordCount"]}
         metadata = {"title": f"call {i}", "extended": {"queue": rng.choice(["billing", "tech", "sales"])}}
-        catalog.index(media_id, fields, metadata, {"agent-talk-ratio": round(agent_share, 2)},
-                      documents.compact(doc), " ".join(" ".join(t.words) for t in turns))
+        catalog.index.put(media_id, fields, metadata, {"agent-talk-ratio": round(agent_share, 2)},
+                          documents.compact(doc), " ".join(" ".join(t.words) for t in turns))
     return time.perf_counter() - started
 
 

@@ -224,7 +224,7 @@ def judge(folder: Path, out: Path, home: Path, good: list[str], bad: dict[str, s
           first: dict, again: dict) -> dict:
     """What the killed run and its re-run left, against the reference run."""
     with Catalog(home / "catalog.sqlite3") as cat:
-        rows = cat.all_media()
+        rows = cat.media.all()
     finished: dict[str, int] = {}
     for row in rows:
         if row["status"] == "finished":

@@ -20,6 +20,7 @@ from speechproc.config import v3 as config
 from speechproc.config.resolving import resolve
 from speechproc.media import file_hash
 from speechproc.store.catalog import Catalog
+from speechproc.store.media_rows import start_mark
 
 RATE = 8000
 
@@ -111,7 +112,7 @@ def test_undecodable_name_is_processed_and_kept_apart_from_its_escaped_twin(tmp_
         raw.close()
     assert {r["input_raw"] for r in media_rows(home)} == {os.fsencode(p) for p in (folder / "a.wav", odd, twin)}
     with Catalog(home / "catalog.sqlite3") as cat:
-        assert cat.get(odd_id)["input_path"] == str(odd)  # the exact path, for `media align`
+        assert cat.media.get(odd_id)["input_path"] == str(odd)  # the exact path, for `media align`
 
     code, again = run_cli(home, str(folder))
 
@@ -138,7 +139,7 @@ def test_an_unexpected_exception_fails_only_its_item(tmp_path: Path, monkeypatch
     assert [i.status for i in batch.items] == ["failed", "finished"]
     assert batch.items[0].error["errors"][0] == {"code": 90000, "error": "ZeroDivisionError: boom"}
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as cat:
-        row = cat.get(batch.items[0].media_id)
+        row = cat.media.get(batch.items[0].media_id)
     assert row["status"] == "failed" and row["item"]["errors"][0]["error"] == "ZeroDivisionError: boom"
     assert not {t["status"] for t in row["tasks"]} & {"pending", "started"}
 
@@ -169,7 +170,7 @@ def test_a_symbolic_link_loop_given_by_name_is_a_failed_item(tmp_path: Path) -> 
     assert warning["code"] == 10201 and "symbolic link loop" in warning["message"]
     assert batch.items[0].outputs == {} and not list(tmp_path.glob("loop.*.*"))
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as cat:
-        assert cat.get(batch.items[0].media_id)["status"] == "failed"
+        assert cat.media.get(batch.items[0].media_id)["status"] == "failed"
 
 
 def test_symbolic_links_met_in_a_folder_are_skipped_with_a_note(tmp_path: Path) -> None:
@@ -198,7 +199,7 @@ def test_a_missing_path_or_broken_link_is_a_failed_item_without_files(tmp_path: 
                         {"code": 10205, "message": f"{tmp_path / 'broken.wav'}: a broken symbolic link"}]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.wav", "home"]
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as cat:
-        assert [cat.get(i.media_id)["status"] for i in batch.items] == ["failed", "failed"]
+        assert [cat.media.get(i.media_id)["status"] for i in batch.items] == ["failed", "failed"]
 
 
 # ----------------------------------------------------------------------------- absolute paths
@@ -217,7 +218,7 @@ def test_paths_are_stored_absolute_and_a_rerun_from_elsewhere_skips(tmp_path: Pa
     assert first.status == "finished" and first.path == str(calls / "x.wav")
     assert first.outputs["json"] == str(calls / "x.v3.json")
     with Catalog(home / "catalog.sqlite3") as cat:
-        row = cat.get(first.media_id)
+        row = cat.media.get(first.media_id)
     assert row["input_path"] == str(calls / "x.wav") and row["outputs"]["json"] == str(calls / "x.v3.json")
 
     monkeypatch.chdir(calls)
@@ -263,7 +264,7 @@ def test_an_item_left_running_by_a_killed_run_is_failed_and_redone(tmp_path: Pat
 
     assert code == 0 and [m["status"] for m in summary["media"]] == ["finished"]
     with Catalog(home / "catalog.sqlite3") as cat:
-        old = cat.get(left["media_id"])
+        old = cat.media.get(left["media_id"])
     assert old["status"] == "failed"
     assert old["item"]["errors"] == [{"code": 90000, "error": "interrupted: the process handling it stopped"}]
     assert "pending" not in {t["status"] for t in old["tasks"]} and "started" not in {t["status"] for t in old["tasks"]}
@@ -275,15 +276,15 @@ def test_a_reused_pid_is_not_taken_for_the_process_that_claimed_the_item(tmp_pat
     try:
         with Catalog(tmp_path / "catalog.sqlite3") as cat:
             for media_id, pid in (("mine", os.getpid()), ("live", sleeper.pid), ("reused", os.getpid())):
-                cat.add({"mediaId": media_id, "status": "running", "dateCreated": "2026-01-01T00:00:00.000Z"},
-                        f"/calls/{media_id}.wav", "h", "c", [])
-                start = Catalog.start_mark(pid) if media_id != "reused" else "another-boot:1"
+                cat.media.add({"mediaId": media_id, "status": "running", "dateCreated": "2026-01-01T00:00:00.000Z"},
+                              f"/calls/{media_id}.wav", "h", "c", [])
+                start = start_mark(pid) if media_id != "reused" else "another-boot:1"
                 cat.db.execute("UPDATE media SET owner_pid = ?, owner_start = ? WHERE media_id = ?",
                                (pid, start, media_id))
-            assert [r["media_id"] for r in cat.abandoned()] == ["reused"]
+            assert [r["media_id"] for r in cat.media.abandoned()] == ["reused"]
             sleeper.kill()
             sleeper.wait()
-            assert sorted(r["media_id"] for r in cat.abandoned()) == ["live", "reused"]
+            assert sorted(r["media_id"] for r in cat.media.abandoned()) == ["live", "reused"]
     finally:
         sleeper.kill()
         sleeper.wait()
@@ -296,7 +297,7 @@ def test_an_input_a_live_run_is_processing_is_skipped(tmp_path: Path) -> None:
     with Catalog(home / "catalog.sqlite3") as cat:
         config_hash = reuse.settings_key(resolve(settings, cat), {}, None)
         item = {"mediaId": "other", "status": "running", "dateCreated": "2026-01-01T00:00:00.000Z"}
-        assert cat.claim(item, str(wav), file_hash(wav), config_hash, [], {}, None)[0] == "claimed"
+        assert cat.media.claim(item, str(wav), file_hash(wav), config_hash, [], {}, None)[0] == "claimed"
     notes = Notes()
 
     [result] = run_api([wav], home, notes).items

@@ -108,7 +108,7 @@ def enqueue(catalog: Catalog, url: str, now: float, **extra) -> None:
     settings = config.validate({"publish": {"callbacks": [{"url": url}]}, **extra})
     item = {"mediaId": "00000000-0000-4000-8000-000000000001", "status": "finished", "formatVersion": "3.0.11",
             "dateCreated": "2026-11-21T00:00:00.000Z", "dateFinished": "2026-11-21T00:01:00.000Z", "metadata": {}}
-    catalog.outbox_add(bodies.plan(item, callback_options(settings), {}, now))
+    catalog.outbox.add(bodies.plan(item, callback_options(settings), {}, now))
 
 
 def test_a_receiver_that_fails_twice_gets_it_on_the_third_attempt_of_the_first_round(receiver, catalog):

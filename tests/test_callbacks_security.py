@@ -54,7 +54,7 @@ def delivery(url: str, **extra) -> dict:
 def queue(catalog: Catalog, url: str, raw: dict | None = None) -> list[dict]:
     deliveries = bodies.plan(ITEM, callback_options(config.validate({**(raw or {}), "publish": {"callbacks": [{"url": url}]}})),
                                 {}, 0.0)
-    catalog.outbox_add(deliveries)
+    catalog.outbox.add(deliveries)
     return deliveries
 
 
@@ -100,7 +100,7 @@ def test_a_queued_http_delivery_is_checked_again_before_any_connection(catalog, 
     for url in ("http://127.attacker.example/hook", "http://10.0.0.1\\@127.0.0.1/hook", "http://10.0.0.1/hook"):
         assert transport.send(delivery(url), b"{}", 1.0).startswith("refused:")
     # as an older version queued them: no rules kept with the delivery
-    catalog.outbox_add([{**delivery("http://127.0.0.1.example.com/hook"), "contract": "v3", "body": b"{}",
+    catalog.outbox.add([{**delivery("http://127.0.0.1.example.com/hook"), "contract": "v3", "body": b"{}",
                          "nextDue": 0.0, "created": "2026-11-21T00:00:00.000Z"}])
     assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
     [row] = rows(catalog)
@@ -123,12 +123,12 @@ def test_an_outbox_from_an_older_version_is_sent_under_the_strict_rules(tmp_path
         assert outbox.deliver_due(old, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
         assert rows(old)[0]["lastError"].startswith("refused: http://")
         queue(old, "https://receiver.invalid/hook", {"speechproc": {"allowHttpCallbacks": True}})
-        assert [d["allowHttp"] for d in old.outbox_claim(0.0, lease=60)] == [True]
+        assert [d["allowHttp"] for d in old.outbox.claim(0.0, lease=60)] == [True]
 
 
 def test_a_delivery_queued_with_allow_http_keeps_that_rule_at_send_time(catalog, no_connections):
     queue(catalog, "http://10.0.0.1/hook", {"speechproc": {"allowHttpCallbacks": True}})
-    [claimed] = catalog.outbox_claim(0.0, lease=60)
+    [claimed] = catalog.outbox.claim(0.0, lease=60)
     assert claimed["allowHttp"] is True
     assert destinations.delivery_destination(claimed).host == "10.0.0.1"  # allowed, so no refusal: not sent here
 
@@ -180,7 +180,7 @@ def test_an_attempt_cut_off_by_a_kill_is_counted(catalog, stop):
 
 def test_a_delivery_whose_last_attempt_was_cut_off_is_dead_without_another(catalog):
     [queued] = queue(catalog, "https://receiver.invalid/hook")
-    catalog.outbox_start(queued["id"], attempts=schedule.MAX_ATTEMPTS, first_try=0.0, last_error=outbox.INTERRUPTED)
+    catalog.outbox.start(queued["id"], attempts=schedule.MAX_ATTEMPTS, first_try=0.0, last_error=outbox.INTERRUPTED)
     sent = []
     assert outbox.deliver_due(catalog, clock=lambda: 0.0, sender=lambda d, b, t: sent.append(1)) == \
         {"delivered": 0, "pending": 0, "dead": 1}
@@ -294,7 +294,7 @@ def test_without_hard_links_a_file_is_still_written_only_as_a_new_file(drop, mon
 
 
 def test_a_file_delivery_queued_without_a_folder_is_refused(drop, catalog):
-    catalog.outbox_add([{**delivery((drop / "x.json").as_uri()), "contract": "v3", "body": b"{}", "nextDue": 0.0,
+    catalog.outbox.add([{**delivery((drop / "x.json").as_uri()), "contract": "v3", "body": b"{}", "nextDue": 0.0,
                          "created": "2026-11-21T00:00:00.000Z"}])
     assert outbox.deliver_due(catalog, clock=lambda: 0.0) == {"delivered": 0, "pending": 0, "dead": 1}
     assert "callbackFileFolder" in rows(catalog)[0]["lastError"] and list(drop.iterdir()) == []

@@ -36,10 +36,10 @@ def test_a_version_4_catalog_is_upgraded_and_its_items_still_match(tmp_path):
     old_path = "/calls/a\\b.wav"  # a backslash in a name: the text column now doubles it
     with Catalog(_version_4(tmp_path / "c.sqlite3", old_path)) as cat:
         assert cat.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        found = cat.find_finished(old_path, "h", "c")
+        found = cat.media.find_finished(old_path, "h", "c")
         assert found is not None and found["media_id"] == "m1"
         assert found["input_path"] == "/calls/a\\\\b.wav"  # the text form, unambiguous
-        assert cat.get("m1")["input_path"] == old_path  # the exact path
+        assert cat.media.get("m1")["input_path"] == old_path  # the exact path
         tables = {r[0] for r in cat.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"written", "definitions", "indexed", "outbox"} <= tables
         outbox = {r["name"] for r in cat.db.execute("PRAGMA table_info(outbox)")}
@@ -55,7 +55,7 @@ def test_overlapping_runs_opening_an_old_catalog_upgrade_it_once(tmp_path):
         try:
             start.wait()
             with Catalog(path) as cat:
-                assert cat.find_finished("/calls/x.wav", "h", "c") is not None
+                assert cat.media.find_finished("/calls/x.wav", "h", "c") is not None
         except BaseException as exc:  # noqa: BLE001 - reported below
             problems.append(exc)
 
@@ -74,10 +74,10 @@ def test_an_upgraded_catalog_keeps_what_a_conditional_download_needs(tmp_path):
     with Catalog(_version_4(tmp_path / "c.sqlite3", "https://host/a.wav")) as cat:
         columns = {r["name"] for r in cat.db.execute("PRAGMA table_info(media)")}
         assert {"source_etag", "source_modified", "source_key"} <= columns
-        assert cat.find_fetched("https://host/a.wav", "c", "key") is None  # an old item kept no validators
+        assert cat.media.find_fetched("https://host/a.wav", "c", "key") is None  # an old item kept no validators
         item = {"mediaId": "m2", "status": "finished", "dateCreated": "2026-11-02T00:00:00.000Z"}
-        cat.add(item, "https://host/a.wav", "h2", "c", [], source=('"e"', None, "key"))
-        found = cat.find_fetched("https://host/a.wav", "c", "key")
+        cat.media.add(item, "https://host/a.wav", "h2", "c", [], source=('"e"', None, "key"))
+        found = cat.media.find_fetched("https://host/a.wav", "c", "key")
         assert found["media_id"] == "m2" and (found["etag"], found["lastModified"], found["contentHash"]) == \
             ('"e"', None, "h2")
-        assert cat.find_fetched("https://host/a.wav", "c", "another key") is None
+        assert cat.media.find_fetched("https://host/a.wav", "c", "another key") is None

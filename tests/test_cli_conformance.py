@@ -71,7 +71,7 @@ def catalog(tmp_path):
             _item("m4", "2026-11-02T08:30:00.000Z", {}, "thank you for calling"),
         ]
         for row in rows:
-            cat.add(row, f"/calls/{row['mediaId']}.wav", "h", "c", [])
+            cat.media.add(row, f"/calls/{row['mediaId']}.wav", "h", "c", [])
         yield cat
 
 
@@ -174,7 +174,7 @@ def test_transcript_command_prints_exactly_the_file(processed, fmt):
     result = CliRunner().invoke(main, ["transcript", media_id, "--format", fmt])
     assert result.exit_code == 0
     with Catalog() as cat:
-        outputs = cat.get(media_id)["outputs"]
+        outputs = cat.media.get(media_id)["outputs"]
     assert result.stdout_bytes == Path(outputs[fmt]).read_bytes()
 
 

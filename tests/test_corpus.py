@@ -80,7 +80,7 @@ def test_reindexing_replaces_an_item(catalog):
     corpus.index(catalog, conv)
     assert ids(api.query('SELECT mediaId FROM media WHERE * SAYS "cancel*"', catalog)) == []
     assert ids(api.query('SELECT mediaId FROM media WHERE * SAYS "different"', catalog)) == ["c"]
-    assert catalog.indexed_count() == 3
+    assert catalog.index.count() == 3
 
 
 def test_a_syntax_error_is_a_usage_error_with_the_position(catalog):

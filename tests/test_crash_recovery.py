@@ -74,25 +74,25 @@ def test_a_writer_without_the_catalog_leaves_an_intent_on_disk_before_the_rename
     assert seen == [(True, False)]
     intent = intents.matching(ownership.canonical(target), digest)
     assert intent is not None and (intent.media_id, intent.pid) == ("m-1", os.getpid())
-    ownership.replay(ledger.changes, catalog)  # the runner records the job: the intent has done its work
-    assert catalog.output_hashes(str(ownership.canonical(target))) == {digest}
+    ownership.replay(ledger.changes, catalog.written)  # the runner records the job: the intent has done its work
+    assert catalog.written.output_hashes(str(ownership.canonical(target))) == {digest}
     assert leftovers(tmp_path) == []
 
 
 def test_the_catalog_as_record_needs_no_intent(tmp_path, catalog):
-    ownership.write(tmp_path / "call.txt", "hello\n", catalog, "m-1")
+    ownership.write(tmp_path / "call.txt", "hello\n", catalog.written, "m-1")
     assert leftovers(tmp_path) == []
 
 
 def test_a_file_whose_record_was_lost_is_adopted_by_its_intent_and_replaced(tmp_path, catalog):
     target = tmp_path / "call.v3.json"
     ownership.write(target, '{"mediaId": "m-1"}\n', ownership.Ledger({}), "m-1")  # its record never arrived
-    ownership.check([target], catalog)  # no OutputConflict
+    ownership.check([target], catalog.written)  # no OutputConflict
     digest = paths.sha256_file(target)
-    assert catalog.output_media(str(ownership.canonical(target))) == "m-1"
-    assert catalog.output_hashes(str(ownership.canonical(target))) == {digest}
+    assert catalog.written.output_media(str(ownership.canonical(target))) == "m-1"
+    assert catalog.written.output_hashes(str(ownership.canonical(target))) == {digest}
     assert leftovers(tmp_path) == []
-    ownership.write(target, '{"mediaId": "m-2"}\n', catalog, "m-2")
+    ownership.write(target, '{"mediaId": "m-2"}\n', catalog.written, "m-2")
     assert json.loads(target.read_text())["mediaId"] == "m-2"
 
 
@@ -101,7 +101,7 @@ def test_a_file_changed_after_its_intent_stays_protected(tmp_path, catalog):
     ownership.write(target, "speechproc's words\n", ownership.Ledger({}), "m-1")
     target.write_text("the analyst's edit\n")
     with pytest.raises(ownership.OutputConflict):
-        ownership.check([target], catalog)
+        ownership.check([target], catalog.written)
     assert target.read_text() == "the analyst's edit\n"
 
 
@@ -126,7 +126,7 @@ def test_what_is_not_an_intent_of_this_file_makes_nothing_replaceable(tmp_path, 
     else:  # an intent of another output's name, moved beside this one
         place.write_text(json.dumps({**body, "path": str(ownership.canonical(tmp_path / "other.txt"))}))
     with pytest.raises(ownership.OutputConflict):
-        ownership.check([target], catalog)
+        ownership.check([target], catalog.written)
     assert target.read_text() == "mine\n"
 
 
@@ -324,7 +324,7 @@ def test_a_run_killed_with_its_workers_mid_batch_is_finished_by_the_next_without
         item = json.loads(stem.with_suffix(".v3.json").read_text())
         assert item["status"] == "finished" and all(stem.with_suffix(s).exists() for s in (".txt", ".srt", ".vtt", ".dfxp"))
     with Catalog(home / "catalog.sqlite3") as cat:
-        rows = cat.all_media()
+        rows = cat.media.all()
         assert not [r for r in rows if r["status"] in ("accepted", "running")]
         finished_per_input: dict[str, int] = {}
         for row in rows:

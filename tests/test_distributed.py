@@ -35,7 +35,7 @@ def cluster():
 
 
 def catalog_view(catalog: Catalog) -> list[tuple]:
-    rows = sorted(catalog.list(10), key=lambda r: r["input_path"])
+    rows = sorted(catalog.media.list(10), key=lambda r: r["input_path"])
     return [(Path(r["input_path"]).name, r["status"], [(t["name"], t["status"]) for t in r["tasks"]],
              sorted(Path(p).name for p in r["outputs"].values())) for r in rows]
 

@@ -48,7 +48,7 @@ MONO = item("00000000-0000-0000-0000-0000000000a3", "2026-01-04T10:00:00.000Z",
 def catalog(tmp_path: Path) -> Catalog:
     cat = Catalog(tmp_path / "catalog.sqlite3")  # the catalog of SPEECHPROC_HOME=tmp_path
     for one, name in ((CALL, "call.flac"), (FAILED, "broken.mp3"), (MONO, "voicemail \udcff.wav")):
-        cat.add(one, str(tmp_path / name), None, "cfg", [])
+        cat.media.add(one, str(tmp_path / name), None, "cfg", [])
     yield cat
     cat.close()
 
@@ -139,7 +139,7 @@ def test_a_file_speechproc_did_not_write_is_never_replaced(catalog, tmp_path):
     # a media item's own output is not the export's to replace, though speechproc wrote it
     output = tmp_path / "call.v3.json"
     output.write_text("{}")
-    catalog.record_output(str(output.resolve()), paths.sha256_file(output), CALL["mediaId"])
+    catalog.written.record_output(str(output.resolve()), paths.sha256_file(output), CALL["mediaId"])
     with pytest.raises(errors.SpeechprocError, match="is an output of media item"):
         export.export("csv", output=output, catalog=catalog)
     assert output.read_text() == "{}"
@@ -173,7 +173,7 @@ def test_values_json_cannot_hold_and_numbers_parquet_cannot_hold_are_still_expor
                          "callDetails": {"queue": "q1"}},
                metrics=[{"metricGroupName": "g", "metricValues": [{"metricName": "odd", "metricValue": float("nan")}]}])
     with Catalog(tmp_path / "catalog.sqlite3") as cat:
-        cat.add(odd, str(tmp_path / "odd.wav"), None, "cfg", [])
+        cat.media.add(odd, str(tmp_path / "odd.wav"), None, "cfg", [])
         lines, _ = export.export("jsonl", catalog=cat)
         got = json.loads(lines)  # strict JSON: no NaN
         assert got["metric.odd"] is None and got["externalVersion"] == "v2" and got["callDetails.queue"] == "q1"
@@ -193,7 +193,7 @@ def test_a_run_never_replaces_an_export_and_an_export_never_replaces_a_users_fil
     exported = tmp_path / "b.txt"
     export.export("csv", output=exported, catalog=catalog)
     with pytest.raises(ownership.OutputConflict):  # what `speechproc run` checks before writing b.txt
-        ownership.check([exported], catalog)
+        ownership.check([exported], catalog.written)
     monkeypatch.setenv("SPEECHPROC_HOME", str(tmp_path))
     (tmp_path / "mine.csv").write_text("mine\n")
     for target, why in (("mine.csv", "was not written by speechproc export"), ("mine.csv/x.csv", "cannot be written"),

@@ -141,7 +141,7 @@ def test_bad_metadata_stops_the_run_before_any_audio_is_read(tmp_path, monkeypat
     assert ("line 3" if bad == "manifest" else "b.meta.json") in out["warnings"][0]["message"]
     assert sorted(p.name for p in folder.iterdir()) == sorted(["a.wav", "b.wav"] + (["b.meta.json"] if bad == "sidecar" else []))
     with Catalog() as catalog:
-        assert catalog.all_media() == []
+        assert catalog.media.all() == []
 
 
 @pytest.mark.slow

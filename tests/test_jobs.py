@@ -90,12 +90,12 @@ def test_the_record_replayed_lets_the_next_job_replace_its_own_files_and_nothing
     first = run_job(sample_job(out))
     targets = [*sample_job(out).outputs.values(), sample_job(out).redacted_audio]
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
-        ownership.replay(first.ownership, catalog)
-        assert all(ownership.is_ours(Path(p), catalog) for p in first.outputs.values())
-        again = run_job(replace(sample_job(out), ownership=ownership.Ledger.of(targets, catalog).known))
+        ownership.replay(first.ownership, catalog.written)
+        assert all(ownership.is_ours(Path(p), catalog.written) for p in first.outputs.values())
+        again = run_job(replace(sample_job(out), ownership=ownership.Ledger.of(targets, catalog.written).known))
         assert again.status == "finished"
-        ownership.replay(again.ownership, catalog)
-        known = ownership.Ledger.of(targets, catalog).known
+        ownership.replay(again.ownership, catalog.written)
+        known = ownership.Ledger.of(targets, catalog.written).known
 
     srt = Path(first.outputs["srt"])
     srt.write_text("mine\n")  # edited since: no longer speechproc's to replace
@@ -143,7 +143,7 @@ def test_ctrl_c_during_a_job_records_it_failed_and_stops_the_batch(tmp_path, mon
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
         with pytest.raises(KeyboardInterrupt):
             api.process([tmp_path], config.validate({}), catalog=catalog, deliver=False)
-        [row] = catalog.list(10)  # the second recording was never started
+        [row] = catalog.media.list(10)  # the second recording was never started
     assert row["status"] == "failed" and row["item"]["errors"] == [{"code": 90000, "error": "interrupted"}]
     assert {t["status"] for t in row["tasks"]} <= {"failed", "cancelled"}
     assert not [p for p in tmp_path.iterdir() if p.suffix not in (".flac", ".sqlite3", ".sqlite3-shm",

@@ -142,7 +142,7 @@ def test_a_url_is_processed_into_outputs_under_out_named_after_it(server, home, 
     assert result["mediaContentType"] == "audio/x-wav" and result["length"] > 8000
     assert [r.path for r in server.requests_to("/calls/voicemail.wav")] == [f"/calls/voicemail.wav?{SECRET}"]
     with Catalog() as catalog:
-        [row] = catalog.list()
+        [row] = catalog.media.list()
     assert row["input_path"] == f"{server.url}/calls/voicemail.wav" and row["status"] == "finished"
     assert downloads(home) == []  # the download is removed once the item is recorded
 
@@ -212,7 +212,7 @@ def test_a_status_that_is_not_2xx_fails_the_item_with_10207_and_the_status(serve
     bad = fails(server, "/missing.wav", tmp_path)
     assert warning(bad)["code"] == E.MEDIA_URL_STATUS and "status 404" in warning(bad)["message"]
     with Catalog() as catalog:
-        row = catalog.get(bad["mediaId"])
+        row = catalog.media.get(bad["mediaId"])
     assert row["status"] == "failed" and row["item"]["errors"][0]["code"] == E.MEDIA_URL_STATUS
 
 
@@ -296,7 +296,7 @@ def test_a_malformed_url_is_a_usage_error_and_nothing_is_processed(server, home,
     code, body, _, stderr = run(f"{server.url}/good.wav", url, "--out", str(tmp_path / "out"), "--quiet")
     assert code == 2 and body["warnings"][0]["code"] == E.MEDIA_URL_MALFORMED and "10204" in stderr
     assert server.requests == [] and not (tmp_path / "out").exists()
-    assert not (home / "catalog.sqlite3").exists() or Catalog().list() == []
+    assert not (home / "catalog.sqlite3").exists() or Catalog().media.list() == []
 
 
 def test_a_url_without_out_is_a_usage_error(server, home, tmp_path):
@@ -336,7 +336,7 @@ def test_a_rerun_sends_the_etag_and_a_304_skips_the_url_without_downloading(serv
     assert len(requests) == 2 and "If-None-Match" not in requests[0].headers
     assert requests[1].headers["If-None-Match"] == '"abc123"'  # answered 304: the body was sent once
     with Catalog() as catalog:
-        assert len(catalog.list()) == 1
+        assert len(catalog.media.list()) == 1
     forced = run(*args, "--force")[1]["media"][0]
     assert forced["status"] == "finished" and "If-None-Match" not in server.requests_to("/voicemail.wav")[2].headers
 

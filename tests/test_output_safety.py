@@ -103,14 +103,14 @@ def test_a_users_file_stops_the_item_before_any_audio_is_processed(tmp_path, mon
 
 def test_check_refuses_a_foreign_or_edited_file_and_accepts_absent_or_own_ones(tmp_path, catalog):
     own, foreign = tmp_path / "a.txt", tmp_path / "b.txt"
-    ownership.write(own, "ours\n", catalog, "m1")
+    ownership.write(own, "ours\n", catalog.written, "m1")
     foreign.write_text("theirs\n")
-    ownership.check([own, tmp_path / "absent.srt", None], catalog)
+    ownership.check([own, tmp_path / "absent.srt", None], catalog.written)
     with pytest.raises(ownership.OutputConflict, match="b.txt already exists and was not written by speechproc"):
-        ownership.check([own, foreign], catalog)
+        ownership.check([own, foreign], catalog.written)
     own.write_text("edited\n")
     with pytest.raises(ownership.OutputConflict, match="was changed since"):
-        ownership.check([own], catalog)
+        ownership.check([own], catalog.written)
 
 
 def test_a_file_appearing_while_an_output_is_written_is_not_replaced(tmp_path, catalog):
@@ -121,7 +121,7 @@ def test_a_file_appearing_while_an_output_is_written_is_not_replaced(tmp_path, c
         target.write_text("a person's file, made meanwhile")
 
     with pytest.raises(ownership.OutputConflict):
-        ownership.write(target, slow_writer, catalog, "m1")
+        ownership.write(target, slow_writer, catalog.written, "m1")
     assert target.read_text() == "a person's file, made meanwhile"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".a.srt")] == []
 
@@ -132,18 +132,18 @@ def test_outputs_listed_by_an_older_version_are_recognised_and_adopted(tmp_path,
     (tmp_path / "calls").mkdir()
     extensions = {"json": ".v3.json", "text": ".txt", "srt": ".srt", "webvtt": ".vtt", "dfxp": ".dfxp"}
     for media_id, stem in (("old-1", "a"), ("old-2", "b")):
-        catalog.add({"mediaId": media_id, "status": "finished", "dateCreated": "2026-01-01T00:00:00.000Z"},
-                    str(tmp_path / "calls" / f"{stem}.wav"), "h", "c", [])
-        catalog.update(media_id, outputs={k: f"calls/{stem}{ext}" for k, ext in extensions.items()})
+        catalog.media.add({"mediaId": media_id, "status": "finished", "dateCreated": "2026-01-01T00:00:00.000Z"},
+                          str(tmp_path / "calls" / f"{stem}.wav"), "h", "c", [])
+        catalog.media.update(media_id, outputs={k: f"calls/{stem}{ext}" for k, ext in extensions.items()})
         for k, ext in extensions.items():
             (tmp_path / "calls" / f"{stem}{ext}").write_text(json.dumps({"mediaId": media_id}) if k == "json" else "")
     (tmp_path / "calls" / "b.v3.json").write_text(json.dumps({"mediaId": "someone else's"}))
     with pytest.raises(ownership.OutputConflict):
-        ownership.check([tmp_path / "calls" / "b.txt"], catalog)
-    catalog.update("old-2", outputs={"text": str(tmp_path / "calls" / "b.txt")})  # listed by absolute path
-    ownership.check([tmp_path / "calls" / "b.txt"], catalog)
+        ownership.check([tmp_path / "calls" / "b.txt"], catalog.written)
+    catalog.media.update("old-2", outputs={"text": str(tmp_path / "calls" / "b.txt")})  # listed by absolute path
+    ownership.check([tmp_path / "calls" / "b.txt"], catalog.written)
     outputs = {k: tmp_path / "calls" / f"a{ext}" for k, ext in extensions.items()}
-    write_outputs({"mediaId": "new", "status": "finished"}, Conversation("new"), outputs, catalog)
+    write_outputs({"mediaId": "new", "status": "finished"}, Conversation("new"), outputs, catalog.written)
     assert json.loads(outputs["json"].read_text())["mediaId"] == "new"
 
 
@@ -189,7 +189,7 @@ def test_files_of_one_name_given_directly_get_numbered_outputs_in_argument_order
 def test_the_media_item_json_is_written_after_every_other_file(tmp_path, catalog, monkeypatch):
     outputs = {"json": tmp_path / "c.v3.json", **{f: tmp_path / f"c.{f}" for f in ("text", "srt", "webvtt", "dfxp")}}
     conv = Conversation("m1")
-    write_outputs({"mediaId": "m1", "status": "finished"}, conv, outputs, catalog)
+    write_outputs({"mediaId": "m1", "status": "finished"}, conv, outputs, catalog.written)
     published = []
     real = ownership.publish
 
@@ -201,12 +201,12 @@ def test_the_media_item_json_is_written_after_every_other_file(tmp_path, catalog
 
     monkeypatch.setattr(ownership, "publish", publish)
     with pytest.raises(KeyboardInterrupt):
-        write_outputs({"mediaId": "m2", "status": "finished"}, conv, outputs, catalog)
+        write_outputs({"mediaId": "m2", "status": "finished"}, conv, outputs, catalog.written)
     assert published == ["c.text", "c.srt"]
     assert not outputs["json"].exists()  # the earlier run's JSON is gone: it no longer describes the set
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".c")) == []
     monkeypatch.setattr(ownership, "publish", real)
-    write_outputs({"mediaId": "m3", "status": "finished"}, conv, outputs, catalog)
+    write_outputs({"mediaId": "m3", "status": "finished"}, conv, outputs, catalog.written)
     assert json.loads(outputs["json"].read_text())["mediaId"] == "m3"
 
 
@@ -264,10 +264,10 @@ def test_a_run_removes_stale_temporary_files_where_it_writes(tmp_path):
 def test_outputs_honour_the_umask(tmp_path, catalog, umask, mask, expected):
     umask(mask)
     paths.atomic_write(tmp_path / "a.txt", "x")
-    ownership.write(tmp_path / "b.srt", "x", catalog, "m1")
+    ownership.write(tmp_path / "b.srt", "x", catalog.written, "m1")
     with paths.atomic_path(tmp_path / "c.wav") as tmp:
         tmp.write_bytes(b"RIFF")
-    ownership.write(tmp_path / "d.flac", lambda tmp: tmp.write_bytes(b"fLaC"), catalog, "m1")  # like the audio
+    ownership.write(tmp_path / "d.flac", lambda tmp: tmp.write_bytes(b"fLaC"), catalog.written, "m1")  # like the audio
     assert [mode(tmp_path / n) for n in ("a.txt", "b.srt", "c.wav", "d.flac")] == [expected] * 4
 
 
@@ -276,7 +276,7 @@ def test_the_state_folder_and_catalog_are_private(tmp_path, monkeypatch, umask, 
     umask(mask)
     monkeypatch.setenv("SPEECHPROC_HOME", str(tmp_path / "home"))
     with Catalog() as cat:
-        cat.add({"mediaId": "m", "status": "accepted", "dateCreated": "2026-01-01T00:00:00.000Z"}, "x", None, "c", [])
+        cat.media.add({"mediaId": "m", "status": "accepted", "dateCreated": "2026-01-01T00:00:00.000Z"}, "x", None, "c", [])
         assert mode(tmp_path / "home") == 0o700
         assert {p.name: mode(p) for p in (tmp_path / "home").iterdir()} == {
             n: 0o600 for n in ("catalog.sqlite3", "catalog.sqlite3-wal", "catalog.sqlite3-shm")}

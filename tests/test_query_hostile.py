@@ -230,7 +230,7 @@ def test_queries_at_the_limits_run_and_agree_with_evaluating_every_item(catalog,
 
 def test_an_expression_fts5_cannot_read_gives_every_item(catalog):
     too_deep = "(" * 200 + '"refund"' + ")" * 200
-    assert sorted(s["mediaId"][-1] for s in catalog.indexed_summaries(too_deep)) == ["1", "2"]
+    assert sorted(s["mediaId"][-1] for s in catalog.index.summaries(too_deep)) == ["1", "2"]
 
 
 # ------------------------------------------------------------------ the CLI
@@ -294,8 +294,8 @@ def test_cli_put_stores_a_category_at_the_limit_and_it_evaluates(tmp_path):
 
 def test_a_category_stored_before_the_limits_is_a_configuration_error_naming_it(tmp_path):
     with Catalog(tmp_path / "catalog.sqlite3") as cat:
-        cat.put_definition("category", "legacy", {"categoryName": "legacy", "query": alternatives(3000)}, "now")
-        definition = cat.get_definition("category", "legacy")
+        cat.definitions.put("category", "legacy", {"categoryName": "legacy", "query": alternatives(3000)}, "now")
+        definition = cat.definitions.get("category", "legacy")
     with pytest.raises(ConfigurationError, match="category 'legacy' cannot be evaluated"):
         categories.evaluate_all(CALL, (definition,))
 

@@ -327,9 +327,9 @@ def catalog_with_item(tmp_path, monkeypatch):
     json_file.write_text(json.dumps(item))
     (out / "call.wav").write_bytes(b"RIFF")
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
-        catalog.add(item, str(out / "call.wav"), None, "cfg", [])
-        catalog.update(item["mediaId"], item=item, outputs={"json": str(json_file)})
-        catalog.record_output(str(json_file), "0" * 64, item["mediaId"])
+        catalog.media.add(item, str(out / "call.wav"), None, "cfg", [])
+        catalog.media.update(item["mediaId"], item=item, outputs={"json": str(json_file)})
+        catalog.written.record_output(str(json_file), "0" * 64, item["mediaId"])
     return item, out
 
 
@@ -409,8 +409,8 @@ def test_a_report_of_the_recording_processed_again_replaces_the_earlier_items(ca
     other = {**item, "mediaId": "33333333-2222-4333-8444-555555555555"}
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
         for one, recording in ((newer, "call.wav"), (other, "other.wav")):
-            catalog.add(one, str(out / recording), None, "cfg", [])
-            catalog.update(one["mediaId"], item=one, outputs={"json": str(out / "call.v3.json")})
+            catalog.media.add(one, str(out / recording), None, "cfg", [])
+            catalog.media.update(one["mediaId"], item=one, outputs={"json": str(out / "call.v3.json")})
     code, again = invoke("report", newer["mediaId"])
     assert code == 0, again
     code, refused = invoke("report", other["mediaId"])
@@ -424,7 +424,7 @@ def test_a_copy_of_a_redacted_item_never_plays_the_original(catalog_with_item, t
     item, out = catalog_with_item
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
         redacted = {**item, "streams": [{"streamName": "redacted-audio", "streamLocation": "file:///gone.wav"}]}
-        catalog.update(item["mediaId"], item=redacted)
+        catalog.media.update(item["mediaId"], item=redacted)
     copy = tmp_path / "copies" / "call.v3.json"
     copy.parent.mkdir()
     copy.write_text(json.dumps(item))  # no streams
@@ -465,14 +465,14 @@ def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recordin
     assert code == 0, first
     newer = {**item, "mediaId": "22222222-2222-4333-8444-555555555555", "metadata": {"title": "newer"}}
     with Catalog(tmp_path / "home" / "catalog.sqlite3") as catalog:
-        catalog.add(newer, str(out / "call.wav"), None, "cfg", [])
-        catalog.update(newer["mediaId"], item=newer, outputs={"json": str(out / "call.v3.json")})
+        catalog.media.add(newer, str(out / "call.wav"), None, "cfg", [])
+        catalog.media.update(newer["mediaId"], item=newer, outputs={"json": str(out / "call.v3.json")})
         notes = []
         reporter = Reporter()
         reporter.note = notes.append
-        row = _report_of_skipped(catalog.get(newer["mediaId"]), catalog, reporter)
+        row = _report_of_skipped(catalog.media.get(newer["mediaId"]), catalog, reporter)
         assert notes == [] and row["outputs"]["report"] == str(out / "call.report.html")
-        assert catalog.get(newer["mediaId"])["outputs"]["report"] == str(out / "call.report.html")
+        assert catalog.media.get(newer["mediaId"])["outputs"]["report"] == str(out / "call.report.html")
     assert "<title>newer</title>" in (out / "call.report.html").read_text()
 
 

@@ -35,11 +35,11 @@ def make(catalog: Catalog, folder: Path, ttl: int | None = None, **raw) -> dict:
     media_id = str(uuid.uuid4())
     job = replace(sample_job(folder), media_id=media_id, time_to_live=settings.time_to_live,
                   analytic_index=settings.analytic_indexing)
-    catalog.add(v3json.media_item(MediaItem(media_id, "running", job.date_created, metadata=job.metadata)),
-                str(job.input), None, "k", new_tasks(media_id), settings.raw)
+    catalog.media.add(v3json.media_item(MediaItem(media_id, "running", job.date_created, metadata=job.metadata)),
+                      str(job.input), None, "k", new_tasks(media_id), settings.raw)
     result = runner.record(run_job(runner.plan(job, settings, catalog)), settings, catalog)
     assert result.status == "finished", result.error
-    row = catalog.get(media_id)
+    row = catalog.media.get(media_id)
     assert row is not None
     return row
 
@@ -49,7 +49,7 @@ def outbox_of(catalog: Catalog, media_id: str) -> int:
 
 
 def indexed(catalog: Catalog) -> set[str]:
-    return {s["mediaId"] for s in catalog.indexed_summaries(None)}
+    return {s["mediaId"] for s in catalog.index.summaries(None)}
 
 
 @pytest.fixture
@@ -90,14 +90,14 @@ def test_an_expired_item_goes_with_everything_speechproc_wrote_for_it(catalog, t
     assert report["callbacksDropped"] == 1 and report["expiresOn"] == row["item"]["expiresOn"]
     assert [k["path"] for k in report["keptFiles"]] == [str(users)]
     assert sorted(report["deletedFiles"]) == sorted(p for k, p in outputs.items() if k != "srt")
-    assert catalog.get(media_id) is None
+    assert catalog.media.get(media_id) is None
     assert media_id not in indexed(catalog) and outbox_of(catalog, media_id) == 0
     assert not catalog.db.execute("SELECT 1 FROM written WHERE media_id = ?", (media_id,)).fetchall()
     assert users.read_text() == "my own captions\n"
     assert (SAMPLES / "call.flac").is_file()  # the recording stays
     assert all(not Path(p).exists() for k, p in outputs.items() if k != "srt")
     # the other item is untouched
-    assert catalog.get(keep["media_id"]) is not None and keep["media_id"] in indexed(catalog)
+    assert catalog.media.get(keep["media_id"]) is not None and keep["media_id"] in indexed(catalog)
     assert all(Path(p).is_file() for p in keep["outputs"].values())
     assert retention.purge(catalog) == {"deleted": [], "waiting": []}
 
@@ -114,21 +114,21 @@ def test_an_output_a_later_item_rewrote_is_the_later_items(catalog, tmp_path, cl
 def test_a_running_item_is_never_deleted_under_its_process(catalog, tmp_path, clock):
     row = make(catalog, tmp_path / "out", ttl=60)
     media_id = row["media_id"]
-    catalog.update(media_id, item={**row["item"], "status": "running"})  # owned by this (live) process now
+    catalog.media.update(media_id, item={**row["item"], "status": "running"})  # owned by this (live) process now
     clock["at"] = LATER
     done = retention.purge(catalog)
     assert done["deleted"] == [] and [w["mediaId"] for w in done["waiting"]] == [media_id]
     with pytest.raises(retention.ItemBusy) as busy:
         api.delete_media(media_id, catalog)
     assert busy.value.status == 409 and "was not deleted" in busy.value.message
-    assert all(Path(p).is_file() for p in row["outputs"].values()) and catalog.get(media_id) is not None
-    catalog.update(media_id, item=row["item"])  # finished again: now it goes
+    assert all(Path(p).is_file() for p in row["outputs"].values()) and catalog.media.get(media_id) is not None
+    catalog.media.update(media_id, item=row["item"])  # finished again: now it goes
     assert [d["mediaId"] for d in retention.purge(catalog)["deleted"]] == [media_id]
 
 
 def test_a_running_item_whose_process_is_gone_is_deleted_once_expired(catalog, tmp_path, clock):
     row = make(catalog, tmp_path / "out", ttl=60)
-    catalog.update(row["media_id"], item={**row["item"], "status": "running"})
+    catalog.media.update(row["media_id"], item={**row["item"], "status": "running"})
     catalog.db.execute("UPDATE media SET owner_pid = NULL WHERE media_id = ?", (row["media_id"],))
     clock["at"] = LATER
     assert [d["mediaId"] for d in retention.purge(catalog)["deleted"]] == [row["media_id"]]
@@ -138,7 +138,7 @@ def test_media_delete_deletes_now_and_an_unknown_id_is_a_404(catalog, tmp_path):
     row = make(catalog, tmp_path / "out")  # no time to live: deleted only when asked
     done = api.delete_media(row["media_id"], catalog)
     assert done["mediaId"] == row["media_id"] and len(done["deletedFiles"]) == len(row["outputs"])
-    assert catalog.get(row["media_id"]) is None
+    assert catalog.media.get(row["media_id"]) is None
     with pytest.raises(errors.NotFoundError):
         api.delete_media(row["media_id"], catalog)
     code, body = invoke("media", "delete", "no-such-media")
@@ -223,7 +223,7 @@ def test_metadata_put_replaces_the_item_the_index_and_the_v3_json(home, tmp_path
     assert {k: v for k, v in shown.items() if k != "_links"} == expected
     assert json.loads(Path(row["outputs"]["json"]).read_text())["metadata"] == expected
     with Catalog() as cat:
-        assert cat.indexed_summaries(None)[0]["metadata"] == expected
+        assert cat.index.summaries(None)[0]["metadata"] == expected
         again = make(cat, tmp_path / "again")
     # the new .v3.json is speechproc's: a later run may replace it; the listing finds the new title
     assert invoke("media", "list", "--external-id", "call-7")[1]["media"][0]["mediaId"] == row["media_id"]
@@ -247,7 +247,7 @@ def test_bad_metadata_changes_nothing(home, tmp_path, content):
     code, body = invoke("media", "metadata-put", row["media_id"], str(bad))
     assert code == 2 and body["status"] == 400, body
     with Catalog() as cat:
-        assert cat.get(row["media_id"])["item"] == row["item"]
+        assert cat.media.get(row["media_id"])["item"] == row["item"]
     assert Path(row["outputs"]["json"]).read_bytes() == before
 
 
@@ -269,10 +269,10 @@ def test_metadata_put_on_an_unknown_or_running_item(catalog, tmp_path):
     with pytest.raises(errors.NotFoundError):
         api.put_metadata("no-such-media", {"title": "x"}, catalog)
     row = make(catalog, tmp_path / "out")
-    catalog.update(row["media_id"], item={**row["item"], "status": "running"})
+    catalog.media.update(row["media_id"], item={**row["item"], "status": "running"})
     with pytest.raises(items.ItemBusy):
         api.put_metadata(row["media_id"], {"title": "x"}, catalog)
-    assert catalog.get(row["media_id"])["item"]["metadata"] == {"title": "t"}
+    assert catalog.media.get(row["media_id"])["item"]["metadata"] == {"title": "t"}
 
 
 # ------------------------------------------------------------------ streams
@@ -285,7 +285,7 @@ def test_streams_are_the_recording_and_the_redacted_copy(catalog, tmp_path):
         {"streamName": "redacted-audio", "streamLocation": row["outputs"]["redacted-audio"]}]}
     os.unlink(row["outputs"]["redacted-audio"])
     assert [s["streamName"] for s in api.get_media(row["media_id"], "streams", catalog)["streams"]] == ["original"]
-    catalog.update(row["media_id"], item={**row["item"], "encryption": {"publicKeyId": "k", "publicKeyHash": "h"}})
+    catalog.media.update(row["media_id"], item={**row["item"], "encryption": {"publicKeyId": "k", "publicKeyHash": "h"}})
     assert api.get_media(row["media_id"], "streams", catalog) == {"streams": []}  # no encrypted copy is there
     with pytest.raises(errors.NotFoundError):
         api.get_media("no-such-media", "streams", catalog)

@@ -33,7 +33,7 @@ def test_a_french_items_served_sent_and_written_dfxp_agree(catalog):
     on_disk = get_writer("dfxp", "fr").render(_words())  # what the publishing step writes
     assert 'xml:lang="fr"' in on_disk
     item = _item()
-    catalog.add(item, "/calls/appel.wav", "h", "c", [], FRENCH)
+    catalog.media.add(item, "/calls/appel.wav", "h", "c", [], FRENCH)
 
     assert api.get_transcript(item["mediaId"], "dfxp", catalog=catalog) == on_disk
     served = api.get_transcript(item["mediaId"], "json", ["dfxp"], catalog=catalog)
@@ -48,5 +48,5 @@ def test_a_french_items_served_sent_and_written_dfxp_agree(catalog):
 
 def test_an_item_without_a_language_is_english(catalog):
     item = _item()
-    catalog.add(item, "/calls/call.wav", "h", "c", [], {})
+    catalog.media.add(item, "/calls/call.wav", "h", "c", [], {})
     assert 'xml:lang="en"' in api.get_transcript(item["mediaId"], "dfxp", catalog=catalog)

@@ -100,9 +100,9 @@ def test_vocabularies_commands_end_to_end(tmp_path: Path):
 
 def test_named_vocabularies_resolve_before_any_audio(tmp_path: Path):
     catalog = Catalog(tmp_path / "catalog.db")
-    catalog.put_definition("vocabulary", "names", {"vocabularyName": "names", "terms": [
+    catalog.definitions.put("vocabulary", "names", {"vocabularyName": "names", "terms": [
         {"term": "Okonkwo", "soundsLike": [], "weight": 5}]}, "2024-01-01T00:00:00.000Z")
-    catalog.put_definition("vocabulary", "empty", {"vocabularyName": "empty", "terms": []}, "2024-01-01T00:00:00.000Z")
+    catalog.definitions.put("vocabulary", "empty", {"vocabularyName": "empty", "terms": []}, "2024-01-01T00:00:00.000Z")
     settings = config.validate({"vocabularies": [{"vocabularyName": "names"}, {"terms": [{"term": "Zentrik"}]}]})
     resolved = resolve(settings, catalog)
     assert [t["term"] for t in resolved.vocabulary_terms] == ["Okonkwo", "Zentrik"]

@@ -107,7 +107,7 @@ def test_two_workers_and_any_threads_give_the_results_of_one(tmp_path):
             batch = process([folder], settings, out_dir=tmp_path / name, catalog=catalog, workers=workers,
                             deliver=False)
             assert [i.status for i in batch.items] == ["finished"] * 4
-            assert {row["status"] for row in catalog.list(10)} == {"finished"}
+            assert {row["status"] for row in catalog.media.list(10)} == {"finished"}
         runs[name] = batch
     mono = json.loads(Path(next(i for i in runs["one"].items if "mono" in i.path).outputs["json"]).read_text())
     assert len({w["w"] for w in mono["transcript"]["words"] if w.get("m") == "turn"}) >= 2  # diarized
@@ -218,7 +218,7 @@ def recognising(home: Path, workers: int) -> bool:
     if not (home / "catalog.sqlite3").exists():
         return False
     with Catalog(home / "catalog.sqlite3") as catalog:
-        rows = catalog.list(10)
+        rows = catalog.media.list(10)
     return sum(1 for r in rows for t in r["tasks"] if t["name"] == "asr" and t["status"] == "started") == workers
 
 
@@ -269,7 +269,7 @@ def test_ctrl_c_stops_the_workers_cleanly(tmp_path, workers, presses):
     assert cli.returncode == 130 and "interrupted" in err
     summary = json.loads(out)
     with Catalog(home / "catalog.sqlite3") as catalog:
-        rows = catalog.list(10)
+        rows = catalog.media.list(10)
     assert rows and {r["status"] for r in rows} <= {"finished", "failed"}
     assert any(r["item"].get("errors") == [{"code": 90000, "error": "interrupted"}] for r in rows)
     assert all(t["status"] not in ("pending", "started") for r in rows for t in r["tasks"])

@@ -40,8 +40,9 @@ from speechproc.report import writing as reports
 from speechproc.stages.pipeline import needed
 from speechproc.store import drivers, items, keys, listing, reading, registry, retention, speakers
 from speechproc.store import export as exports
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
 from speechproc.store.corpus import searchable
+from speechproc.store.opening import using
 
 __all__ = [
     # processing and alignment

@@ -47,7 +47,7 @@ def align_media(catalog: Catalog, media_id: str, transcript: str,
         raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
     old = row["item"]
     item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
-    catalog.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
+    catalog.media.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
     outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
     job = new_job(item, settings, build_options(settings), input=Path(row["input_path"]), outputs=outputs,
                   content_hash=row.get("content_hash"), config_hash=row.get("config_hash") or "",
@@ -55,7 +55,7 @@ def align_media(catalog: Catalog, media_id: str, transcript: str,
     try:
         record(execute(plan(job, settings, catalog), events=Recorder(catalog)), settings, catalog)
     except (E.SpeechprocError, OSError) as exc:
-        catalog.update(media_id, item=old)
+        catalog.media.update(media_id, item=old)
         if isinstance(exc, OSError):
             raise E.SpeechprocError(E.INTERNAL, f"alignment failed: {exc}", 500) from exc
         raise

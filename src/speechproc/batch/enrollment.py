@@ -14,7 +14,8 @@ from speechproc.engines.models import default_threads
 from speechproc.paths import shown
 from speechproc.stages import identify
 from speechproc.store import speakers
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.opening import using
 
 ENROLL_FIRST_S = 20 * 60  # of each recording enrolled, only the first this many seconds are read
 

@@ -19,12 +19,12 @@ from speechproc import errors as E
 from speechproc import results
 from speechproc.batch.publishing import publish_item
 from speechproc.conversation import Conversation, MediaItem, RecognizedWord
-from speechproc.formats import openpgp, v3json
+from speechproc.formats import expiry, openpgp, v3json
 from speechproc.paths import printable
 from speechproc.query import documents
 from speechproc.stages.options import Options
 from speechproc.stages.pipeline import analyse, new_tasks
-from speechproc.store import ownership, retention
+from speechproc.store import ownership
 
 INTERRUPTED = "interrupted"  # the error of a job stopped by Ctrl-C
 
@@ -175,7 +175,7 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
         conv.streams = [("original", job.source or job.input.resolve().as_uri(), "finished"),
                         ("redacted-audio", job.redacted_audio.resolve().as_uri(), "finished")]
     body = v3json.media_item(item, conv)
-    body = cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
+    body = cast(results.MediaItem, expiry.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
     if job.encryption is not None:
         body["encryption"] = job.encryption.reference()
     written = publish_item(body, conv, outputs, state.ledger, job.input, Path(job.source) if job.source else job.input,
@@ -200,7 +200,7 @@ def _failed(job: Job, state: _State, error: E.SpeechprocError, interrupted: bool
     item.length_ms = item.length_ms or conv.length_ms or None
     item.errors = [(error.code, error.message)]
     body = v3json.media_item(item)
-    body = cast(results.MediaItem, retention.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
+    body = cast(results.MediaItem, expiry.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
     written = {}
     json_path = job.outputs.get("json")
     try:

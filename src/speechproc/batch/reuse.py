@@ -25,7 +25,8 @@ from speechproc import errors as E
 from speechproc.config.settings import Settings
 from speechproc.media import file_hash
 from speechproc.paths import publish, state_home, temporary, write_bytes
-from speechproc.store.catalog import Catalog, Source
+from speechproc.store.catalog import Catalog
+from speechproc.store.media_rows import FetchedRow, MediaRow, Source
 
 
 def settings_key(settings: Settings, metadata: dict[str, Any], out_dir: Path | None) -> str:
@@ -47,7 +48,7 @@ def content_key(path: Path) -> str | None:
         return None
 
 
-def still_there(row: dict[str, Any]) -> bool:
+def still_there(row: MediaRow) -> bool:
     """Whether a finished item's outputs all still exist (else the file is processed again); its HTML
     report is not needed: `run --report` writes a missing one from the stored result."""
     return all(Path(p).exists() for name, p in row["outputs"].items() if name != "report")
@@ -58,7 +59,7 @@ class Fetch:
     """What became of a URL input before its claim: unchanged since `earlier` (the server answered 304),
     downloaded (`fetched`, with what the catalog keeps of it, `source`), or the `problem` that fails it."""
 
-    earlier: dict[str, Any] | None = None
+    earlier: FetchedRow | None = None
     fetched: download.Fetched | None = None
     source: Source | None = None
     problem: E.SpeechprocError | None = None
@@ -85,7 +86,7 @@ def fetch_unless_unchanged(remote: urls.Remote, catalog: Catalog, config_hash: s
     """Download a URL input, conditionally when an earlier finished item of the same URL and configuration
     may stand in for it (never with `force`); the download's failure is the item's, not the batch's."""
     key = url_key(remote)
-    earlier = None if force else catalog.find_fetched(remote.public, config_hash, key)
+    earlier = None if force else catalog.media.find_fetched(remote.public, config_hash, key)
     if earlier is not None and not still_there(earlier):
         earlier = None
     validators = download.Validators(earlier["etag"], earlier["lastModified"]) if earlier else None

@@ -43,7 +43,9 @@ from speechproc.stages.insights import memory as insights_memory
 from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import new_tasks, preflight
 from speechproc.store import intents, keys, ownership, retention
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.media_rows import MediaRow
+from speechproc.store.opening import using
 from speechproc.urls import looks_like_url
 
 
@@ -210,8 +212,8 @@ class _Batch:
             reusable = None if self.force else reuse.still_there
             claimed = openpgp.catalog_item(v3json.media_item(item), self.settings.public_key)
             state, row = (("finished", got.earlier) if got is not None and got.earlier is not None else
-                          self.catalog.claim(claimed, path, content_hash, config_hash, new_tasks(media_id),
-                                             self.settings.raw, reusable, got.source if got is not None else None))
+                          self.catalog.media.claim(claimed, path, content_hash, config_hash, new_tasks(media_id),
+                                                   self.settings.raw, reusable, got.source if got is not None else None))
             if state != "claimed":
                 assert row is not None  # the finished item, or the one being processed elsewhere
                 if state == "finished" and "report" in self.names.get(inp.key, {}):
@@ -266,7 +268,7 @@ def _fail_abandoned(catalog: Catalog, reporter: Reporter) -> None:
     """Mark failed the items whose process stopped (killed, or the machine restarted) while they were
     unfinished; their unfinished tasks become failed (started) or cancelled (pending)."""
     try:
-        abandoned = catalog.abandoned()
+        abandoned = catalog.media.abandoned()
     except Exception as exc:  # never a reason not to process this run's files
         reporter.note(f"could not look for interrupted items ({type(exc).__name__}: {exc})")
         return
@@ -276,7 +278,7 @@ def _fail_abandoned(catalog: Catalog, reporter: Reporter) -> None:
         stored: results.MediaItem = row["item"]
         body: results.MediaItem = {**stored, "status": "failed", "dateFinished": v3json.utc_now(),
                                    "errors": [{"code": E.INTERNAL, "error": INTERRUPTED}]}
-        if not catalog.update(row["media_id"], item=body, tasks=tasks, only_if_status=row["status"]):
+        if not catalog.media.update(row["media_id"], item=body, tasks=tasks, only_if_status=row["status"]):
             continue  # an overlapping run marked it first
         reporter.note(f"{row['input_path']}: media {row['media_id']} was {INTERRUPTED}; marked failed")
         try:
@@ -305,13 +307,13 @@ def plan(job: Job, settings: Settings, catalog: Catalog) -> Job:
     ownership.OutputConflict, before any audio is processed, when one of them may not be written."""
     redacted = redacted_audio_path(job.outputs, Path(job.source) if job.source else job.input,
                                    job.options.detect.redacts_audio, settings.redacted_audio_format)
-    ownership.check([*job.outputs.values(), redacted], catalog)
+    ownership.check([*job.outputs.values(), redacted], catalog.written)
     return _with_ownership(replace(job, redacted_audio=redacted), catalog)
 
 
 def _with_ownership(job: Job, catalog: Catalog) -> Job:
     targets = [*job.outputs.values(), job.redacted_audio]
-    return replace(job, ownership=ownership.Ledger.of(targets, catalog).known)
+    return replace(job, ownership=ownership.Ledger.of(targets, catalog.written).known)
 
 
 class Recorder(JobEvents):
@@ -325,13 +327,13 @@ class Recorder(JobEvents):
         self.catalog, self.reporter = catalog, reporter or Reporter()
 
     def stage(self, media_id: str, tasks: list[dict[str, Any]]) -> None:
-        self.catalog.update(media_id, tasks=tasks)
+        self.catalog.media.update(media_id, tasks=tasks)
 
     def seconds(self, media_id: str, seconds: float) -> None:
         self.reporter.audio_seconds(seconds, media_id)
 
     def output(self, path: str, sha256: str, media_id: str | None) -> None:
-        self.catalog.record_output(path, sha256, media_id)
+        self.catalog.written.record_output(path, sha256, media_id)
         intents.settle(Path(path), sha256)
 
 
@@ -340,11 +342,11 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
     analytic index entry, its callbacks. Should that fail, the item is marked failed in the catalog alone
     and the returned result says why."""
     try:
-        ownership.replay(result.ownership, catalog)
+        ownership.replay(result.ownership, catalog.written)
         stored = openpgp.catalog_item(result.item, settings.public_key)  # no results of an encrypted item
-        catalog.update(result.media_id, item=stored, tasks=result.tasks, outputs=result.outputs)
+        catalog.media.update(result.media_id, item=stored, tasks=result.tasks, outputs=result.outputs)
         if result.index is not None and settings.public_key is None:
-            catalog.index(result.media_id, **result.index)
+            catalog.index.put(result.media_id, **result.index)
         retention.record(catalog, result.media_id, result.item, searchable=settings.searchable)
         outbox.enqueue(catalog, result.item, callback_options(settings), result.streams)
         return result
@@ -356,13 +358,13 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
             "errors": [*result.item.get("errors", []),
                        {"code": E.INTERNAL, "error": printable(f"while recording the result: {error.message}")}]}
         try:
-            catalog.update(result.media_id, item=body, only_if_status="running")
+            catalog.media.update(result.media_id, item=body, only_if_status="running")
         except Exception:  # the catalog itself fails: a later run finds the item abandoned and fails it
             pass
         return replace(result, status="failed", item=body, error=first)
 
 
-def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter) -> dict[str, Any]:
+def _report_of_skipped(row: MediaRow, catalog: Catalog, reporter: Reporter) -> MediaRow:
     """The call report of an unchanged item, from its stored result (`reporting.report_of_unchanged`); a
     failure to write it is a note: the item stays as it was."""
     try:
@@ -374,7 +376,7 @@ def _report_of_skipped(row: dict[str, Any], catalog: Catalog, reporter: Reporter
     return row
 
 
-def _skipped(inp: Input, state: str, row: dict[str, Any], reporter: Reporter) -> ItemResult:
+def _skipped(inp: Input, state: str, row: MediaRow, reporter: Reporter) -> ItemResult:
     """The result for an input not processed: unchanged since a finished item, or being processed elsewhere."""
     if state == "finished":
         reporter.note(f"{inp.shown}: unchanged since media {row['media_id']}, skipped (--force redoes it)")

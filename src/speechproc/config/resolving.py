@@ -19,18 +19,18 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
     public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names
     if settings.all_categories:
-        found = catalog.list_definitions("category")
+        found = catalog.definitions.list("category")
     else:
         found = []
         for i, name in enumerate(wanted):
-            definition = catalog.get_definition("category", name)
+            definition = catalog.definitions.get("category", name)
             if definition is None:
                 raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
                                            "defined (speechproc categories put NAME FILE)")
             found.append(definition)
     groups = []
     for i, name in enumerate(settings.spotting_group_names):
-        group = catalog.get_definition("group", name)
+        group = catalog.definitions.get("group", name)
         if group is None:
             raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
                                        f"{name!r} is not defined (speechproc groups put NAME FILE)")
@@ -38,9 +38,9 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
             raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
         groups.append(group)
     models = []
-    stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
+    stored = {c["classifierId"]: c for c in catalog.definitions.list("classifier")}
     for i, item in enumerate(settings.classifier_refs):
-        definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
+        definition = catalog.definitions.get("classifier", item["classifierName"]) if "classifierName" in item \
             else stored.get(item.get("classifierId", ""))
         if definition is None:
             which = item.get("classifierName") or item.get("classifierId")
@@ -48,7 +48,7 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
                                        "registered (speechproc classifiers put NAME MODEL_FILE)")
         models.append(definition)
     vocabulary = vocabularies.resolve(settings.value("vocabularies"),
-                                      lambda name: catalog.get_definition("vocabulary", name))
+                                      lambda name: catalog.definitions.get("vocabulary", name))
     people = speakers.resolve(catalog) if settings.local("speakerIdentification") else ()
     return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
                    public_key=public_key, vocabulary=vocabulary, speakers=people, speakers_digest=speakers.digest(people))

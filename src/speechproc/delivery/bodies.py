@@ -10,19 +10,18 @@ from typing import Any, cast
 
 from speechproc.delivery.account import account
 from speechproc.delivery.options import CallbackOptions
-from speechproc.formats import openpgp, v3json
+from speechproc.formats import expiry, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.results import CallbackBody, MediaItem
-from speechproc.store import retention
 
 CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/srt", "dfxp": "application/ttaf+xml",
                  "webvtt": "text/vtt"}
-LATEST = retention.LATEST
+LATEST = expiry.LATEST
 
 
 def _expiry(item: MediaItem, ttl: int | None) -> dict[str, Any]:
-    """`timeToLiveInSeconds` and `expiresOn` (`retention.expiry`: the same values the media item shows)."""
-    return retention.expiry(item, ttl)
+    """`timeToLiveInSeconds` and `expiresOn` (`expiry.expiry`: the same values the media item shows)."""
+    return expiry.expiry(item, ttl)
 
 
 def analytics_body(item: MediaItem, include: list[str] | None, ttl: int | None = None,

@@ -40,7 +40,7 @@ def enqueue(catalog: Catalog, item: MediaItem, options: CallbackOptions, streams
     """Put the item's callbacks into the outbox (sent by `deliver_due`, retried from there)."""
     deliveries = plan(item, options, {k: v for k, v in streams.items() if v}, time.time() if now is None else now)
     if deliveries:
-        catalog.outbox_add(deliveries)
+        catalog.outbox.add(deliveries)
 
 
 def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str | None]:
@@ -80,26 +80,26 @@ def _work(catalog_path: Path, delivery: dict[str, Any], clock: Callable[[], floa
         fatal = fatal or _refusal(delivery)
         attempts, first = delivery["attempts"], delivery["firstTry"]
         if spent(delivery["contract"], attempts):
-            catalog.outbox_record(delivery["id"], attempts=attempts, state="dead", next_due=clock(),
+            catalog.outbox.record(delivery["id"], attempts=attempts, state="dead", next_due=clock(),
                                   first_try=first if first is not None else clock(), last_error=delivery["lastError"])
             return "dead"
         while True:
             started = clock()
             first = first if first is not None else started
             attempts += 1
-            catalog.outbox_start(delivery["id"], attempts=attempts, first_try=first, last_error=INTERRUPTED)
+            catalog.outbox.start(delivery["id"], attempts=attempts, first_try=first, last_error=INTERRUPTED)
             if fatal:
                 error: str | None = fatal
             else:
                 assert body is not None  # `_body` gives a body whenever it gives no reason not to send
                 error = sender(delivery, body, timeout)
             if error is None:
-                catalog.outbox_record(delivery["id"], attempts=attempts, state="delivered", next_due=started,
+                catalog.outbox.record(delivery["id"], attempts=attempts, state="delivered", next_due=started,
                                       first_try=first, last_error=None)
                 return "delivered"
             due = None if fatal else next_due(delivery["contract"], attempts, first, clock())
             state = "dead" if due is None else "pending"
-            catalog.outbox_record(delivery["id"], attempts=attempts, state=state, next_due=due or clock(),
+            catalog.outbox.record(delivery["id"], attempts=attempts, state=state, next_due=due or clock(),
                                   first_try=first, last_error=error)
             if due is None or due > clock():  # dead, or due after this round
                 return state
@@ -110,7 +110,7 @@ def deliver_due(catalog: Catalog, options: CallbackOptions | None = None, clock:
     """Send every delivery that is due; return how many were delivered, are still pending, or died."""
     options = options or CallbackOptions()
     timeout, max_bytes = options.timeout, options.max_bytes
-    due = catalog.outbox_claim(clock(), lease=ATTEMPTS_PER_ROUND * timeout + 60)
+    due = catalog.outbox.claim(clock(), lease=ATTEMPTS_PER_ROUND * timeout + 60)
     counts = {"delivered": 0, "pending": 0, "dead": 0}
     if not due:
         return counts
@@ -130,4 +130,4 @@ def listing(catalog: Catalog, states: tuple[str, ...] = ("pending", "dead")) -> 
                            "state": d["state"], "attempts": d["attempts"],
                            "nextAttempt": when(d["nextDue"]) if d["state"] == "pending" else None,
                            "lastError": d["lastError"], "dateCreated": d["created"]}
-                          for d in catalog.outbox_list(states)]}
+                          for d in catalog.outbox.list(states)]}

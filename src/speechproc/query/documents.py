@@ -1,7 +1,7 @@
 """A conversation or an indexed media item as a query `Document`, and the compact form the index keeps."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from speechproc.conversation import Conversation, Occurrence
@@ -42,7 +42,7 @@ def compact(doc: Document) -> list[list[Any]]:
     return [t.packed() for t in doc.turns]
 
 
-def from_index(summary: dict[str, Any], load_turns: Callable[[], list[list[Any]]]) -> Document:
+def from_index(summary: Mapping[str, Any], load_turns: Callable[[], list[list[Any]]]) -> Document:
     """An indexed media item: its summary row from the catalog; its compact turns are read when first needed."""
     fields = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount")}
     return Document(length_ms=summary["length"], fields=fields, metadata=summary["metadata"],
@@ -59,7 +59,7 @@ def occurrences(hits: Iterable[Hit]) -> dict[str, list[Occurrence]]:
 
 
 def index_entry(conv: Conversation, status: str = "finished") -> dict[str, Any]:
-    """A processed conversation's entry in the analytic index: the keyword arguments of Catalog.index."""
+    """A processed conversation's entry in the analytic index: the keyword arguments of `IndexTable.put`."""
     doc = from_conversation(conv, status)
     text = " ".join(" ".join(t.words) for t in doc.turns)
     return {"fields": doc.fields, "metadata": conv.metadata, "metrics": doc.metrics,

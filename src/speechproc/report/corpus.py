@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +58,7 @@ def check_date_field(name: str) -> str:
         f"--date-field {name!r}: give dateCreated, dateFinished or a metadata field such as extended.callDate"))
 
 
-def field_value(item: dict[str, Any], name: str) -> Any:
+def field_value(item: Mapping[str, Any], name: str) -> Any:
     """The item's dateCreated or dateFinished, or the value at a metadata field path (None when absent)."""
     if name in ITEM_DATES:
         return item.get(name)
@@ -85,7 +85,7 @@ def parse_date(value: Any) -> dt.date | None:
         return None
 
 
-def gather(records: Sequence[dict[str, Any]], date_field: str = "dateCreated") -> Corpus:
+def gather(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated") -> Corpus:
     """The corpus of catalog records: statuses, lengths, metric values, hits, dates."""
     corpus = Corpus([r["item"] for r in records])
     for item in corpus.items:
@@ -269,7 +269,7 @@ def _drivers(corpus: Corpus) -> Section | None:
         rows, numeric=(1, 2, 3, 4, 5)))
 
 
-def _listing(records: Sequence[dict[str, Any]], corpus: Corpus) -> Section:
+def _listing(records: Sequence[Mapping[str, Any]], corpus: Corpus) -> Section:
     rows = []
     for record, day in list(zip(records, corpus.dates))[:MAX_LISTED]:
         item = record["item"]
@@ -282,7 +282,8 @@ def _listing(records: Sequence[dict[str, Any]], corpus: Corpus) -> Section:
                                                          rows, numeric=(3,)))
 
 
-def sections(records: Sequence[dict[str, Any]], date_field: str = "dateCreated", selection: str = "every item") -> list[Section]:
+def sections(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated",
+             selection: str = "every item") -> list[Section]:
     """The corpus report's sections for catalog records, each only when there is something to show."""
     corpus = gather(records, date_field)
     built = [_overview(corpus, selection), _drivers(corpus), _distributions(corpus),
@@ -292,7 +293,7 @@ def sections(records: Sequence[dict[str, Any]], date_field: str = "dateCreated",
     return [s for s in built if s is not None]
 
 
-def render(records: Sequence[dict[str, Any]], date_field: str = "dateCreated", selection: str = "every item",
+def render(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated", selection: str = "every item",
            parts: Sequence[Section] | None = None) -> str:
     """The corpus report as one HTML document (`parts`: its sections, when already built)."""
     subtitle = esc(f"Corpus report · {plural(len(records), 'media item')} · {selection}")

@@ -8,6 +8,7 @@ write, nor over another media item's output. `-o -` prints the page.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
 from speechproc.store import ownership
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
 from speechproc.store.corpus import searchable
 from speechproc.store.export import records, refuse, write_requested
+from speechproc.store.media_rows import MediaRow
+from speechproc.store.opening import using
 
 MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's is about 60 MB)
 CORPUS_DEFAULT = "corpus.html"
@@ -53,7 +56,7 @@ def _read_item(path: Path) -> dict[str, Any]:
     return item
 
 
-def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, Any] | None, Path | None]:
+def _target(target: str, catalog: Catalog) -> tuple[Mapping[str, Any], MediaRow | None, Path | None]:
     """(the item, its catalog record or None, its .v3.json file or None) for a media id or a file."""
     if not target.strip():
         raise E.ConfigurationError(E.INVALID_VALUE, "the report's target is empty: give a media id or a .v3.json file")
@@ -62,7 +65,7 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
     except (OSError, ValueError):
         looks_like_file = True
     if not looks_like_file:
-        record = catalog.get(target) if _is_text(target) else None
+        record = catalog.media.get(target) if _is_text(target) else None
         if record is None:
             shown = target if len(target) <= 80 else target[:80] + "..."
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, printable(
@@ -81,7 +84,7 @@ def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, An
         raise E.ConfigurationError(E.INVALID_VALUE, printable(f"{target}: {why} (give a media id or a .v3.json file)"))
     item = _read_item(path)
     media_id = item.get("mediaId")
-    record = catalog.get(media_id) if isinstance(media_id, str) and _is_text(media_id) else None
+    record = catalog.media.get(media_id) if isinstance(media_id, str) and _is_text(media_id) else None
     return item, record, path
 
 
@@ -134,7 +137,7 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _build(target: str, item: dict[str, Any], audio: str | None, name: str | None,
+def _build(target: str, item: Mapping[str, Any], audio: str | None, name: str | None,
            redacted: bool) -> tuple[str, list[str]]:
     """The page and its sections; a value of the wrong type where the v3 shape has another is a usage
     error naming the target (a hand-made or damaged .v3.json), not a crash."""
@@ -145,16 +148,16 @@ def _build(target: str, item: dict[str, Any], audio: str | None, name: str | Non
             f"{target}: not a v3 media item of the expected shape ({type(exc).__name__}: {exc})")) from None
 
 
-def _earlier_items(place: Path, record: dict[str, Any], catalog: Catalog) -> set[str]:
+def _earlier_items(place: Path, record: MediaRow, catalog: Catalog) -> set[str]:
     """The earlier media item of the same recording whose report is at `place` (the recording was
     processed again since: a new item, the same report place), which this item's report replaces."""
-    owner = catalog.output_media(str(ownership.canonical(place)))
-    earlier = catalog.get(owner) if owner is not None and owner != record["media_id"] else None
+    owner = catalog.written.output_media(str(ownership.canonical(place)))
+    earlier = catalog.media.get(owner) if owner is not None and owner != record["media_id"] else None
     return {owner} if owner is not None and earlier is not None and earlier["input_path"] == record["input_path"] \
         else set()
 
 
-def write_own_report(place: Path, html: str, record: dict[str, Any], catalog: Catalog, option: str | None = None) -> None:
+def write_own_report(place: Path, html: str, record: MediaRow, catalog: Catalog, option: str | None = None) -> None:
     """Write a catalog item's report at its own place (beside its .v3.json), replacing what speechproc
     wrote there for it, for an earlier item of the same recording, or as a report or export; never
     another recording's item's output nor a file of the user's (ConfigurationError, exit 2)."""
@@ -166,7 +169,7 @@ def _encrypted(media_id: str) -> E.NotFoundError:
                            "results (its call report is written, encrypted, when it is processed with --report)")
 
 
-def report_of_unchanged(row: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+def report_of_unchanged(row: MediaRow, catalog: Catalog) -> MediaRow:
     """Write the call report of an unchanged (skipped) item from its stored result, beside its .v3.json, as
     its own output; the row with the report among its outputs (as it was, when it has no .v3.json)."""
     if "json" not in row["outputs"]:
@@ -180,11 +183,11 @@ def report_of_unchanged(row: dict[str, Any], catalog: Catalog) -> dict[str, Any]
     page = call_report.page_at(row["item"], place, Path(row["input_path"]), json_file)
     write_own_report(place, page, row, catalog)
     outputs = {**row["outputs"], "report": str(place.absolute())}
-    catalog.update(row["media_id"], outputs=outputs)
+    catalog.media.update(row["media_id"], outputs=outputs)
     return {**row, "outputs": outputs}
 
 
-def _report_places(record: dict[str, Any] | None, json_file: Path | None) -> set[Path]:
+def _report_places(record: MediaRow | None, json_file: Path | None) -> set[Path]:
     """Where the item's own call report is (`run --report`'s, or beside its .v3.json): only there is a
     report written as the item's output (so that `run --report` may replace it later); every other
     output of the item stays out of reach."""

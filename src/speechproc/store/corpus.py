@@ -10,17 +10,18 @@ from functools import partial
 from typing import Any
 
 from speechproc.conversation import Conversation
-from speechproc.query import Document, Statement, documents, evaluate
+from speechproc.query import Document, Hit, Statement, documents, evaluate
 from speechproc.query.evaluator import field_value
 from speechproc.query.narrow import text_filter
 from speechproc.store.catalog import Catalog
+from speechproc.store.index_table import IndexSummary
 
 DEFAULT_ORDER = ("dateCreated", True)
 
 
 def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
     """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
-    catalog.index(conv.media_id, **documents.index_entry(conv, status))
+    catalog.index.put(conv.media_id, **documents.index_entry(conv, status))
 
 
 def searchable(configuration: dict[str, Any]) -> bool:
@@ -34,7 +35,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (0, value) if isinstance(value, (int, float)) else (1, str(value).casefold())
 
 
-def _row(statement: Statement, summary: dict[str, Any], doc: Document) -> dict[str, Any]:
+def _row(statement: Statement, summary: IndexSummary, doc: Document) -> dict[str, Any]:
     row: dict[str, Any] = {}
     if "*" in statement.items:
         row = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount", "metadata")}
@@ -49,11 +50,11 @@ def _hit(hit, length_ms: int) -> dict[str, Any]:
             "line": hit.turn, "speaker": hit.speaker, "text": hit.exact}
 
 
-def _page(statement: Statement, catalog: Catalog) -> tuple[int, list[tuple[dict[str, Any], Document, list]]]:
+def _page(statement: Statement, catalog: Catalog) -> tuple[int, list[tuple[IndexSummary, Document, list[Hit]]]]:
     """How many media items match, and the page of them the statement asks for, in its order."""
-    matches: list[tuple[dict[str, Any], Document, list]] = []
-    for summary in catalog.indexed_summaries(text_filter(statement.condition)):
-        doc = documents.from_index(summary, partial(catalog.indexed_turns, summary["mediaId"]))
+    matches: list[tuple[IndexSummary, Document, list[Hit]]] = []
+    for summary in catalog.index.summaries(text_filter(statement.condition)):
+        doc = documents.from_index(summary, partial(catalog.index.turns, summary["mediaId"]))
         ok, hits = evaluate(statement, doc)
         if ok:
             matches.append((summary, doc, hits))

@@ -24,7 +24,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,10 @@ from speechproc.formats import detected
 from speechproc.formats.flat import flatten
 from speechproc.paths import printable
 from speechproc.store import ownership
-from speechproc.store.catalog import EXPORT_OWNER, Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.media_rows import MediaRow
+from speechproc.store.opening import using
+from speechproc.store.written import EXPORT_OWNER
 
 FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
@@ -62,7 +65,7 @@ def _detected(item: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     return [(name, label, said) for (name, label), said in by_kind.items()]
 
 
-def row(record: dict[str, Any]) -> dict[str, Any]:
+def row(record: Mapping[str, Any]) -> dict[str, Any]:
     """A catalog record's row: its columns and values (see the module's docstring)."""
     item = record["item"]
     out: dict[str, Any] = {"mediaId": item.get("mediaId", record["media_id"]), "input": printable(record["input_path"]),
@@ -179,11 +182,11 @@ def render(rows: list[dict[str, Any]], fmt: str) -> str:
     raise ValueError(f"unknown text format {fmt!r}")
 
 
-def records(catalog: Catalog, query: str | None = None) -> list[dict[str, Any]]:
+def records(catalog: Catalog, query: str | None = None) -> list[MediaRow]:
     """The catalog records to export: every media item, oldest first, or those a `speechproc query`
     statement selects, in its order (only items processed with analytic indexing can match)."""
     if query is None:
-        return catalog.all_media()
+        return catalog.media.all()
     from dataclasses import replace
 
     from speechproc.store import corpus
@@ -192,7 +195,7 @@ def records(catalog: Catalog, query: str | None = None) -> list[dict[str, Any]]:
     statement = parse_statement(query)
     if not statement.limited:  # every match, not the query command's default page of 10
         statement = replace(statement, limit=EVERY)
-    found = [catalog.get(media_id) for media_id in corpus.selected(statement, catalog)]
+    found = [catalog.media.get(media_id) for media_id in corpus.selected(statement, catalog)]
     return [r for r in found if r is not None]
 
 
@@ -238,13 +241,13 @@ class _ExportRecord:
         self.catalog = catalog
 
     def output_hashes(self, path: str) -> set[str]:
-        return self.catalog.export_hashes(path)
+        return self.catalog.written.export_hashes(path)
 
     def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
-        self.catalog.record_output(path, sha256, EXPORT_OWNER)
+        self.catalog.written.record_output(path, sha256, EXPORT_OWNER)
 
     def forget_other_outputs(self, path: str, sha256: str) -> None:
-        self.catalog.forget_other_outputs(path, sha256)
+        self.catalog.written.forget_other_outputs(path, sha256)
 
     def media_with_output_named(self, name: str) -> list[tuple[str, dict[str, str]]]:
         return []  # no file of an older version is an export's
@@ -255,10 +258,10 @@ class _OwnReportRecord(_ExportRecord):
     or as an export or report, may be replaced; what this writes is recorded as the item's output."""
 
     def output_hashes(self, path: str) -> set[str]:
-        return self.catalog.output_hashes(path) | self.catalog.export_hashes(path)
+        return self.catalog.written.output_hashes(path) | self.catalog.written.export_hashes(path)
 
     def record_output(self, path: str, sha256: str, media_id: str | None) -> None:
-        self.catalog.record_output(path, sha256, media_id)
+        self.catalog.written.record_output(path, sha256, media_id)
 
 
 def write_requested(path: Path, content: str | Callable[[Path], None], catalog: Catalog,
@@ -271,7 +274,7 @@ def write_requested(path: Path, content: str | Callable[[Path], None], catalog: 
         raise refuse(path, "names a folder; give a file name", option)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        owner = catalog.output_media(str(ownership.canonical(path)))
+        owner = catalog.written.output_media(str(ownership.canonical(path)))
         if owner is not None and owner != own_media and owner not in replaces:
             raise refuse(path, f"is an output of media item {owner}; write to another file", option)
         if own_media is not None:

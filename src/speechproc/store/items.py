@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from speechproc import errors as E
+from speechproc import results
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import shown
 from speechproc.store import ownership
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.opening import using
 from speechproc.store.reading import media_row
 
 MAX_JSON_BYTES = 256 << 20  # a `.v3.json` larger than this is not read back to be rewritten
@@ -38,18 +40,14 @@ def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog |
         item = row["item"]
         if openpgp.is_encrypted(item):
             raise openpgp.not_readable(media_id, "metadata")
-        raw = cat.db.execute("SELECT * FROM media WHERE media_id = ?", (media_id,)).fetchone()
-        if row["status"] in ("accepted", "running") and cat.owner_alive(raw):
+        if cat.media.live_holder(media_id) is not None:
             raise ItemBusy(media_id, row["status"], "metadata")
-        changed = {**item, "metadata": metadata}
-        with cat.db:
-            cat.db.execute("BEGIN IMMEDIATE")
-            done = cat.db.execute("UPDATE media SET item_json = ? WHERE media_id = ? AND item_json = ?",
-                                  (json.dumps(changed), media_id, raw["item_json"])).rowcount
-            if not done:
+        changed: results.MediaItem = {**item, "metadata": metadata}
+        with cat.transaction():
+            if not cat.media.replace_item(media_id, changed, unless_changed_from=item):
                 raise E.SpeechprocError(E.INVALID_VALUE, f"media {media_id} changed while its metadata was being "
                                         "replaced; nothing was changed: try again", 409)
-            cat.db.execute("UPDATE indexed SET metadata_json = ? WHERE media_id = ?", (json.dumps(metadata), media_id))
+            cat.index.set_metadata(media_id, metadata)
         warnings = _rewrite_json(row["outputs"].get("json"), media_id, metadata, cat)
     answer: dict[str, Any] = {"_links": v3json.links(media_id), **metadata}
     if warnings:
@@ -65,7 +63,7 @@ def _rewrite_json(place: str | None, media_id: str, metadata: dict[str, Any], ca
     if not os.path.lexists(path):
         return [f"{shown(path)} is no longer there: only the catalog has the new metadata"]
     left = f"{shown(path)} was left as it is (it still holds the old metadata): "
-    if not ownership.is_ours(path, catalog) or path.is_symlink():
+    if not ownership.is_ours(path, catalog.written) or path.is_symlink():
         return [left + "it is not the file speechproc wrote for this item (it was replaced or changed since)"]
     try:
         if path.stat().st_size > MAX_JSON_BYTES:
@@ -78,7 +76,7 @@ def _rewrite_json(place: str | None, media_id: str, metadata: dict[str, Any], ca
     document["metadata"] = metadata
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     try:
-        ownership.write(path, text, catalog, media_id)
+        ownership.write(path, text, catalog.written, media_id)
     except (ownership.OutputConflict, OSError) as exc:
         return [left + str(getattr(exc, "message", exc))]
     return []

@@ -13,7 +13,8 @@ from typing import Any
 
 from speechproc import errors as E
 from speechproc.formats import openpgp, v3json
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.opening import using
 
 KIND = "publicKey"
 HREF = "/v3/security/public-keys"
@@ -40,12 +41,12 @@ def add_key(path: str | Path, catalog: Catalog | None = None) -> dict[str, Any]:
     body = {"publicKeyId": key_id, "publicKeyHash": checked.key_hash, "fingerprint": checked.fingerprint,
             "armored": checked.armored, "binary": base64.b64encode(checked.data).decode("ascii")}
     with using(catalog) as cat:
-        cat.put_definition(KIND, key_id, body, v3json.utc_now())
+        cat.definitions.put(KIND, key_id, body, v3json.utc_now())
     return {"_links": _links(key_id), "publicKeyId": key_id, "publicKeyHash": checked.key_hash}
 
 
 def _stored(cat: Catalog, key_id: str) -> dict[str, Any]:
-    found = cat.get_definition(KIND, key_id)
+    found = cat.definitions.get(KIND, key_id)
     if found is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"public key {key_id} was not found")
     return found
@@ -54,7 +55,7 @@ def _stored(cat: Catalog, key_id: str) -> dict[str, Any]:
 def list_keys(catalog: Catalog | None = None) -> dict[str, Any]:
     """`GET /security/public-keys`: every stored key, without the key itself."""
     with using(catalog) as cat:
-        stored = cat.list_definitions(KIND)
+        stored = cat.definitions.list(KIND)
     stored.sort(key=lambda d: (d["dateCreated"], d["publicKeyId"]))
     return {"_links": {"self": {"href": HREF}}, "publicKeys": [_shown(d) for d in stored]}
 
@@ -68,7 +69,7 @@ def get_key(key_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
 def delete_key(key_id: str, catalog: Catalog | None = None) -> None:
     """`DELETE /security/public-keys/{id}`. Items already encrypted to it stay as they are."""
     with using(catalog) as cat:
-        if not cat.delete_definition(KIND, key_id):
+        if not cat.definitions.delete(KIND, key_id):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"public key {key_id} was not found")
 
 
@@ -76,7 +77,7 @@ def resolve(key_id: str | None, catalog: Catalog) -> openpgp.PublicKey | None:
     """The stored key a configuration names (`encryption.publicKeyId`); ConfigurationError when there is none."""
     if key_id is None:
         return None
-    found = catalog.get_definition(KIND, key_id)
+    found = catalog.definitions.get(KIND, key_id)
     if found is None:
         raise E.ConfigurationError(E.INVALID_VALUE, f"encryption.publicKeyId: public key {key_id!r} is not stored "
                                    "(speechproc keys add FILE; speechproc keys list)")

@@ -13,6 +13,7 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from speechproc import errors as E
+from speechproc import results
 
 MAX_LIMIT = 1000
 DEFAULT_LIMIT = 100
@@ -48,7 +49,7 @@ class MediaFilter:
         """Whether rows must be read and checked one by one (full text or extended metadata)."""
         return bool(self.terms or self.extended)
 
-    def accepts(self, item: dict[str, Any]) -> bool:
+    def accepts(self, item: results.MediaItem) -> bool:
         """Whether a stored media item passes the full-text and extended-metadata filters."""
         metadata = item.get("metadata") or {}
         for path, value in self.extended:
@@ -207,10 +208,11 @@ def _contains(haystack: list[str], term: Term) -> bool:
     return False
 
 
-def _term_found(term: Term, item: dict[str, Any], metadata: dict[str, Any]) -> bool:
+def _term_found(term: Term, item: results.MediaItem, metadata: dict[str, Any]) -> bool:
     if term.field is not None:
         path = tuple(term.field.split("."))
         return _contains(_words(_strings(_lookup(metadata, path))), term)
-    words = (item.get("transcript") or {}).get("words") or []
+    transcript = item.get("transcript")
+    words = (transcript.get("words") if transcript else None) or []
     spoken = _words([w.get("w", "") for w in words if w.get("m") not in ("turn", "punc")])
     return _contains(_words(_strings(metadata)), term) or _contains(spoken, term)

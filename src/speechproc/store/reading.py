@@ -7,11 +7,14 @@ from speechproc import errors as E
 from speechproc.formats import openpgp, v3json
 from speechproc.results import MediaItem, MediaListing
 from speechproc.store import listing
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.media_rows import MediaRow
+from speechproc.store.opening import using
 
 
-def media_row(catalog: Catalog, media_id: str) -> dict[str, Any]:
-    row = catalog.get(media_id)
+def media_row(catalog: Catalog, media_id: str) -> MediaRow:
+    """One media item; NotFoundError when the catalog has none of that id."""
+    row = catalog.media.get(media_id)
     if row is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {media_id} was not found in the catalog")
     return row
@@ -29,7 +32,7 @@ def list_media(limit: int = listing.DEFAULT_LIMIT, catalog: Catalog | None = Non
     selection = listing.media_filter(limit, sort_order, query, external_id, after, before, on_or_after_date,
                                      on_or_before_date, extended_filter)
     with using(catalog) as cat:
-        rows = cat.find_media(selection)
+        rows = cat.media.find(selection)
     if rows is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {after if after is not None else before} (given as "
                               f"{'after' if after is not None else 'before'}) was not found in the catalog")

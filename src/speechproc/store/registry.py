@@ -9,7 +9,8 @@ from speechproc.engines import classifiers
 from speechproc.formats import v3json
 from speechproc.query import QuerySyntaxError, Statement, parse
 from speechproc.store import corpus, definitions, vocabularies
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.opening import using
 
 _DEFINITIONS = {"category": ("categories", definitions.category), "group": ("groups", definitions.group),
                 "classifier": ("classifiers", None),  # a classifier is put with put_classifier
@@ -29,14 +30,14 @@ def put_definition(kind: str, name: str, body: Any, catalog: Catalog | None = No
         raise ValueError(f"a {kind} is put with its own function")
     stored = check(name, body)
     with using(catalog) as cat:
-        dates = cat.put_definition(kind, name, stored, v3json.utc_now())
+        dates = cat.definitions.put(kind, name, stored, v3json.utc_now())
     return {**stored, **dates}
 
 
 def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict[str, Any]:
     _kind(kind)
     with using(catalog) as cat:
-        found = cat.get_definition(kind, name)
+        found = cat.definitions.get(kind, name)
     if found is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
     return found
@@ -46,13 +47,13 @@ def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any
     """`{categories: [...]}` or `{groups: [...]}`, by name."""
     key, _ = _kind(kind)
     with using(catalog) as cat:
-        return {key: cat.list_definitions(kind)}
+        return {key: cat.definitions.list(kind)}
 
 
 def delete_definition(kind: str, name: str, catalog: Catalog | None = None) -> None:
     _kind(kind)
     with using(catalog) as cat:
-        if not cat.delete_definition(kind, name):
+        if not cat.definitions.delete(kind, name):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"{kind} {name!r} is not defined")
     if kind == "classifier":
         classifiers.stored_path(name).unlink(missing_ok=True)
@@ -65,9 +66,9 @@ def put_classifier(name: str, model_file: str | Path, display_name: str | None =
     The file is checked (trusted types only, a binary classifier of texts) before anything is stored."""
     definitions.check_name(name, "classifier")
     with using(catalog) as cat:
-        previous = cat.get_definition("classifier", name)
+        previous = cat.definitions.get("classifier", name)
         stored = classifiers.install(name, Path(model_file), previous, display_name)
-        dates = cat.put_definition("classifier", name, stored, v3json.utc_now())
+        dates = cat.definitions.put("classifier", name, stored, v3json.utc_now())
     return {**stored, **dates}
 
 

@@ -22,7 +22,8 @@ from speechproc import errors as E
 from speechproc.formats import v3json
 from speechproc.stages import identify
 from speechproc.stages.options import SPEAKER_MATCH_THRESHOLD, EnrolledSpeaker
-from speechproc.store.catalog import Catalog, using
+from speechproc.store.catalog import Catalog
+from speechproc.store.opening import using
 
 KIND = "speaker"
 MAX_NAME = 64
@@ -79,7 +80,7 @@ def _shown(stored: dict[str, Any]) -> dict[str, Any]:
 def enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) -> tuple[str, str] | None:
     """(another person, a recording's hash) when one of `hashes` is enrolled under another name."""
     wanted = set(hashes)
-    for person in cat.list_definitions(KIND):
+    for person in cat.definitions.list(KIND):
         if person["speakerName"] == name:
             continue
         for exemplar in person["exemplars"]:
@@ -120,7 +121,7 @@ def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.nd
     name, role = check_name(name), check_role(role)
     with using(catalog) as cat:
         refuse_enrolled_elsewhere(cat, name, [sha for sha, _, _ in voices])
-        earlier = cat.get_definition(KIND, name)
+        earlier = cat.definitions.get(KIND, name)
         kept = [] if earlier is None or replace else list(earlier["exemplars"])
         known = {e["sha256"] for e in kept}
         new = []
@@ -135,20 +136,20 @@ def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.nd
         body = {"speakerName": name, "speakerRole": role if role is not None or earlier is None
                 else earlier.get("speakerRole"), "exemplars": kept + new}  # a role stays until another is given
         if action != "unchanged" or body["speakerRole"] != (earlier or {}).get("speakerRole"):
-            cat.put_definition(KIND, name, body, v3json.utc_now())
-        shown = _shown(cat.get_definition(KIND, name) or {**body, "dateCreated": None, "dateModified": None})
+            cat.definitions.put(KIND, name, body, v3json.utc_now())
+        shown = _shown(cat.definitions.get(KIND, name) or {**body, "dateCreated": None, "dateModified": None})
     return shown | {"voiceprint": action}
 
 
 def list_speakers(catalog: Catalog | None = None) -> dict[str, Any]:
     """Every enrolled person, without their voiceprints."""
     with using(catalog) as cat:
-        return {"speakers": [_shown(p) for p in cat.list_definitions(KIND)]}
+        return {"speakers": [_shown(p) for p in cat.definitions.list(KIND)]}
 
 
 def get_speaker(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
     with using(catalog) as cat:
-        found = cat.get_definition(KIND, " ".join(name.split()))
+        found = cat.definitions.get(KIND, " ".join(name.split()))
     if found is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
     return _shown(found)
@@ -162,10 +163,10 @@ def delete_speaker(name: str, catalog: Catalog | None = None) -> None:
     then empty the write-ahead log, where a copy of the page may still be; ConfigurationError (exit 2) when
     another process holds the log for longer than CHECKPOINT_TRIES allow: run the command again then."""
     with using(catalog) as cat:
-        if not cat.delete_definition(KIND, " ".join(name.split())):
+        if not cat.definitions.delete(KIND, " ".join(name.split())):
             raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
         for _ in range(CHECKPOINT_TRIES):
-            if cat.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0:
+            if cat.checkpoint():
                 return
             time.sleep(0.1)
         raise E.ConfigurationError(E.INVALID_VALUE, f"speaker {name!r} was deleted, but another speechproc process "
@@ -188,4 +189,4 @@ def resolve(catalog: Catalog) -> tuple[EnrolledSpeaker, ...]:
     """Every enrolled person with their voiceprint, for naming the speakers of a run."""
     return tuple(EnrolledSpeaker(p["speakerName"], p.get("speakerRole"),
                                  tuple(_decoded(e["embedding"]) for e in p["exemplars"]))
-                 for p in catalog.list_definitions(KIND))
+                 for p in catalog.definitions.list(KIND))

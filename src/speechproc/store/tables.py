@@ -1,11 +1,15 @@
-"""The catalog's tables (SQLite DDL, by schema version) and how a row reads back. SQL lives here, in
-`catalog.py`, and in the store modules that own a part of it (`retention.py`, `items.py`)."""
+"""The catalog's tables (SQLite DDL, by schema version), how a path is stored, and the one way a change
+spanning several statements (or several tables) takes the write lock.
+
+Each table has one owner that alone speaks its SQL: `media_rows.py` (media), `definitions_table.py`
+(definitions), `index_table.py` (indexed, indexed_text), `outbox_table.py` (outbox) and `written.py`
+(written); `catalog.py` keeps the connection they share and creates the tables."""
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 SCHEMA_VERSION = 7
 # columns that catalogs of earlier versions lack; config_json came in version 2, input_raw and owner_* in 5,
@@ -99,29 +103,13 @@ def path_of(stored: bytes | str | None) -> str | None:
     return os.fsdecode(stored) if isinstance(stored, bytes) else stored
 
 
-def delivery_row(row: sqlite3.Row, with_body: bool = True) -> dict[str, Any]:
-    """An outbox row as the delivery `speechproc.delivery` reads."""
-    out = {"id": row["delivery_id"], "mediaId": row["media_id"], "position": row["position"], "url": row["url"],
-           "method": row["method"], "type": row["kind"], "contentType": row["content_type"],
-           "contract": row["contract"], "state": row["state"], "attempts": row["attempts"],
-           "nextDue": row["next_due"], "firstTry": row["first_try"], "lastError": row["last_error"],
-           "created": row["created"], "bodyPath": path_of(row["body_path"])}
-    rules = json.loads(row["rules_json"] or "{}")  # the destination rules the delivery was queued with
-    out |= {"allowHttp": bool(rules.get("allowHttp")), "fileFolder": rules.get("fileFolder")}
-    if with_body:
-        out["body"] = row["body"]
-    return out
-
-
-def definition_row(row: sqlite3.Row) -> dict[str, Any]:
-    """A stored definition with its dates."""
-    return {**json.loads(row["body_json"]), "dateCreated": row["date_created"], "dateModified": row["date_modified"]}
-
-
-def media_row(row: sqlite3.Row) -> dict[str, Any]:
-    """A media row with its JSON columns read."""
-    return {
-        "media_id": row["media_id"], "input_path": row["input_path"], "status": row["status"],
-        "item": json.loads(row["item_json"]), "tasks": json.loads(row["progress_json"]),
-        "outputs": json.loads(row["outputs_json"]), "configuration": json.loads(row["config_json"]),
-    }
+@contextmanager
+def immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """One transaction that takes the write lock first (committed at the end, rolled back on an error);
+    inside a transaction already begun, the statements join that one, which commits or rolls back them all."""
+    if db.in_transaction:
+        yield
+        return
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        yield
