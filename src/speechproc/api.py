@@ -134,11 +134,11 @@ def get_media(media_id: str, part: MediaPart = "item",
     if part == "item":
         return reading.get_media(media_id, catalog)
     if part == "metadata":
-        return cast(MediaMetadata, reading.get_metadata(media_id, catalog))
+        return reading.get_metadata(media_id, catalog)
     if part == "progress":
-        return cast(Progress, reading.get_progress(media_id, catalog))
+        return reading.get_progress(media_id, catalog)
     if part == "streams":
-        return cast(Streams, items.streams(media_id, catalog))
+        return items.streams(media_id, catalog)
     raise ValueError(f"unknown part of a media item {part!r}; choose one of item, metadata, progress, streams")
 
 
@@ -176,7 +176,7 @@ def put_metadata(media_id: str, metadata: Any, catalog: Catalog | None = None) -
     (ConfigurationError, nothing changed), then replace the item's (`items.replace_metadata`)."""
     if isinstance(metadata, str | Path):
         metadata = config_v3.read_metadata_document(metadata)
-    return cast(MediaMetadata, items.replace_metadata(media_id, config_v3.validate_metadata(metadata), catalog))
+    return items.replace_metadata(media_id, config_v3.validate_metadata(metadata), catalog)
 
 
 def delete_media(media_id: str, catalog: Catalog | None = None) -> Deletion:
@@ -184,13 +184,13 @@ def delete_media(media_id: str, catalog: Catalog | None = None) -> Deletion:
     entry, now (`retention.delete`; never the recording or a file speechproc did not write). What was
     deleted and what was left: {mediaId, status, deletedFiles, keptFiles, callbacksDropped}."""
     with using(catalog, purge_expired=False) as cat:
-        return cast(Deletion, retention.delete(cat, media_id))
+        return retention.delete(cat, media_id)
 
 
 def purge_media(catalog: Catalog | None = None) -> Purge:
     """`speechproc media purge`: delete every item whose expiresOn has passed ({deleted, waiting})."""
     with using(catalog, purge_expired=False) as cat:
-        return cast(Purge, retention.purge(cat))
+        return retention.purge(cat)
 
 
 # ----------------------------------------------------------------------------- definitions, keys, speakers
@@ -213,9 +213,9 @@ def get_definition(kind: str, name: str, catalog: Catalog | None = None) -> dict
     ("key", by its publicKeyId, with its armored text) or an enrolled person ("speaker", without the
     voiceprint). NotFoundError when there is none."""
     if kind == "key":
-        return keys.get_key(name, catalog)
+        return dict(keys.get_key(name, catalog))  # a plain JSON object, as for every kind
     if kind == "speaker":
-        return speakers.get_speaker(name, catalog)
+        return dict(speakers.get_speaker(name, catalog))
     return registry.get_definition(kind, name, catalog)
 
 
@@ -223,9 +223,9 @@ def list_definitions(kind: str, catalog: Catalog | None = None) -> dict[str, Any
     """Every stored definition of a kind: {categories}, {groups}, {vocabularies}, {classifiers}, by name;
     {_links, publicKeys} ("key"), oldest first; {speakers} ("speaker"), by name."""
     if kind == "key":
-        return keys.list_keys(catalog)
+        return dict(keys.list_keys(catalog))  # a plain JSON object, as for every kind
     if kind == "speaker":
-        return speakers.list_speakers(catalog)
+        return dict(speakers.list_speakers(catalog))
     return registry.list_definitions(kind, catalog)
 
 

@@ -3,7 +3,6 @@ into voiceprints (`stages.identify`), then stored under their name (`store.speak
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,7 @@ ENROLL_FIRST_S = 20 * 60  # of each recording enrolled, only the first this many
 
 
 def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, replace: bool = False,
-                   catalog: Catalog | None = None) -> dict[str, Any]:
+                   catalog: Catalog | None = None) -> speakers.Enrolled:
     """A person's voiceprint from recordings of them alone, stored under `name` (added to their earlier
     recordings, or in their place with `replace`); what `speakers.enroll` stored. ConfigurationError for a
     bad name or role, a file that is not a readable recording, one enrolled under another name, or too

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,7 @@ class Settings:
     groups: tuple[dict[str, Any], ...] = ()
     classifiers: tuple[dict[str, Any], ...] = ()
     # every vocabulary term, named lists read from the catalog (config.resolving.resolve); None: only the inline terms
-    vocabulary: tuple[dict[str, Any], ...] | None = None
+    vocabulary: tuple[Mapping[str, Any], ...] | None = None
     public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
     speakers: tuple[EnrolledSpeaker, ...] = ()  # the people enrolled, when speakers are named (config.resolving)
     speakers_digest: str = ""  # a hash of them, computed once with them
@@ -178,7 +179,7 @@ class Settings:
         return self.value("transcript.formatting.enableNumberFormatting")
 
     @property
-    def vocabulary_terms(self) -> tuple[dict[str, Any], ...]:
+    def vocabulary_terms(self) -> tuple[Mapping[str, Any], ...]:
         """Every custom vocabulary term ({term, soundsLike, weight}) in the order given; before the named lists
         are resolved, the inline ones only."""
         if self.vocabulary is not None:

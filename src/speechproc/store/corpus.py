@@ -6,8 +6,9 @@ computes categories decides, so a corpus query and a category agree on every med
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict
 
 from speechproc.conversation import Conversation
 from speechproc.query import Document, Hit, Statement, documents, evaluate
@@ -19,12 +20,34 @@ from speechproc.store.index_table import IndexSummary
 DEFAULT_ORDER = ("dateCreated", True)
 
 
+class QueryHit(TypedDict):
+    """Where a query's condition matched in an item: the span, its place in the call, the turn and speaker."""
+
+    startMs: int
+    endMs: int
+    startRatio: float
+    line: int
+    speaker: str
+    text: str
+
+
+class QueryResult(TypedDict):
+    """The v3 statement result (`POST /analytics/vbql`): the selected fields of each row, and its hits."""
+
+    totalResults: int
+    queryTimeMillis: int
+    limit: int
+    offset: int
+    rows: list[dict[str, object]]
+    hits: list[list[QueryHit]]
+
+
 def index(catalog: Catalog, conv: Conversation, status: str = "finished") -> None:
     """Put a processed conversation into the analytic index (replacing an earlier version of it)."""
     catalog.index.put(conv.media_id, **documents.index_entry(conv, status))
 
 
-def searchable(configuration: dict[str, Any]) -> bool:
+def searchable(configuration: Mapping[str, Any]) -> bool:
     """Whether the items of this configuration may be found by corpus-wide searches (the analytic index,
     `media list --query`, the corpus report): not when `searchability.searchable` is false."""
     section = configuration.get("searchability") if isinstance(configuration, dict) else None
@@ -35,8 +58,8 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (0, value) if isinstance(value, (int, float)) else (1, str(value).casefold())
 
 
-def _row(statement: Statement, summary: IndexSummary, doc: Document) -> dict[str, Any]:
-    row: dict[str, Any] = {}
+def _row(statement: Statement, summary: IndexSummary, doc: Document) -> dict[str, object]:
+    row: dict[str, object] = {}
     if "*" in statement.items:
         row = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount", "metadata")}
     for item in statement.items:
@@ -45,7 +68,7 @@ def _row(statement: Statement, summary: IndexSummary, doc: Document) -> dict[str
     return row
 
 
-def _hit(hit, length_ms: int) -> dict[str, Any]:
+def _hit(hit: Hit, length_ms: int) -> QueryHit:
     return {"startMs": hit.s, "endMs": hit.e, "startRatio": round(hit.s / length_ms, 4) if length_ms else 0.0,
             "line": hit.turn, "speaker": hit.speaker, "text": hit.exact}
 
@@ -65,7 +88,7 @@ def _page(statement: Statement, catalog: Catalog) -> tuple[int, list[tuple[Index
     return len(matches), (valued + unvalued)[statement.offset: statement.offset + statement.limit]  # unvalued last
 
 
-def run(statement: Statement, catalog: Catalog) -> dict[str, Any]:
+def run(statement: Statement, catalog: Catalog) -> QueryResult:
     """The v3 statement result: {totalResults, queryTimeMillis, limit, offset, rows, hits}."""
     started = time.perf_counter()
     total, page = _page(statement, catalog)

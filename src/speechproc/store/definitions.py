@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from speechproc import errors as E
 from speechproc.query import QuerySyntaxError, parse_condition
@@ -17,6 +18,27 @@ CATEGORY_FIELDS = ("categoryName", "categoryDescription", "query", "notes", "tag
 KEYWORD = re.compile(r"^[\w][\w '&.$%/-]*$", re.UNICODE)
 
 
+class _CategoryRequired(TypedDict):
+    categoryName: str
+
+
+class Category(_CategoryRequired, total=False):
+    """A category as it is stored (its dates are the catalog's); `query` is always there."""
+
+    categoryDescription: str
+    query: str
+    notes: str
+    version: str
+    tags: list[str]
+
+
+class KeywordGroup(TypedDict):
+    """A keyword group as it is stored: its keywords cleaned, each once (case-insensitively)."""
+
+    groupName: str
+    keywords: list[str]
+
+
 def _invalid(message: str, code: int = E.INVALID_VALUE) -> E.ConfigurationError:
     return E.ConfigurationError(code, message)
 
@@ -29,14 +51,14 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
-def _string(body: dict[str, Any], key: str) -> str | None:
+def _string(body: Mapping[str, Any], key: str) -> str | None:
     value = body.get(key)
     if value is not None and not isinstance(value, str):
         raise _invalid(f"{key} must be a string")
     return value
 
 
-def category(name: str, body: Any) -> dict[str, Any]:
+def category(name: str, body: Any) -> Category:
     """The category to store under `name`: fields checked, the query parsed (errors say where)."""
     check_name(name, "category")
     if not isinstance(body, dict) or not body:
@@ -66,16 +88,21 @@ def category(name: str, body: Any) -> dict[str, Any]:
         long = [t for t in tags if len(t) > MAX_TAG]
         if long:
             raise _invalid(f"tag {long[0][:20]!r}... has {len(long[0])} characters; at most {MAX_TAG} are allowed")
-    out: dict[str, Any] = {"categoryName": name}
-    for key in ("categoryDescription", "query", "notes", "version"):
-        if _string(body, key) is not None:
-            out[key] = body[key]
+    out: Category = {"categoryName": name}
+    description, version = _string(body, "categoryDescription"), _string(body, "version")
+    if description is not None:
+        out["categoryDescription"] = description
+    out["query"] = query
+    if notes is not None:
+        out["notes"] = notes
+    if version is not None:
+        out["version"] = version
     if tags is not None:
         out["tags"] = list(tags)
     return out
 
 
-def group(name: str, body: Any) -> dict[str, Any]:
+def group(name: str, body: Any) -> KeywordGroup:
     """The keyword group to store under `name`, checked as VoiceBase documents (80100-80103)."""
     check_name(name, "keyword group")
     if not isinstance(body, dict) or not body:

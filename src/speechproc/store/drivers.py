@@ -13,16 +13,28 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
+from speechproc import answers
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
 
 DRIVER_SIMILARITY = 0.4  # reasons at least this alike on average (cosine) make one driver
 MAX_EXAMPLES = 3
 MAX_GROUPED = 5000  # calls grouped at most (their distances take MAX_GROUPED² floats): an even sample beyond
 OUTCOMES = ("resolved", "unresolved", "followUp")
+
+
+class _GroupedRequired(TypedDict):
+    calls: int
+    drivers: list[answers.Driver]
+
+
+class Grouped(_GroupedRequired, total=False):
+    """The drivers of the calls, the biggest first; `grouped`: how many were grouped when only a sample was."""
+
+    grouped: int
 
 
 @dataclass(frozen=True)
@@ -38,7 +50,7 @@ def of_items(items: Sequence[Mapping[str, Any]]) -> list[Reasoned]:
     """The calls among media items (v3 JSON) whose insights name a reason."""
     out = []
     for item in items:
-        found: dict[str, Any] = item["insights"] if isinstance(item.get("insights"), dict) else {}
+        found: Mapping[str, Any] = item["insights"] if isinstance(item.get("insights"), dict) else {}
         if isinstance(found.get("reason"), str) and found["reason"].strip():
             outcome = found.get("outcome") if found.get("outcome") in OUTCOMES else None
             out.append(Reasoned(str(item.get("mediaId", "")), found["reason"].strip(), outcome))
@@ -79,7 +91,7 @@ def clusters(vectors: np.ndarray, similarity: float = DRIVER_SIMILARITY) -> list
 
 
 def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
-            similarity: float = DRIVER_SIMILARITY) -> dict[str, Any]:
+            similarity: float = DRIVER_SIMILARITY) -> Grouped:
     """`{calls, drivers: [{driver, calls, share, outcomes: {resolved, unresolved, followUp} (shares of the
     calls whose outcome is known), examples: [{mediaId, reason}]}]}`, the biggest driver first. Beyond
     MAX_GROUPED calls an even sample of them is grouped, and `grouped` says how many."""
@@ -90,7 +102,7 @@ def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
         calls = [calls[k * total // MAX_GROUPED] for k in range(MAX_GROUPED)]
     vectors = np.asarray(load_sentence_encoder(encoder).encode([gist(c.reason) for c in calls]), dtype=np.float32)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    found = []
+    found: list[answers.Driver] = []
     for group in clusters(vectors, similarity):
         centroid = vectors[group].mean(axis=0)
         typical = sorted(group, key=lambda k: (-float(vectors[k] @ centroid), k))
@@ -100,7 +112,7 @@ def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
                       "share": round(len(group) / len(calls), 3), "outcomes": outcomes,
                       "examples": [{"mediaId": calls[k].media_id, "reason": calls[k].reason}
                                    for k in typical[:MAX_EXAMPLES]]})
-    out: dict[str, Any] = {"calls": total, "drivers": found}
+    out: Grouped = {"calls": total, "drivers": found}
     if total > len(calls):
         out["grouped"] = len(calls)
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from speechproc import results
@@ -39,7 +40,7 @@ class IndexTable:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
-    def put(self, media_id: str, fields: IndexFields, metadata: dict[str, Any], metrics: dict[str, float],
+    def put(self, media_id: str, fields: IndexFields, metadata: Mapping[str, Any], metrics: dict[str, float],
             turns: list[list[Any]], text: str, insights: results.Insights | None = None) -> None:
         """Add or replace one media item in the analytic index (insights: its reason, outcome, summary and
         answers)."""
@@ -58,7 +59,7 @@ class IndexTable:
             self.db.execute("DELETE FROM indexed WHERE media_id = ?", (media_id,))
             self.db.execute("DELETE FROM indexed_text WHERE media_id = ?", (media_id,))
 
-    def set_metadata(self, media_id: str, metadata: dict[str, Any]) -> None:
+    def set_metadata(self, media_id: str, metadata: Mapping[str, Any]) -> None:
         """Replace the metadata of an indexed item (nothing when it is not indexed)."""
         self.db.execute("UPDATE indexed SET metadata_json = ? WHERE media_id = ?", (json.dumps(metadata), media_id))
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from speechproc import answers, results
 from speechproc import errors as E
-from speechproc import results
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import shown
 from speechproc.store import ownership
@@ -32,7 +33,7 @@ class ItemBusy(E.SpeechprocError):
                          "has finished; nothing was changed", 409)
 
 
-def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog | None = None) -> dict[str, Any]:
+def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog | None = None) -> answers.MediaMetadata:
     """Put validated metadata in place of the item's; the `GET /media/{id}/metadata` answer, with
     `warnings` when the item's `.v3.json` was not rewritten (and why)."""
     with using(catalog) as cat:
@@ -49,13 +50,13 @@ def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog |
                                         "replaced; nothing was changed: try again", 409)
             cat.index.set_metadata(media_id, metadata)
         warnings = _rewrite_json(row["outputs"].get("json"), media_id, metadata, cat)
-    answer: dict[str, Any] = {"_links": v3json.links(media_id), **metadata}
+    answer: dict[str, object] = {"_links": v3json.links(media_id), **metadata}
     if warnings:
         answer["warnings"] = [{"code": E.INVALID_VALUE, "message": w} for w in warnings]
-    return answer
+    return cast(answers.MediaMetadata, answer)  # the metadata as validated, with its links
 
 
-def _rewrite_json(place: str | None, media_id: str, metadata: dict[str, Any], catalog: Catalog) -> list[str]:
+def _rewrite_json(place: str | None, media_id: str, metadata: Mapping[str, Any], catalog: Catalog) -> list[str]:
     """Rewrite the item's `.v3.json` with the new metadata when it is speechproc's; why not, otherwise."""
     if place is None:
         return []
@@ -82,7 +83,7 @@ def _rewrite_json(place: str | None, media_id: str, metadata: dict[str, Any], ca
     return []
 
 
-def streams(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+def streams(media_id: str, catalog: Catalog | None = None) -> answers.Streams:
     """`GET /media/{id}/streams`: {streams: [{streamName, streamLocation}]}, the location a file path.
 
     `original` is the recording; `redacted-audio` the redacted copy, when speechproc wrote one and it is
@@ -93,7 +94,7 @@ def streams(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
         row = media_row(cat, media_id)
     outputs = row["outputs"]
     encrypted = openpgp.is_encrypted(row["item"])
-    found: list[dict[str, str]] = []
+    found: list[answers.StreamPlace] = []
     if encrypted:
         places = [("original-encrypted", outputs.get("original-encrypted")),
                   ("redacted-encrypted", outputs.get("redacted-audio"))]

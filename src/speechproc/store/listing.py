@@ -8,6 +8,7 @@ a term ending in `*` matches words that start with it. `extendedFilter` takes `N
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
@@ -154,7 +155,7 @@ def media_filter(limit: int = DEFAULT_LIMIT, sort_order: str = "desc", query: st
         extended=parse_extended(extended))
 
 
-def query_string(f: MediaFilter, raw: dict[str, Any]) -> str:
+def query_string(f: MediaFilter, raw: Mapping[str, Any]) -> str:
     """The `_links.self` query string of a listing, from the parameters given."""
     from urllib.parse import urlencode
 
@@ -208,7 +209,7 @@ def _contains(haystack: list[str], term: Term) -> bool:
     return False
 
 
-def _term_found(term: Term, item: results.MediaItem, metadata: dict[str, Any]) -> bool:
+def _term_found(term: Term, item: results.MediaItem, metadata: Mapping[str, Any]) -> bool:
     if term.field is not None:
         path = tuple(term.field.split("."))
         return _contains(_words(_strings(_lookup(metadata, path))), term)

@@ -13,7 +13,7 @@ import json
 import os
 import socket
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict
 
 from speechproc import results
@@ -116,7 +116,7 @@ class MediaTable:
         return self.db.execute("SELECT * FROM media WHERE media_id = ?", (media_id,)).fetchone()
 
     def add(self, item: results.MediaItem, input_path: str, content_hash: str | None, config_hash: str,
-            tasks: list[dict[str, Any]], configuration: dict[str, Any] | None = None,
+            tasks: Sequence[Mapping[str, Any]], configuration: Mapping[str, Any] | None = None,
             source: Source | None = None) -> None:
         """Insert a media item, owned by this process; `source`: a URL's (ETag, Last-Modified, key)."""
         text, raw = path_columns(input_path)
@@ -129,7 +129,7 @@ class MediaTable:
              *(source or (None, None, None))))
 
     def claim(self, item: results.MediaItem, input_path: str, content_hash: str | None, config_hash: str,
-              tasks: list[dict[str, Any]], configuration: dict[str, Any],
+              tasks: Sequence[Mapping[str, Any]], configuration: Mapping[str, Any],
               reusable: Callable[[MediaRow], bool] | None,
               source: Source | None = None) -> tuple[str, MediaRow | None]:
         """Take an input for processing, atomically with respect to overlapping runs.
@@ -164,7 +164,7 @@ class MediaTable:
         return {"host": row["owner_host"], "pid": row["owner_pid"]}
 
     def update(self, media_id: str, *, item: results.MediaItem | None = None,
-               tasks: list[dict[str, Any]] | None = None, outputs: dict[str, str] | None = None,
+               tasks: Sequence[Mapping[str, Any]] | None = None, outputs: Mapping[str, str] | None = None,
                only_if_status: str | None = None) -> bool:
         """Change a media item; an item set `running` becomes owned by this process. Whether it was changed.
 

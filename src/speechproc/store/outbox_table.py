@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from speechproc.store.tables import immediate, path_key, path_of
@@ -19,7 +20,7 @@ class OutboxTable:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
-    def add(self, deliveries: list[dict[str, Any]]) -> None:
+    def add(self, deliveries: Sequence[Mapping[str, Any]]) -> None:
         """Queue deliveries (as `delivery.bodies.plan` makes them), pending and never tried."""
         with immediate(self.db):
             for d in deliveries:

@@ -1,8 +1,9 @@
 """Reading media items from the catalog: the v3 `GET /media` endpoints."""
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from speechproc import answers
 from speechproc import errors as E
 from speechproc.formats import openpgp, v3json
 from speechproc.results import MediaItem, MediaListing
@@ -51,17 +52,17 @@ def get_media(media_id: str, catalog: Catalog | None = None) -> MediaItem:
         return media_row(cat, media_id)["item"]
 
 
-def get_progress(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+def get_progress(media_id: str, catalog: Catalog | None = None) -> answers.Progress:
     """`GET /media/{id}/progress`: the job with one task per stage."""
     with using(catalog) as cat:
         row = media_row(cat, media_id)
-    return v3json.progress(media_id, row["status"], row["tasks"])
+    return cast(answers.Progress, v3json.progress(media_id, row["status"], row["tasks"]))
 
 
-def get_metadata(media_id: str, catalog: Catalog | None = None) -> dict[str, Any]:
+def get_metadata(media_id: str, catalog: Catalog | None = None) -> answers.MediaMetadata:
     """`GET /media/{id}/metadata`."""
     with using(catalog) as cat:
         item = media_row(cat, media_id)["item"]
     if openpgp.is_encrypted(item):
         raise openpgp.not_readable(media_id, "metadata")
-    return {"_links": v3json.links(media_id), **item.get("metadata", {})}
+    return cast(answers.MediaMetadata, {"_links": v3json.links(media_id), **item.get("metadata", {})})

@@ -80,7 +80,7 @@ def parse_statement(text: str) -> Statement:
         raise E.ConfigurationError(E.INVALID_VALUE, str(exc)) from None
 
 
-def query(text: str, catalog: Catalog | None = None) -> dict[str, Any]:
+def query(text: str, catalog: Catalog | None = None) -> corpus.QueryResult:
     """`POST /analytics/vbql`: run a query over every media item processed with analytic indexing."""
     statement = parse_statement(text)
     with using(catalog) as cat:

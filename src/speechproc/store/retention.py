@@ -18,10 +18,9 @@ import os
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TypedDict
 
+from speechproc import answers, results
 from speechproc import errors as E
-from speechproc import results
 from speechproc.formats import v3json
 from speechproc.paths import sha256_file, shown
 from speechproc.store.catalog import Catalog
@@ -38,44 +37,6 @@ CLOCK: Callable[[], datetime] = _now  # what "now" is when deciding what has exp
 _log = logging.getLogger(__name__)
 
 
-class KeptFile(TypedDict):
-    """A file of the item that was not deleted, and why."""
-
-    path: str
-    reason: str
-
-
-class _DeletedRequired(TypedDict):
-    mediaId: str
-    status: str
-
-
-class Deleted(_DeletedRequired, total=False):
-    """What deleting an item did: {mediaId, status, expiresOn (when it had one), deletedFiles, keptFiles,
-    callbacksDropped}."""
-
-    expiresOn: str
-    deletedFiles: list[str]
-    keptFiles: list[KeptFile]
-    callbacksDropped: int
-
-
-class Waiting(TypedDict):
-    """An expired item a live process still works on: it is deleted once it has ended."""
-
-    mediaId: str
-    status: str
-    expiresOn: str | None
-    reason: str
-
-
-class Purged(TypedDict):
-    """What `speechproc media purge` did."""
-
-    deleted: list[Deleted]
-    waiting: list[Waiting]
-
-
 def record(catalog: Catalog, media_id: str, item: results.MediaItem, searchable: bool = True) -> None:
     """What the catalog keeps of a recorded item besides the item: when it expires, and, for an item that
     may not be searched (`searchability.searchable: false`), no analytic index entry (not even one of an
@@ -90,16 +51,17 @@ def due(catalog: Catalog, now: datetime | None = None) -> list[str]:
     return catalog.media.expired(v3json.iso(now or CLOCK()))
 
 
-def purge(catalog: Catalog, now: datetime | None = None) -> Purged:
+def purge(catalog: Catalog, now: datetime | None = None) -> answers.Purge:
     """Delete every expired item (`speechproc media purge`): {deleted: [what `delete` tells of each],
     waiting: [{mediaId, status, expiresOn, reason}] for expired items a live process still works on}."""
-    deleted: list[Deleted] = []
-    waiting: list[Waiting] = []
+    deleted: list[answers.Deletion] = []
+    waiting: list[answers.Waiting] = []
     for media_id in due(catalog, now):
         try:
             done = _delete(catalog, media_id, expired_only=now or CLOCK())
         except ItemBusy as busy:
-            waiting.append(busy.waiting)
+            if busy.waiting is not None:  # always, for an item that has expired
+                waiting.append(busy.waiting)
             continue
         if done is not None:  # None: deleted meanwhile by an overlapping command
             deleted.append(done)
@@ -118,16 +80,17 @@ def purge_quietly(catalog: Catalog) -> None:
 
 
 class ItemBusy(E.SpeechprocError):
-    """The item is being processed by a live process: it is not deleted under it. `waiting`: the item as
-    `purge` lists it among those it leaves for later."""
+    """The item is being processed by a live process: it is not deleted under it. `waiting`: an item with an
+    expiry as `purge` lists it among those it leaves for later."""
 
     def __init__(self, media_id: str, status: str, owner: str, expires_on: str | None = None) -> None:
         super().__init__(E.INVALID_VALUE, f"media {media_id} is {status} ({owner}); it was not deleted: delete it "
                          "once it has finished", 409)
-        self.waiting: Waiting = {"mediaId": media_id, "status": status, "expiresOn": expires_on, "reason": owner}
+        self.waiting: answers.Waiting | None = None if expires_on is None else {
+            "mediaId": media_id, "status": status, "expiresOn": expires_on, "reason": owner}
 
 
-def delete(catalog: Catalog, media_id: str) -> Deleted:
+def delete(catalog: Catalog, media_id: str) -> answers.Deletion:
     """`DELETE /media/{id}` (`speechproc media delete`): the item and everything speechproc wrote for it,
     now, expired or not. NotFoundError for an unknown id; ItemBusy while a live process works on it."""
     done = _delete(catalog, media_id, expired_only=None)
@@ -136,7 +99,7 @@ def delete(catalog: Catalog, media_id: str) -> Deleted:
     return done
 
 
-def _delete(catalog: Catalog, media_id: str, expired_only: datetime | None) -> Deleted | None:
+def _delete(catalog: Catalog, media_id: str, expired_only: datetime | None) -> answers.Deletion | None:
     """Delete one item in one transaction; None when it is not there (or, with `expired_only`, no longer
     expired by then); ItemBusy when a live process works on it."""
     with catalog.transaction():
@@ -155,20 +118,21 @@ def _delete(catalog: Catalog, media_id: str, expired_only: datetime | None) -> D
         catalog.index.remove(media_id)
         catalog.written.forget_media(media_id)
         catalog.media.delete(media_id)
-    done: Deleted = {"mediaId": media_id, "status": row["status"]}
-    if expires_on is not None:
-        done["expiresOn"] = expires_on
-    return done | {"deletedFiles": deleted, "keptFiles": kept, "callbacksDropped": dropped}
+    if expires_on is None:
+        return {"mediaId": media_id, "status": row["status"], "deletedFiles": deleted, "keptFiles": kept,
+                "callbacksDropped": dropped}
+    return {"mediaId": media_id, "status": row["status"], "expiresOn": expires_on, "deletedFiles": deleted,
+            "keptFiles": kept, "callbacksDropped": dropped}
 
 
-def _delete_files(catalog: Catalog, row: MediaRow) -> tuple[list[str], list[KeptFile]]:
+def _delete_files(catalog: Catalog, row: MediaRow) -> tuple[list[str], list[answers.KeptFile]]:
     """Remove the files speechproc wrote for this item: (the paths removed, the files left with why)."""
     media_id = row["media_id"]
     recording = row["input_path"]  # the exact path (`media.get`)
     places = [str(v) for v in row["outputs"].values() if isinstance(v, str)]
     places += catalog.written.paths_of(media_id)
     deleted: list[str] = []
-    kept: list[KeptFile] = []
+    kept: list[answers.KeptFile] = []
     seen: set[Path] = set()
     for place in places:
         path = canonical(Path(place))

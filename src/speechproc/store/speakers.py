@@ -14,7 +14,7 @@ import hashlib
 import re
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict, cast
 
 import numpy as np
 
@@ -62,6 +62,62 @@ def check_role(role: str | None) -> str | None:
     return role
 
 
+class Exemplar(TypedDict):
+    """One enrolled recording of a person: its SHA-256, seconds of speech and unit embedding (base64 of
+    little-endian float32)."""
+
+    sha256: str
+    seconds: float
+    embedding: str
+
+
+class _PersonRequired(TypedDict):
+    speakerName: str
+    exemplars: list[Exemplar]
+
+
+class Person(_PersonRequired, total=False):
+    """A person as the catalog keeps them (the definition's body; an early one may lack a role)."""
+
+    speakerRole: str | None
+
+
+class StoredPerson(Person):
+    """A person with the dates of their definition."""
+
+    dateCreated: str
+    dateModified: str
+
+
+class ShownSpeaker(TypedDict):
+    """A person as they are shown: never their voiceprint."""
+
+    speakerName: str
+    speakerRole: str | None
+    recordings: int
+    speechSeconds: float
+    dateCreated: str | None
+    dateModified: str | None
+
+
+class Enrolled(ShownSpeaker):
+    """What enrolling did: `voiceprint` is created, added, replaced or unchanged."""
+
+    voiceprint: str
+
+
+class SpeakerListing(TypedDict):
+    speakers: list[ShownSpeaker]
+
+
+def _stored(cat: Catalog, name: str) -> StoredPerson | None:
+    return cast("StoredPerson | None", cat.definitions.get(KIND, name))
+
+
+def _everyone(cat: Catalog) -> list[StoredPerson]:
+    return cast("list[StoredPerson]", cat.definitions.list(KIND))
+
+
 def _encoded(embedding: np.ndarray) -> str:
     return base64.b64encode(np.asarray(embedding, dtype="<f4").tobytes()).decode("ascii")
 
@@ -70,17 +126,21 @@ def _decoded(text: str) -> tuple[float, ...]:
     return tuple(float(x) for x in np.frombuffer(base64.b64decode(text), dtype="<f4"))
 
 
-def _shown(stored: dict[str, Any]) -> dict[str, Any]:
-    exemplars = stored["exemplars"]
-    return {"speakerName": stored["speakerName"], "speakerRole": stored.get("speakerRole"),
+def _shown(person: Person, created: str | None, modified: str | None) -> ShownSpeaker:
+    exemplars = person["exemplars"]
+    return {"speakerName": person["speakerName"], "speakerRole": person.get("speakerRole"),
             "recordings": len(exemplars), "speechSeconds": round(sum(e["seconds"] for e in exemplars), 1),
-            "dateCreated": stored["dateCreated"], "dateModified": stored["dateModified"]}
+            "dateCreated": created, "dateModified": modified}
+
+
+def _shown_stored(stored: StoredPerson) -> ShownSpeaker:
+    return _shown(stored, stored["dateCreated"], stored["dateModified"])
 
 
 def enrolled_elsewhere(cat: Catalog, name: str, hashes: Sequence[str]) -> tuple[str, str] | None:
     """(another person, a recording's hash) when one of `hashes` is enrolled under another name."""
     wanted = set(hashes)
-    for person in cat.definitions.list(KIND):
+    for person in _everyone(cat):
         if person["speakerName"] == name:
             continue
         for exemplar in person["exemplars"]:
@@ -114,17 +174,17 @@ def refuse_voice_of_another(cat: Catalog, name: str, voices: Sequence[tuple[str,
 
 
 def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.ndarray]], replace: bool,
-           catalog: Catalog | None = None) -> dict[str, Any]:
+           catalog: Catalog | None = None) -> Enrolled:
     """Store `voices` ((recording SHA-256, seconds of speech, unit embedding) each) as `name`'s exemplars: added to
     what the person has, or in place of it with `replace`. A recording enrolled already for this person is not
     added twice. `{speakerName, speakerRole, recordings, speechSeconds, voiceprint: created|added|replaced|unchanged}`."""
     name, role = check_name(name), check_role(role)
     with using(catalog) as cat:
         refuse_enrolled_elsewhere(cat, name, [sha for sha, _, _ in voices])
-        earlier = cat.definitions.get(KIND, name)
+        earlier = _stored(cat, name)
         kept = [] if earlier is None or replace else list(earlier["exemplars"])
         known = {e["sha256"] for e in kept}
-        new = []
+        new: list[Exemplar] = []
         for sha, seconds, vector in voices:
             if sha not in known:  # a recording enrolled already, or given twice
                 known.add(sha)
@@ -133,26 +193,29 @@ def enroll(name: str, role: str | None, voices: Sequence[tuple[str, float, np.nd
             raise E.ConfigurationError(E.INVALID_VALUE, f"a person has at most {MAX_EXEMPLARS} enrolled recordings; "
                                        "use --replace to start again")
         action = "created" if earlier is None else "replaced" if replace else "added" if new else "unchanged"
-        body = {"speakerName": name, "speakerRole": role if role is not None or earlier is None
-                else earlier.get("speakerRole"), "exemplars": kept + new}  # a role stays until another is given
-        if action != "unchanged" or body["speakerRole"] != (earlier or {}).get("speakerRole"):
+        earlier_role = earlier.get("speakerRole") if earlier is not None else None
+        body: Person = {"speakerName": name, "speakerRole": role if role is not None or earlier is None
+                        else earlier_role, "exemplars": kept + new}  # a role stays until another is given
+        if action != "unchanged" or body["speakerRole"] != earlier_role:
             cat.definitions.put(KIND, name, body, v3json.utc_now())
-        shown = _shown(cat.definitions.get(KIND, name) or {**body, "dateCreated": None, "dateModified": None})
-    return shown | {"voiceprint": action}
+        now = _stored(cat, name)
+        shown = _shown_stored(now) if now is not None else _shown(body, None, None)
+    return {**shown, "voiceprint": action}
 
 
-def list_speakers(catalog: Catalog | None = None) -> dict[str, Any]:
+def list_speakers(catalog: Catalog | None = None) -> SpeakerListing:
     """Every enrolled person, without their voiceprints."""
     with using(catalog) as cat:
-        return {"speakers": [_shown(p) for p in cat.definitions.list(KIND)]}
+        return {"speakers": [_shown_stored(p) for p in _everyone(cat)]}
 
 
-def get_speaker(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
+def get_speaker(name: str, catalog: Catalog | None = None) -> ShownSpeaker:
+    """One enrolled person, without their voiceprint; NotFoundError when there is none of that name."""
     with using(catalog) as cat:
-        found = cat.definitions.get(KIND, " ".join(name.split()))
+        found = _stored(cat, " ".join(name.split()))
     if found is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"speaker {name!r} is not enrolled")
-    return _shown(found)
+    return _shown_stored(found)
 
 
 CHECKPOINT_TRIES = 50  # a tenth of a second apart: other processes reading the catalog finish their reads
@@ -189,4 +252,4 @@ def resolve(catalog: Catalog) -> tuple[EnrolledSpeaker, ...]:
     """Every enrolled person with their voiceprint, for naming the speakers of a run."""
     return tuple(EnrolledSpeaker(p["speakerName"], p.get("speakerRole"),
                                  tuple(_decoded(e["embedding"]) for e in p["exemplars"]))
-                 for p in catalog.definitions.list(KIND))
+                 for p in _everyone(catalog))

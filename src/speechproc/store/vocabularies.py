@@ -7,8 +7,8 @@ a term (compared case-insensitively, spaces collapsed) appears once across all t
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypedDict
 
 from speechproc import errors as E
 from speechproc.schema import Node, invalid
@@ -21,12 +21,27 @@ TERM_FIELDS = ("term", "soundsLike", "weight")
 STORED_FIELDS = ("vocabularyName", "terms")
 
 
+class Term(TypedDict):
+    """One term of a vocabulary, its defaults filled in."""
+
+    term: str
+    soundsLike: list[str]
+    weight: int
+
+
+class Vocabulary(TypedDict):
+    """A vocabulary as it is stored (its dates are the catalog's)."""
+
+    vocabularyName: str
+    terms: list[Term]
+
+
 def term_key(term: str) -> str:
     """How two terms are compared for duplicates: case-insensitive, spaces collapsed."""
     return " ".join(term.split()).casefold()
 
 
-def _term(value: Any, path: str, bad: int) -> dict[str, Any]:
+def _term(value: Any, path: str, bad: int) -> Term:
     """One term checked and cleaned: `{term, soundsLike, weight}` with the defaults filled in."""
     if not isinstance(value, dict):
         raise invalid(path, "a term is an object {term, soundsLike, weight}", bad)
@@ -63,7 +78,7 @@ def _term(value: Any, path: str, bad: int) -> dict[str, Any]:
     return {"term": text, "soundsLike": forms, "weight": weight}
 
 
-def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[dict[str, Any]]:
+def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[Term]:
     """A list of terms checked (20010, 20014, 20015, 20017, `bad` for any other fault) and cleaned."""
     if not isinstance(value, list):
         raise invalid(path, "terms must be a list of {term, soundsLike, weight} objects", bad)
@@ -74,7 +89,7 @@ def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[dict[
     return terms
 
 
-def _no_duplicates(terms: list[dict[str, Any]], path: str) -> None:
+def _no_duplicates(terms: Sequence[Term], path: str) -> None:
     seen: set[str] = set()
     for term in terms:
         key = term_key(term["term"])
@@ -92,7 +107,7 @@ class Terms(Node):
         check_terms(value, path)
 
 
-def stored(name: str, body: Any, check_name: Callable[[str, str], str]) -> dict[str, Any]:
+def stored(name: str, body: Any, check_name: Callable[[str, str], str]) -> Vocabulary:
     """The vocabulary to store under `name` (`PUT /definition/vocabularies/{name}`): 80200-80203 and the term
     codes; `{vocabularyName, terms}` with every term's defaults filled in."""
     check_name(name, "vocabulary")
@@ -110,10 +125,10 @@ def stored(name: str, body: Any, check_name: Callable[[str, str], str]) -> dict[
     return {"vocabularyName": name, "terms": check_terms(body["terms"], "terms", E.VOCABULARY_BAD_TERM)}
 
 
-def resolve(items: Any, lookup: Callable[[str], dict[str, Any] | None]) -> tuple[dict[str, Any], ...]:
+def resolve(items: Any, lookup: Callable[[str], Mapping[str, Any] | None]) -> tuple[Term, ...]:
     """Every term of a configuration's `vocabularies`, in order: inline terms as given, a named list read with
     `lookup` (20008 not stored, 20009 empty); a term in two lists is 20017."""
-    terms: list[dict[str, Any]] = []
+    terms: list[Term] = []
     for i, item in enumerate(items):
         if "vocabularyName" in item:
             name = item["vocabularyName"]
