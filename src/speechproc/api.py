@@ -20,7 +20,7 @@ from speechproc.config.options import build as build_options
 from speechproc.config.options import callback_options
 from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
-from speechproc.conversation import MediaItem
+from speechproc.conversation import MediaFacts
 from speechproc.delivery import outbox
 from speechproc.engines import inventory
 from speechproc.engines.models import default_threads
@@ -89,7 +89,7 @@ def align_media(media_id: str, transcript: str, settings: Settings | None = None
         except align.TranscriptMismatch as exc:
             raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
         old = row["item"]
-        item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
+        item = MediaFacts(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
         cat.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
         outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
         job = Job(media_id=media_id, input=Path(row["input_path"]), outputs=outputs, redacted_audio=None,

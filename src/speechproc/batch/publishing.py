@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from speechproc import errors as E
-from speechproc.conversation import Conversation, DetectorResult
+from speechproc.conversation import Conversation, DetectorFindings
 from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, insights_text, openpgp
 from speechproc.formats.stored import writer_language
 from speechproc.paths import printable
@@ -31,7 +31,7 @@ def redacted_audio_path(outputs: dict[str, Path], source: Path, redacts_audio: b
     return openpgp.sealed_name(target) if outputs["json"].name.endswith(openpgp.SUFFIX) else target
 
 
-def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorResult], record: OutputRecord,
+def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorFindings], record: OutputRecord,
                  media_id: str | None, encryption: openpgp.PublicKey | None = None) -> bool:
     """Write the redacted copy of `source` to `target`, the detections of every detector that redacts
     audio replaced by its tone; whether there was such a detector (else nothing is written). With

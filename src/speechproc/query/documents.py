@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from speechproc.conversation import Conversation, Occurrence
+from speechproc.conversation import Conversation, Mention
 from speechproc.query import Document, Hit
 from speechproc.query.evaluator import DocTurn
 
@@ -50,11 +50,11 @@ def from_index(summary: dict[str, Any], load_turns: Callable[[], list[list[Any]]
                     insights=summary.get("insights") or {})
 
 
-def occurrences(hits: Iterable[Hit]) -> dict[str, list[Occurrence]]:
+def occurrences(hits: Iterable[Hit]) -> dict[str, list[Mention]]:
     """Hits grouped by speaker, in time order, as v3 occurrences."""
-    out: dict[str, list[Occurrence]] = {}
+    out: dict[str, list[Mention]] = {}
     for hit in sorted(hits):
-        out.setdefault(hit.speaker, []).append(Occurrence(hit.s, hit.e, hit.exact))
+        out.setdefault(hit.speaker, []).append(Mention(hit.s, hit.e, hit.exact))
     return out
 
 

@@ -20,8 +20,8 @@ from speechproc.query.tree import (
     CallNot,
     CallOr,
     Comparison,
+    Phrase,
     Statement,
-    Term,
     TurnAnd,
     TurnNot,
     TurnOr,
@@ -201,7 +201,7 @@ def _in_windows(hit: Hit, windows: Sequence[Window], length_ms: int) -> bool:
     return True
 
 
-def term_hits(term: Term, doc: Document) -> dict[int, list[Hit]]:
+def term_hits(term: Phrase, doc: Document) -> dict[int, list[Hit]]:
     """Turns in which the term is said, with each occurrence."""
     out: dict[int, list[Hit]] = {}
     span = len(term.words) + term.slop
@@ -228,7 +228,7 @@ def term_hits(term: Term, doc: Document) -> dict[int, list[Hit]]:
 
 def turn_hits(node: object, doc: Document) -> dict[int, list[Hit]]:
     """Turns where a within-turn expression holds, with the hits that made it hold."""
-    if isinstance(node, Term):
+    if isinstance(node, Phrase):
         return term_hits(node, doc)
     if isinstance(node, TurnAnd):
         found = turn_hits(node.operands[0], doc)
@@ -296,7 +296,7 @@ def _compared(op: str, left: _Ordered, right: _Ordered) -> bool:
 
 def holds(node: object, doc: Document) -> tuple[bool, list[Hit]]:
     """Whether a condition holds on the whole call, and its hits."""
-    if isinstance(node, (Term, TurnAnd, TurnOr, TurnNot)):
+    if isinstance(node, (Phrase, TurnAnd, TurnOr, TurnNot)):
         found = turn_hits(node, doc)
         return bool(found), [h for t in sorted(found) for h in found[t]]
     if isinstance(node, CallAnd):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from speechproc.conversation import ClassifierResult, Conversation
+from speechproc.conversation import ClassifierPrediction, Conversation
 from speechproc.engines import classifiers
 
 
@@ -19,7 +19,7 @@ def run(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> None:
     results = []
     for definition in definitions:
         index, label, score = classifiers.predict(classifiers.model(definition["classifierName"]), text)
-        results.append(ClassifierResult(definition["classifierId"], definition["classifierName"],
+        results.append(ClassifierPrediction(definition["classifierId"], definition["classifierName"],
                                         definition["classifierVersion"], definition["classifierDisplayName"],
                                         label, score, index, definition.get("classifierType", "binary")))
     conv.classifiers = results
