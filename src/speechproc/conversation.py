@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from speechproc.results import JsonObject, ModelDescription
+
 TURN = "turn"
 PUNC = "punc"
 SILENCE_INCIDENT_MS = 4000  # a silence longer than this is an incident (metrics and reports)
@@ -253,7 +255,7 @@ class InsightAnswer:
 class CallInsights:
     """What happened in the call, as the language model read it; a part not asked for is None."""
 
-    model: dict[str, Any]
+    model: ModelDescription
     summary: str | None = None
     reason: str | None = None
     outcome: str | None = None  # resolved | unresolved | followUp
@@ -269,11 +271,11 @@ class Conversation:
     language: str = "en-US"
     length_ms: int = 0
     date_created: str = ""
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JsonObject = field(default_factory=dict)  # as given
     content_type: str = ""
     channels: list[Channel] = field(default_factory=list)
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
-    diarized_voices: dict[str, Any] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
+    diarized_voices: dict[str, np.ndarray] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
     speaker_roles: dict[str, str] = field(default_factory=dict)  # an enrolled speaker's role, by name
     overlapped: list[tuple[int, int, str]] = field(default_factory=list)  # (s, e, speaker) talking over another
     recognized: list[RecognizedWord] = field(default_factory=list)
@@ -332,6 +334,6 @@ class MediaFacts:
     date_finished: str | None = None
     content_type: str | None = None
     length_ms: int | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JsonObject = field(default_factory=dict)  # as given
     errors: list[tuple[int, str]] = field(default_factory=list)
     warnings: list[tuple[int, str]] = field(default_factory=list)

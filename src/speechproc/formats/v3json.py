@@ -187,7 +187,7 @@ def insights_json(found: CallInsights) -> v3.Insights:
             if a.s is not None and a.e is not None:
                 answer["s"], answer["e"] = a.s, a.e
             out["answers"].append(answer)
-    out["model"] = dict(found.model)
+    out["model"] = found.model.copy()
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from speechproc import errors as E
 from speechproc.config.documents_io import parse_document, read_bounded
@@ -18,13 +18,29 @@ from speechproc.paths import absolute, printable
 from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
+from speechproc.results import MediaItem
 from speechproc.store import ownership
 from speechproc.store.catalog import Catalog, using
 from speechproc.store.corpus import searchable
-from speechproc.store.export import records, refuse, write_requested
+from speechproc.store.export import MediaRow, records, refuse, write_requested
 
 MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's is about 60 MB)
 CORPUS_DEFAULT = "corpus.html"
+
+
+class _ReportSummaryRequired(TypedDict):
+    report: str | None  # the file written; None when the page was printed
+    bytes: int
+    sections: list[str]  # the ids of its sections
+
+
+class ReportSummary(_ReportSummaryRequired, total=False):
+    """What `call` or `corpus` wrote: a call report has its item's mediaId and the recording its player plays
+    (`audio`, relative to the report; None: no player), a corpus report the count of its items."""
+
+    mediaId: str
+    audio: str | None
+    items: int
 
 
 def report_path(json_path: Path) -> Path:
@@ -34,8 +50,10 @@ def report_path(json_path: Path) -> Path:
     return json_path.with_name(stem + REPORT_SUFFIX)
 
 
-def _read_item(path: Path) -> dict[str, Any]:
-    """A v3 media item from a JSON file; ConfigurationError naming the file when it is not one."""
+def _read_item(path: Path) -> MediaItem:
+    """A v3 media item from a JSON file; ConfigurationError naming the file when it is not one. Only its
+    being an object with a mediaId or a transcript is checked: a hand-made file may hold anything else,
+    which the report reads defensively."""
     shown = printable(str(path))
     try:
         raw = read_bounded(path, E.INVALID_VALUE, MAX_ITEM_BYTES)
@@ -50,10 +68,10 @@ def _read_item(path: Path) -> dict[str, Any]:
     item = parse_document(text, shown, E.INVALID_VALUE)
     if not isinstance(item, dict) or not ("mediaId" in item or "transcript" in item):
         raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: not a v3 media item (no mediaId or transcript)")
-    return item
+    return cast(MediaItem, item)
 
 
-def _target(target: str, catalog: Catalog) -> tuple[dict[str, Any], dict[str, Any] | None, Path | None]:
+def _target(target: str, catalog: Catalog) -> tuple[MediaItem, MediaRow | None, Path | None]:
     """(the item, its catalog record or None, its .v3.json file or None) for a media id or a file."""
     if not target.strip():
         raise E.ConfigurationError(E.INVALID_VALUE, "the report's target is empty: give a media id or a .v3.json file")
@@ -94,7 +112,8 @@ def _is_text(value: str) -> bool:
         return False
 
 
-def call(target: str, output: str | Path | None = None, catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+def call(target: str, output: str | Path | None = None,
+         catalog: Catalog | None = None) -> tuple[str | None, ReportSummary]:
     """The call report of a media id or a `.v3.json` file: (the page when `output` is "-", a summary
     {report, mediaId, bytes, sections, audio})."""
     with using(catalog) as cat:
@@ -134,7 +153,7 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _build(target: str, item: dict[str, Any], audio: str | None, name: str | None,
+def _build(target: str, item: MediaItem, audio: str | None, name: str | None,
            redacted: bool) -> tuple[str, list[str]]:
     """The page and its sections; a value of the wrong type where the v3 shape has another is a usage
     error naming the target (a hand-made or damaged .v3.json), not a crash."""
@@ -145,7 +164,7 @@ def _build(target: str, item: dict[str, Any], audio: str | None, name: str | Non
             f"{target}: not a v3 media item of the expected shape ({type(exc).__name__}: {exc})")) from None
 
 
-def _earlier_items(place: Path, record: dict[str, Any], catalog: Catalog) -> set[str]:
+def _earlier_items(place: Path, record: MediaRow, catalog: Catalog) -> set[str]:
     """The earlier media item of the same recording whose report is at `place` (the recording was
     processed again since: a new item, the same report place), which this item's report replaces."""
     owner = catalog.output_media(str(ownership.canonical(place)))
@@ -154,7 +173,7 @@ def _earlier_items(place: Path, record: dict[str, Any], catalog: Catalog) -> set
         else set()
 
 
-def write_own_report(place: Path, html: str, record: dict[str, Any], catalog: Catalog, option: str | None = None) -> None:
+def write_own_report(place: Path, html: str, record: MediaRow, catalog: Catalog, option: str | None = None) -> None:
     """Write a catalog item's report at its own place (beside its .v3.json), replacing what speechproc
     wrote there for it, for an earlier item of the same recording, or as a report or export; never
     another recording's item's output nor a file of the user's (ConfigurationError, exit 2)."""
@@ -166,7 +185,7 @@ def _encrypted(media_id: str) -> E.NotFoundError:
                            "results (its call report is written, encrypted, when it is processed with --report)")
 
 
-def report_of_unchanged(row: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+def report_of_unchanged(row: MediaRow, catalog: Catalog) -> MediaRow:
     """Write the call report of an unchanged (skipped) item from its stored result, beside its .v3.json, as
     its own output; the row with the report among its outputs (as it was, when it has no .v3.json)."""
     if "json" not in row["outputs"]:
@@ -184,7 +203,7 @@ def report_of_unchanged(row: dict[str, Any], catalog: Catalog) -> dict[str, Any]
     return {**row, "outputs": outputs}
 
 
-def _report_places(record: dict[str, Any] | None, json_file: Path | None) -> set[Path]:
+def _report_places(record: MediaRow | None, json_file: Path | None) -> set[Path]:
     """Where the item's own call report is (`run --report`'s, or beside its .v3.json): only there is a
     report written as the item's output (so that `run --report` may replace it later); every other
     output of the item stays out of reach."""
@@ -193,13 +212,13 @@ def _report_places(record: dict[str, Any] | None, json_file: Path | None) -> set
     return {ownership.canonical(Path(p)) for p in places if p}
 
 
-def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> dict[str, Any]:
+def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> ReportSummary:
     return {"report": printable(str(place)) if place is not None else None, "mediaId": media_id,
             "bytes": len(html.encode("utf-8")), "sections": parts, "audio": audio}
 
 
 def corpus(query: str | None = None, output: str | Path | None = None, date_field: str | None = None,
-           catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+           catalog: Catalog | None = None) -> tuple[str | None, ReportSummary]:
     """The corpus report over the catalog, or the items a `speechproc query` statement selects: (the page
     when `output` is "-", a summary {report, items, bytes, sections})."""
     field = corpus_report.check_date_field(date_field if date_field is not None else "dateCreated")
@@ -212,8 +231,8 @@ def corpus(query: str | None = None, output: str | Path | None = None, date_fiel
         selection = f"selected by: {query}" if query else "every item of the catalog"
         parts = corpus_report.sections(chosen, field, selection)
         html = corpus_report.render(chosen, field, selection, parts)
-        summary: dict[str, Any] = {"report": None, "items": len(chosen), "bytes": len(html.encode("utf-8")),
-                                   "sections": [s.id for s in parts]}
+        summary: ReportSummary = {"report": None, "items": len(chosen), "bytes": len(html.encode("utf-8")),
+                                  "sections": [s.id for s in parts]}
         if output is not None and os.fspath(output) == "-":
             return html, summary
         place = absolute(output if output is not None else CORPUS_DEFAULT)

@@ -37,7 +37,8 @@ from typing import Any
 from speechproc import errors as E
 from speechproc.conversation import CallInsights, Conversation, InsightAnswer, PromisedAction
 from speechproc.engines import inventory
-from speechproc.engines.llm import LanguageModel, ModelError, NoAnswer, is_server
+from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAnswer, is_server
+from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.grounding import Line, lines_of, ungrounded
 from speechproc.stages.grounding import normal as _normal
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightQuestion, InsightsOptions
@@ -109,7 +110,7 @@ REASON = {"type": "object", "properties": {"reason": {"type": "string", "maxLeng
           "required": ["reason", "turn"], "additionalProperties": False}
 SUMMARY = {"type": "object", "properties": {"summary": {"type": "string", "maxLength": 400}},
            "required": ["summary"], "additionalProperties": False}
-def actions_schema(speakers: list[str]) -> dict[str, Any]:
+def actions_schema(speakers: list[str]) -> JsonObject:
     """A list of promises, each by one of the call's `speakers` (Agent and Caller, or a mono call's)."""
     item = {"type": "object", "properties": {"speaker": {"type": "string", "enum": speakers},
                                              "text": {"type": "string", "maxLength": 120},
@@ -131,12 +132,12 @@ class Reader:
         self.unanswered = 0  # questions the model gave no JSON answer to
         self.fresh = True  # the piece's first question evaluates its whole prompt anew
 
-    def messages(self, question: str) -> list[dict[str, str]]:
+    def messages(self, question: str) -> list[ChatMessage]:
         user = f"<transcript>\n{self.transcript}\n</transcript>\n\n{question}"
         return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
-    def ask(self, question: str, schema: dict[str, Any], max_tokens: int,
-            follow_up: tuple[str, str] | None = None) -> dict[str, Any]:
+    def ask(self, question: str, schema: JsonObject, max_tokens: int,
+            follow_up: tuple[str, str] | None = None) -> JsonObject:
         messages = self.messages(question)
         if follow_up is not None:
             messages += [{"role": "assistant", "content": follow_up[0]}, {"role": "user", "content": follow_up[1]}]
@@ -183,7 +184,7 @@ class Reader:
                 best, best_key = line, key
         return best
 
-    def grounded_text(self, question: str, schema: dict[str, Any], key: str, max_tokens: int) -> tuple[str, Any]:
+    def grounded_text(self, question: str, schema: JsonObject, key: str, max_tokens: int) -> tuple[str, Any]:
         """(the text under `key`, the whole answer), asked again once when it names what the call does not;
         what is still not in the call after that is dropped by the caller (`ungrounded` says what)."""
         found = self.ask(question, schema, max_tokens)
@@ -196,7 +197,7 @@ class Reader:
         return text, found
 
 
-def _text_of(found: dict[str, Any], key: str) -> str:
+def _text_of(found: JsonObject, key: str) -> str:
     value = found.get(key)
     return value.strip() if isinstance(value, str) else ""
 
@@ -319,7 +320,7 @@ def _answer(reader: Reader, question: InsightQuestion) -> tuple[str, Line | None
     return ("yes", line, p) if line is not None else ("unclear", None, p)
 
 
-def combine(read: list[PieceAnswers], options: InsightsOptions, model: dict[str, Any]) -> CallInsights:
+def combine(read: list[PieceAnswers], options: InsightsOptions, model: ModelDescription) -> CallInsights:
     """The call's insights from its pieces' answers."""
     found = CallInsights(model=model)
     if options.reason:

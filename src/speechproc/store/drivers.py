@@ -11,7 +11,7 @@ one closest to the group's centroid); its examples are its most typical calls.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ class Reasoned:
     outcome: str | None
 
 
-def of_items(items: Sequence[dict[str, Any]]) -> list[Reasoned]:
+def of_items(items: Sequence[Mapping[str, Any]]) -> list[Reasoned]:
     """The calls among media items (v3 JSON) whose insights name a reason."""
     out = []
     for item in items:
