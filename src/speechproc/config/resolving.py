@@ -3,9 +3,16 @@ categories, keyword groups, classifiers, vocabularies, the encryption key and th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from speechproc import errors as E
 from speechproc.config.settings import Settings
+from speechproc.configuration import (
+    CategoryDefinition,
+    ClassifierDefinition,
+    KeywordGroupDefinition,
+    VocabularyTermEntry,
+)
 from speechproc.store import keys, speakers, vocabularies
 from speechproc.store.catalog import Catalog
 
@@ -15,22 +22,23 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 
     Raise ConfigurationError for a category or group that is not defined (or a group without keywords), a
     vocabulary that is not stored or is empty (20008, 20009), a term in two lists (20017), or an
-    `encryption.publicKeyId` that is not stored."""
+    `encryption.publicKeyId` that is not stored. The catalog holds definitions as `store.definitions`
+    checked them: they have the shapes of `speechproc.configuration`."""
     public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names
     if settings.all_categories:
-        found = catalog.list_definitions("category")
+        found = cast(list[CategoryDefinition], catalog.list_definitions("category"))
     else:
         found = []
         for i, name in enumerate(wanted):
-            definition = catalog.get_definition("category", name)
+            definition = cast("CategoryDefinition | None", catalog.get_definition("category", name))
             if definition is None:
                 raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
                                            "defined (speechproc categories put NAME FILE)")
             found.append(definition)
     groups = []
     for i, name in enumerate(settings.spotting_group_names):
-        group = catalog.get_definition("group", name)
+        group = cast("KeywordGroupDefinition | None", catalog.get_definition("group", name))
         if group is None:
             raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
                                        f"{name!r} is not defined (speechproc groups put NAME FILE)")
@@ -38,17 +46,17 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
             raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
         groups.append(group)
     models = []
-    stored = {c["classifierId"]: c for c in catalog.list_definitions("classifier")}
+    stored = {c["classifierId"]: c for c in cast(list[ClassifierDefinition], catalog.list_definitions("classifier"))}
     for i, item in enumerate(settings.classifier_refs):
-        definition = catalog.get_definition("classifier", item["classifierName"]) if "classifierName" in item \
-            else stored.get(item.get("classifierId", ""))
-        if definition is None:
+        classifier = cast("ClassifierDefinition | None", catalog.get_definition("classifier", item["classifierName"])) \
+            if "classifierName" in item else stored.get(item.get("classifierId", ""))
+        if classifier is None:
             which = item.get("classifierName") or item.get("classifierId")
             raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
                                        "registered (speechproc classifiers put NAME MODEL_FILE)")
-        models.append(definition)
-    vocabulary = vocabularies.resolve(settings.value("vocabularies"),
-                                      lambda name: catalog.get_definition("vocabulary", name))
+        models.append(classifier)
+    vocabulary = cast(tuple[VocabularyTermEntry, ...], vocabularies.resolve(
+        settings.value("vocabularies"), lambda name: catalog.get_definition("vocabulary", name)))
     people = speakers.resolve(catalog) if settings.local("speakerIdentification") else ()
     return replace(settings, categories=tuple(found), groups=tuple(groups), classifiers=tuple(models),
                    public_key=public_key, vocabulary=vocabulary, speakers=people, speakers_digest=speakers.digest(people))

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from speechproc.delivery.bodies import plan
+from speechproc.delivery.deliveries import QueuedDelivery
 from speechproc.delivery.destinations import Refused, delivery_destination, inspect_folder
 from speechproc.delivery.options import CallbackOptions
 from speechproc.delivery.schedule import ATTEMPTS_PER_ROUND, next_due, spent
@@ -40,10 +41,10 @@ def enqueue(catalog: Catalog, item: MediaItem, options: CallbackOptions, streams
     """Put the item's callbacks into the outbox (sent by `deliver_due`, retried from there)."""
     deliveries = plan(item, options, {k: v for k, v in streams.items() if v}, time.time() if now is None else now)
     if deliveries:
-        catalog.outbox_add(deliveries)
+        catalog.outbox_add([dict(d) for d in deliveries])  # the catalog takes plain dicts
 
 
-def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str | None]:
+def _body(delivery: QueuedDelivery, max_bytes: int) -> tuple[bytes | None, str | None]:
     """The body to send, or why it cannot be sent at all (then the delivery is dead)."""
     if delivery["body"] is not None:
         body = bytes(delivery["body"])
@@ -59,7 +60,7 @@ def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str |
     return body, None
 
 
-def _refusal(delivery: dict[str, Any]) -> str | None:
+def _refusal(delivery: QueuedDelivery) -> str | None:
     """Why the rules refuse the delivery's destination as it is now (then it is dead at once), or None."""
     try:
         found = delivery_destination(delivery)
@@ -70,7 +71,7 @@ def _refusal(delivery: dict[str, Any]) -> str | None:
     return None
 
 
-def _work(catalog_path: Path, delivery: dict[str, Any], clock: Callable[[], float], sender: Sender,
+def _work(catalog_path: Path, delivery: QueuedDelivery, clock: Callable[[], float], sender: Sender,
           timeout: float, max_bytes: int) -> str:
     """Attempts until success, the end of the round, or death (a body that cannot be sent or a URL the
     rules refuse: dead at once). Every attempt is counted in the catalog before it is made, with the
@@ -110,7 +111,8 @@ def deliver_due(catalog: Catalog, options: CallbackOptions | None = None, clock:
     """Send every delivery that is due; return how many were delivered, are still pending, or died."""
     options = options or CallbackOptions()
     timeout, max_bytes = options.timeout, options.max_bytes
-    due = catalog.outbox_claim(clock(), lease=ATTEMPTS_PER_ROUND * timeout + 60)
+    # the outbox gives back what `plan` queued, with its attempts so far
+    due = cast(list[QueuedDelivery], catalog.outbox_claim(clock(), lease=ATTEMPTS_PER_ROUND * timeout + 60))
     counts = {"delivered": 0, "pending": 0, "dead": 0}
     if not due:
         return counts

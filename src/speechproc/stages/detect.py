@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, DetectedClass, DetectorFindings, Token
@@ -140,7 +140,7 @@ def long_numbers(runs: Sequence[DigitRun]) -> list[DetectedClass]:
     return [DetectedClass(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
 
 
-def detect(conv: Conversation, name: str, params: dict) -> list[DetectedClass]:
+def detect(conv: Conversation, name: str, params: Mapping[str, str | None]) -> list[DetectedClass]:
     words = sorted((w for w in conv.words if w.is_word), key=lambda w: w.s)
     runs = digit_runs(words)
     if name == "PCI":

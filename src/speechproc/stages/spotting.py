@@ -6,15 +6,15 @@ when any of its keywords was said; its `score` is the share of its keywords that
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from speechproc.configuration import KeywordGroupDefinition
 from speechproc.conversation import Conversation, KeyTerm, KeywordGroupResult
 from speechproc.query import Document, documents
 from speechproc.query.evaluator import term_hits
 from speechproc.query.tree import Phrase, normalise_word
 
 
-def spot(doc: Document, group: dict) -> KeywordGroupResult:
+def spot(doc: Document, group: KeywordGroupDefinition) -> KeywordGroupResult:
     said: list[KeyTerm] = []
     for keyword in group["keywords"]:
         words = tuple(w for w in (normalise_word(x) for x in keyword.split()) if w)
@@ -24,7 +24,7 @@ def spot(doc: Document, group: dict) -> KeywordGroupResult:
     return KeywordGroupResult(group["groupName"], bool(said), round(len(said) / len(group["keywords"]), 4), said)
 
 
-def run(conv: Conversation, groups: Sequence[dict[str, Any]]) -> None:
+def run(conv: Conversation, groups: Sequence[KeywordGroupDefinition]) -> None:
     """Spot every keyword group (definitions as stored) in the transcript."""
     doc = documents.from_conversation(conv)
     conv.spotting = [spot(doc, group) for group in groups]
