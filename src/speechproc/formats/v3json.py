@@ -242,8 +242,9 @@ def media_item(item: MediaFacts, conv: Conversation | None = None) -> v3.MediaIt
     return out
 
 
-def summary(item_json: Mapping[str, Any]) -> v3.MediaSummary:
+def summary(item: v3.MediaItem) -> v3.MediaSummary:
     """A media item without its results, for listings."""
+    item_json: Mapping[str, object] = item
     keys = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "timeToLiveInSeconds",
             "expiresOn", "mediaContentType", "length", "metadata", "errors", "warnings", "encryption")
     return cast(v3.MediaSummary, {k: item_json[k] for k in keys if k in item_json})
