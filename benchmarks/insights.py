@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from speechproc.conversation import PUNC, Conversation, Turn, Word  # noqa: E402
+from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
 from speechproc.stages import grounding, insights  # noqa: E402
 from speechproc.stages.options import InsightQuestion, InsightsOptions  # noqa: E402
@@ -49,15 +49,15 @@ def conversation(call: dict) -> Conversation:
     conv = Conversation(f"00000000-0000-4000-8000-{int(call['id'].split('-')[1]):012d}")
     t = 0
     for turn in call["turns"]:
-        tokens: list[Word] = []
+        tokens: list[Token] = []
         for piece in re.findall(r"[\w'$%-]+|[.,?!]", turn["text"]):
             if piece in ".,?!":
                 if tokens:
-                    tokens.append(Word(0, 0.0, tokens[-1].e, tokens[-1].e, piece, PUNC, speaker=turn["speaker"]))
+                    tokens.append(Token(0, 0.0, tokens[-1].e, tokens[-1].e, piece, PUNC, speaker=turn["speaker"]))
             else:
-                tokens.append(Word(0, 0.95, t, t + 350, piece, speaker=turn["speaker"]))
+                tokens.append(Token(0, 0.95, t, t + 350, piece, speaker=turn["speaker"]))
                 t += 400
-        conv.turns.append(Turn(turn["speaker"], tokens[0].s, tokens[-1].e, tokens))
+        conv.turns.append(SpeakerTurn(turn["speaker"], tokens[0].s, tokens[-1].e, tokens))
         conv.words += tokens
         t += 800
     conv.length_ms = t

@@ -176,13 +176,13 @@ def spoken(media: dict) -> list[dict]:
 
 def rescored(kept: dict, finder=None) -> tuple[list, dict]:
     """A kept call with its detections found again from its recognised words: by today's rules, or by
-    `finder(tokens)` (a list of Detection)."""
-    from speechproc.conversation import Word
+    `finder(tokens)` (a list of DetectedClass)."""
+    from speechproc.conversation import Token
     from speechproc.stages.detect import personal_data
 
     media = kept["media"]
     media["_words"] = spoken(media)
-    tokens = [Word(p=w["p"], c=w.get("c", 1.0), s=w["s"], e=w["e"], w=w["w"], m=w.get("m"), speaker=w["speaker"])
+    tokens = [Token(p=w["p"], c=w.get("c", 1.0), s=w["s"], e=w["e"], w=w["w"], m=w.get("m"), speaker=w["speaker"])
               for w in media["_words"]]
     tokens.sort(key=lambda w: (w.s, w.p))
     found = finder(tokens) if finder else personal_data(tokens)

@@ -153,7 +153,8 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from speechproc.config import options
     from speechproc.config import v3 as config
     from speechproc.config.resolving import resolve
-    from speechproc.conversation import Conversation, MediaItem
+
+    from speechproc.conversation import Conversation, MediaFacts
     from speechproc.formats import v3json
     from speechproc.stages import pipeline
     from speechproc.store import corpus
@@ -176,7 +177,7 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
                          words=truth_words(truth_for("call.flac")))
         if settings.analytic_indexing:
             corpus.index(catalog, conv)
-    item = MediaItem(conv.media_id, "finished", v3json.utc_now(), v3json.utc_now(), conv.content_type,
+    item = MediaFacts(conv.media_id, "finished", v3json.utc_now(), v3json.utc_now(), conv.content_type,
                      conv.length_ms, warnings=conv.warnings)
     return {**v3json.media_item(item, conv), "_catalog": str(path)}
 

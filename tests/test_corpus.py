@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc import api
-from speechproc.conversation import MetricGroup
+from speechproc.conversation import MetricValues
 from speechproc.errors import ConfigurationError
 from speechproc.query import parse
 from speechproc.store import corpus
@@ -28,7 +28,7 @@ def catalog(tmp_path_factory):
             conv = conversation(*turns)
             conv.media_id = f"00000000-0000-4000-8000-00000000000{suffix}"
             conv.date_created, conv.metadata = created, metadata
-            conv.metrics = [MetricGroup("talk-time-and-rate", {"agent-talk-ratio": ratio})]
+            conv.metrics = [MetricValues("talk-time-and-rate", {"agent-talk-ratio": ratio})]
             corpus.index(cat, conv)
         yield cat
 

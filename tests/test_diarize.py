@@ -11,7 +11,7 @@ import pytest
 
 from conftest import SAMPLES, truth_for
 from speechproc.config import v3 as config
-from speechproc.conversation import Conversation, RecognizedWord, Word
+from speechproc.conversation import Conversation, RecognizedWord, Token
 from speechproc.engines import resemblyzer
 from speechproc.stages import asr, diarize, ingest
 from speechproc.stages.diarize import Segment
@@ -237,7 +237,7 @@ def test_words_without_duration_never_make_a_turn_of_their_own(recognized_downmi
     squeezed = diarized(squeezed, {})
     after = [w.speaker for w in squeezed.recognized]
     assert sum(a == b for a, b in zip(before, after)) >= 0.9 * len(before)
-    tokens = [Word(0, w.probability, w.s, w.e, w.text, speaker=w.speaker) for w in squeezed.recognized]
+    tokens = [Token(0, w.probability, w.s, w.e, w.text, speaker=w.speaker) for w in squeezed.recognized]
     for turn in turns.build_turns(tokens, squeezed.diarized_speakers):
         assert any(w.e > w.s for w in turn.words), f"a turn of zero-length words only: {turn.words}"
 
@@ -337,7 +337,7 @@ def test_the_second_voice_of_an_overlap_is_the_nearest_other_speaker():
 def test_overlapped_speech_joins_the_second_speakers_voice_activity():
     from speechproc.stages.turns import voice_activity
 
-    words = [Word(p=0, c=0.9, s=0, e=2000, w="hello", speaker="A"), Word(p=1, c=0.9, s=2500, e=4000, w="there",
+    words = [Token(p=0, c=0.9, s=0, e=2000, w="hello", speaker="A"), Token(p=1, c=0.9, s=2500, e=4000, w="there",
                                                                      speaker="B")]
     assert voice_activity(words, ["A", "B"]) == {"A": [(0, 2000)], "B": [(2500, 4000)]}
     assert voice_activity(words, ["A", "B"], [(1600, 2100, "B"), (9000, 9100, "C")]) == \

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from speechproc.conversation import Word
+from speechproc.conversation import Token
 from speechproc.formats import get_writer, v3json
 from speechproc.formats.cues import MAX_CUE_CHARS, MAX_CUE_MS, build_cues, clock, wrap
 from speechproc.formats.stored import stored_transcript
@@ -19,21 +19,21 @@ from speechproc.formats.stored import stored_transcript
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def turn(speaker: str, text: str, start: int, step: int = 400) -> list[Word]:
+def turn(speaker: str, text: str, start: int, step: int = 400) -> list[Token]:
     """A turn marker and words with punctuation tokens; each word lasts `step` - 50 ms."""
-    toks: list[Word] = []
+    toks: list[Token] = []
     t = start
     for raw in text.split():
         core, mark = raw.rstrip(".,?"), raw[len(raw.rstrip(".,?")):]
-        toks.append(Word(0, 0.9, t, t + step - 50, core, speaker=speaker))
+        toks.append(Token(0, 0.9, t, t + step - 50, core, speaker=speaker))
         if mark:
-            toks.append(Word(0, 0.0, t + step - 50, t + step - 50, mark, m="punc", speaker=speaker))
+            toks.append(Token(0, 0.0, t + step - 50, t + step - 50, mark, m="punc", speaker=speaker))
         t += step
     real = [w for w in toks if w.m is None]
-    return [Word(0, 1.0, real[0].s, real[-1].e, speaker, m="turn", speaker=speaker), *toks]
+    return [Token(0, 1.0, real[0].s, real[-1].e, speaker, m="turn", speaker=speaker), *toks]
 
 
-def sample_words() -> list[Word]:
+def sample_words() -> list[Token]:
     words = (turn("Agent", "Thank you for calling Acme & Sons support. My name is John. How can I help you "
                            "today? Our hours are <nine> to five, Monday to Friday.", 2499)
              + turn("Caller", "Hi John, I was charged twice.", 3_599_000)
@@ -137,14 +137,14 @@ def test_ffmpeg_reads_our_captions_with_the_same_cue_times(tmp_path, fmt, suffix
     assert _ffmpeg_cue_times(path) == [(c.start, c.end) for c in build_cues(words)]
 
 
-def overlapping_words() -> list[Word]:
+def overlapping_words() -> list[Token]:
     """Two parties talking over each other (the second turn starts inside the first's second cue), and
     words the recogniser gave no duration, one of them a turn of its own."""
     words = (turn("Agent", "Thank you for calling. Let me look that up for you right now while you wait on the "
                            "line with me.", 10_000)
              + turn("Caller", "Okay, sure.", 15_500)
-             + [Word(0, 1.0, 12_060, 12_060, "Caller", m="turn", speaker="Caller"),
-                Word(0, 0.9, 12_060, 12_060, "I", speaker="Caller")]
+             + [Token(0, 1.0, 12_060, 12_060, "Caller", m="turn", speaker="Caller"),
+                Token(0, 0.9, 12_060, 12_060, "I", speaker="Caller")]
              + turn("Agent", "Found it.", 19_000))
     zero = next(w for w in words if w.w == "Okay")
     zero.e = zero.s  # a zero-length first word of a cue

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc.conversation import Channel, Conversation, Sentence, Word
+from speechproc.conversation import Channel, Conversation, Sentence, Token
 from speechproc.stages import metrics as M
 
 
-def words(speaker: str, start: int, count: int, step: int = 500, length: int = 400, **extra) -> list[Word]:
-    return [Word(p=0, c=1.0, s=start + i * step, e=start + i * step + length, w="w", speaker=speaker, **extra)
+def words(speaker: str, start: int, count: int, step: int = 500, length: int = 400, **extra) -> list[Token]:
+    return [Token(p=0, c=1.0, s=start + i * step, e=start + i * step + length, w="w", speaker=speaker, **extra)
             for i in range(count)]
 
 
-def conversation(tokens: list[Word], length_ms: int, speakers=("Agent", "Caller")) -> Conversation:
+def conversation(tokens: list[Token], length_ms: int, speakers=("Agent", "Caller")) -> Conversation:
     import numpy as np
 
     from speechproc.stages.turns import voice_activity
@@ -110,9 +110,9 @@ def test_change_in_talk_rate_compares_the_last_third_with_the_first():
 
 
 def test_talk_style_from_voice_features():
-    agent = [Word(p=0, c=1, s=i * 500, e=i * 500 + 400, w="w", speaker="Agent", v=v, pitch=p)
+    agent = [Token(p=0, c=1, s=i * 500, e=i * 500 + 400, w="w", speaker="Agent", v=v, pitch=p)
              for i, (v, p) in enumerate([(1.0, 100.0)] * 3 + [(1.5, 120.0)] * 3 + [(2.0, 150.0)] * 3)]
-    caller = [Word(p=0, c=1, s=9000 + i * 500, e=9000 + i * 500 + 400, w="w", speaker="Caller", v=3.0, pitch=None)
+    caller = [Token(p=0, c=1, s=9000 + i * 500, e=9000 + i * 500 + 400, w="w", speaker="Caller", v=3.0, pitch=None)
               for i in range(6)]
     values = M.talk_style(agent, caller)
     assert values["agent-intra-call-change-in-pitch"] == 1.5
@@ -125,7 +125,7 @@ def test_talk_style_from_voice_features():
 
 
 def sentence(speaker: str, s: int, value: float) -> Sentence:
-    return Sentence(speaker, [Word(p=0, c=1, s=s, e=s + 500, w="w", speaker=speaker)], sentiment=value)
+    return Sentence(speaker, [Token(p=0, c=1, s=s, e=s + 500, w="w", speaker=speaker)], sentiment=value)
 
 
 def test_sentiment_thirds_and_change_as_start_minus_end():

@@ -13,38 +13,38 @@ from conftest import SAMPLES, invoke
 from speechproc import errors as E
 from speechproc.batch import jobs
 from speechproc.config import v3 as config
-from speechproc.conversation import RecognizedWord, Word
+from speechproc.conversation import RecognizedWord, Token
 from speechproc.engines.models import load_spacy
 from speechproc.stages import pii
 
 pytestmark = pytest.mark.slow  # spaCy tags the names
 
 
-def said(*turns: tuple[str, str]) -> list[Word]:
+def said(*turns: tuple[str, str]) -> list[Token]:
     """Words of (speaker, text) turns, 300 ms each with 100 ms between, 800 ms between turns."""
-    out: list[Word] = []
+    out: list[Token] = []
     t = 0
     for speaker, text in turns:
         for piece in text.split():
-            out.append(Word(p=len(out), c=0.9, s=t, e=t + 300, w=piece, speaker=speaker))
+            out.append(Token(p=len(out), c=0.9, s=t, e=t + 300, w=piece, speaker=speaker))
             t += 400
         t += 800
     return out
 
 
-def punctuated(*turns: tuple[str, str]) -> list[Word]:
+def punctuated(*turns: tuple[str, str]) -> list[Token]:
     """As `said`, with punctuation as a recogniser's transcript has it: a token of its own (m="punc") at
     the end of the word before it."""
-    out: list[Word] = []
+    out: list[Token] = []
     for w in said(*turns):
         text = w.w.rstrip(".,?!")
-        out.append(Word(p=len(out), c=w.c, s=w.s, e=w.e, w=text, speaker=w.speaker))
+        out.append(Token(p=len(out), c=w.c, s=w.s, e=w.e, w=text, speaker=w.speaker))
         if text != w.w:
-            out.append(Word(p=len(out), c=0.0, s=w.e, e=w.e, w=w.w[len(text):][:1], m="punc", speaker=w.speaker))
+            out.append(Token(p=len(out), c=0.0, s=w.e, e=w.e, w=w.w[len(text):][:1], m="punc", speaker=w.speaker))
     return out
 
 
-def found(words: list[Word], kinds=pii.KINDS) -> list[tuple[str, str]]:
+def found(words: list[Token], kinds=pii.KINDS) -> list[tuple[str, str]]:
     """(kind, the words it covers) for every detection."""
     out = []
     for detection in pii.find(words, kinds, load_spacy()):
@@ -136,8 +136,8 @@ def test_personal_data_said_unprompted(text, expected):
 def test_a_word_without_duration_at_a_detections_edge_is_redacted():
     from speechproc.stages.detect import redact_words
 
-    words = [Word(p=0, c=0.9, s=1000, e=1000, w="1985", speaker="Caller"),
-             Word(p=1, c=0.9, s=2000, e=2000, w="thanks", speaker="Caller")]
+    words = [Token(p=0, c=0.9, s=1000, e=1000, w="1985", speaker="Caller"),
+             Token(p=1, c=0.9, s=2000, e=2000, w="thanks", speaker="Caller")]
     assert redact_words(words, {"Caller": [(0, 1000)]}, "[x]") == 1
     assert [w.w for w in words] == ["[x]", "thanks"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc.conversation import MetricGroup
+from speechproc.conversation import MetricValues
 from speechproc.query import documents, evaluate, parse_condition
 from text_helpers import conversation
 
@@ -16,7 +16,7 @@ CALL = conversation(
     ("Agent", "Done. Your refund will arrive this week. Goodbye."),        # turn 4
 )
 CALL.metadata = {"title": "Churn call", "extended": {"team": {"id": 7, "name": "Retention"}}}
-CALL.metrics = [MetricGroup("talk-time-and-rate", {"agent-talk-ratio": 0.55})]
+CALL.metrics = [MetricValues("talk-time-and-rate", {"agent-talk-ratio": 0.55})]
 CALL.media_id, CALL.date_created = "0e6f7a4e-0000-4000-8000-000000000001", "2026-11-20T10:00:00.000Z"
 DOC = documents.from_conversation(CALL)
 

@@ -15,7 +15,7 @@ from speechproc import api
 from speechproc.errors import ConfigurationError
 from speechproc.query import QuerySyntaxError, documents, evaluate, parse, parse_condition
 from speechproc.query.narrow import MAX_NESTING, MAX_WORDS, text_filter
-from speechproc.query.tree import MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, CallNot, Term, TurnOr
+from speechproc.query.tree import MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, CallNot, Phrase, TurnOr
 from speechproc.stages import categories
 from speechproc.store import corpus, definitions
 from speechproc.store.catalog import Catalog
@@ -120,7 +120,7 @@ def test_nesting_up_to_the_limit_parses_and_evaluates():
 def test_two_thousand_nots_keep_their_meaning():
     assert holds("NOT " * 2000 + '* SAYS "refund"')[0] is True
     assert holds("NOT " * 2001 + '* SAYS "refund"')[0] is False
-    assert parse_condition("NOT " * 2001 + '* SAYS "refund"').condition == CallNot(Term(("refund",), text="refund"))
+    assert parse_condition("NOT " * 2001 + '* SAYS "refund"').condition == CallNot(Phrase(("refund",), text="refund"))
     assert holds('"Caller" SAYS ' + "! " * 2000 + '"refund"')[0] is True
     assert holds('"Caller" SAYS ' + "! " * 2001 + '"refund"')[0] is False
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc.query import QuerySyntaxError, parse, parse_condition
-from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Order, Term, TurnAnd, TurnNot, TurnOr, Window
+from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Order, Phrase, TurnAnd, TurnNot, TurnOr, Window
 
 
 def where(condition: str):
@@ -14,25 +14,25 @@ def where(condition: str):
 def test_statement_parts():
     s = parse('select mediaId, hits() from media where "Agent" says "hello" order by dateCreated desc limit 50 offset 5')
     assert s.items == ("mediaId", "hits()") and s.wants_hits
-    assert s.condition == Term(("hello",), "Agent", text="hello")
+    assert s.condition == Phrase(("hello",), "Agent", text="hello")
     assert s.order == Order("dateCreated", True) and (s.limit, s.offset) == (50, 5)
     assert parse("SELECT * FROM media").condition is None and parse("SELECT * FROM media").limit == 10
     assert parse("SELECT * FROM media WHERE * LIMIT 3").condition is None
 
 
 def test_match_is_anyone_says():
-    assert parse("SELECT * FROM media MATCH 'hello there'").condition == Term(("hello", "there"), "*",
+    assert parse("SELECT * FROM media MATCH 'hello there'").condition == Phrase(("hello", "there"), "*",
                                                                               text="hello there")
 
 
 def test_terms_are_lower_case_without_punctuation_and_keep_wildcards_and_slop():
-    assert where('* SAYS "Thank* for Calling!"/2') == Term(("thank*", "for", "calling"), "*", 2,
+    assert where('* SAYS "Thank* for Calling!"/2') == Phrase(("thank*", "for", "calling"), "*", 2,
                                                            text="Thank* for Calling!")
-    assert where("* SAYS 'don''t'") == Term(("don't",), "*", text="don't")
+    assert where("* SAYS 'don''t'") == Phrase(("don't",), "*", text="don't")
 
 
 def test_turn_operators_bind_tighter_than_call_operators():
-    a, b, c = (Term((x,), "Agent", text=x) for x in "abc")
+    a, b, c = (Phrase((x,), "Agent", text=x) for x in "abc")
     assert where('"Agent" SAYS "a" && "b" || "c"') == TurnOr(TurnAnd(a, b), c)
     assert where('"Agent" SAYS "a" && ! "b"') == TurnAnd(a, TurnNot(b, "Agent"))
     assert where('"Agent" SAYS "a" AND "b" OR "c"') == CallOr(CallAnd(a, b), c)
@@ -42,9 +42,9 @@ def test_turn_operators_bind_tighter_than_call_operators():
 
 def test_a_bare_term_takes_the_speaker_of_the_last_says():
     condition = where('"Caller" SAYS "cancel*" AND NOT "renew*" OR "Agent" SAYS "sorry" AND "help"')
-    assert condition == CallOr(CallAnd(Term(("cancel*",), "Caller", text="cancel*"),
-                                       CallNot(Term(("renew*",), "Caller", text="renew*"))),
-                               CallAnd(Term(("sorry",), "Agent", text="sorry"), Term(("help",), "Agent", text="help")))
+    assert condition == CallOr(CallAnd(Phrase(("cancel*",), "Caller", text="cancel*"),
+                                       CallNot(Phrase(("renew*",), "Caller", text="renew*"))),
+                               CallAnd(Phrase(("sorry",), "Agent", text="sorry"), Phrase(("help",), "Agent", text="help")))
 
 
 def test_time_windows_in_seconds_negative_from_the_end_open_bounds():
@@ -67,8 +67,8 @@ def test_field_metadata_and_metric_comparisons():
 
 
 def test_a_bare_condition_reads_as_a_full_statement():
-    assert parse_condition('"Agent" SAYS "refund*"').condition == Term(("refund*",), "Agent", text="refund*")
-    assert parse_condition("SELECT * FROM media MATCH 'x'").condition == Term(("x",), "*", text="x")
+    assert parse_condition('"Agent" SAYS "refund*"').condition == Phrase(("refund*",), "Agent", text="refund*")
+    assert parse_condition("SELECT * FROM media MATCH 'x'").condition == Phrase(("x",), "*", text="x")
 
 
 @pytest.mark.parametrize("query, position, message", [

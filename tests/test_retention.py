@@ -16,7 +16,7 @@ from speechproc import api, errors
 from speechproc.batch import planning, runner
 from speechproc.batch.jobs import run_job
 from speechproc.config import v3 as config
-from speechproc.conversation import MediaItem
+from speechproc.conversation import MediaFacts
 from speechproc.formats import v3json
 from speechproc.stages.pipeline import new_tasks
 from speechproc.store import items, retention
@@ -35,7 +35,7 @@ def make(catalog: Catalog, folder: Path, ttl: int | None = None, **raw) -> dict:
     media_id = str(uuid.uuid4())
     job = replace(sample_job(folder), media_id=media_id, time_to_live=settings.time_to_live,
                   analytic_index=settings.analytic_indexing)
-    catalog.media.add(v3json.media_item(MediaItem(media_id, "running", job.date_created, metadata=job.metadata)),
+    catalog.media.add(v3json.media_item(MediaFacts(media_id, "running", job.date_created, metadata=job.metadata)),
                       str(job.input), None, "k", new_tasks(media_id), settings.raw)
     result = runner.record(run_job(runner.plan(job, settings, catalog)), settings, catalog)
     assert result.status == "finished", result.error

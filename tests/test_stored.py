@@ -7,7 +7,7 @@ import json
 from speechproc import api
 from speechproc.config import v3 as config
 from speechproc.config.options import callback_options
-from speechproc.conversation import Word
+from speechproc.conversation import Token
 from speechproc.delivery import bodies
 from speechproc.formats import get_writer, v3json
 
@@ -16,9 +16,9 @@ FRENCH = {"speechModel": {"language": "fr-FR"}, "speechproc": {"model": "base"},
                                     {"url": "https://example.com/all"}]}}
 
 
-def _words() -> list[Word]:
-    said = [Word(1, 0.9, 0, 400, "Bonjour", speaker="Agent"), Word(2, 0.9, 450, 900, "madame", speaker="Agent")]
-    return [Word(0, 1.0, 0, 900, "Agent", m="turn", speaker="Agent"), *said]
+def _words() -> list[Token]:
+    said = [Token(1, 0.9, 0, 400, "Bonjour", speaker="Agent"), Token(2, 0.9, 450, 900, "madame", speaker="Agent")]
+    return [Token(0, 1.0, 0, 900, "Agent", m="turn", speaker="Agent"), *said]
 
 
 def _item() -> dict:

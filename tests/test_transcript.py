@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc.conversation import Conversation, RecognizedWord, Word
+from speechproc.conversation import Conversation, RecognizedWord, Token
 from speechproc.stages import punctuation, turns
 
 
@@ -111,4 +111,4 @@ def test_empty_recognition_gives_an_empty_transcript():
 def test_punctuation_is_never_separated_from_its_word_by_sorting():
     conv = conversation([rw("one.", 0, 300), rw("two", 300, 600)])
     assert [w.w for w in conv.words] == ["Agent", "one", ".", "two"]
-    assert isinstance(conv.words[0], Word)
+    assert isinstance(conv.words[0], Token)

@@ -213,15 +213,15 @@ def test_most_words_of_the_sample_call_have_a_volume_within_0_to_2():
 
 
 def test_the_volume_metrics_of_the_sample_call_follow_its_loudness_without_cropping():
-    from speechproc.conversation import Word
+    from speechproc.conversation import Token
     from speechproc.stages.metrics import talk_style
 
     decoded = media.decode(SAMPLES / "call.flac", sample_rate=None)
     spans = truth_words(truth_for("call.flac"))
 
-    def party(channel: int, speaker: str, gain: float) -> list[Word]:
+    def party(channel: int, speaker: str, gain: float) -> list[Token]:
         features = analyse_words(decoded.samples[channel] * gain, decoded.sample_rate, spans[channel])
-        return [Word(p=0, c=1.0, s=s, e=e, w="w", speaker=speaker, v=f.volume, pitch=f.pitch)
+        return [Token(p=0, c=1.0, s=s, e=e, w="w", speaker=speaker, v=f.volume, pitch=f.pitch)
                 for (s, e), f in zip(spans[channel], features)]
 
     base = talk_style(party(0, "Agent", 1.0), party(1, "Caller", 1.0))

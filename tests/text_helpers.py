@@ -8,19 +8,19 @@ from typing import Any
 
 from speechproc.config import options
 from speechproc.config import v3 as config
-from speechproc.conversation import PUNC, Conversation, RecognizedWord, Turn, Word
+from speechproc.conversation import PUNC, Conversation, RecognizedWord, SpeakerTurn, Token
 from speechproc.stages import pipeline
 from speechproc.stages.sentences import split
 
 
-def tokens(text: str, speaker: str = "Agent", start: int = 0) -> list[Word]:
-    out: list[Word] = []
+def tokens(text: str, speaker: str = "Agent", start: int = 0) -> list[Token]:
+    out: list[Token] = []
     t = start
     for piece in re.findall(r"[\w'$%-]+|[.,?!]", text):
         if piece in ".,?!":
-            out.append(Word(p=0, c=0.0, s=out[-1].e, e=out[-1].e, w=piece, m=PUNC, speaker=speaker))
+            out.append(Token(p=0, c=0.0, s=out[-1].e, e=out[-1].e, w=piece, m=PUNC, speaker=speaker))
         else:
-            out.append(Word(p=0, c=0.9, s=t, e=t + 400, w=piece, speaker=speaker))
+            out.append(Token(p=0, c=0.9, s=t, e=t + 400, w=piece, speaker=speaker))
             t += 500
     return out
 
@@ -31,7 +31,7 @@ def conversation(*turns: tuple[str, str]) -> Conversation:
     t = 0
     for speaker, text in turns:
         toks = tokens(text, speaker, t)
-        conv.turns.append(Turn(speaker, toks[0].s, toks[-1].e, toks))
+        conv.turns.append(SpeakerTurn(speaker, toks[0].s, toks[-1].e, toks))
         conv.words += toks
         t = toks[-1].e + 600
     conv.length_ms = t

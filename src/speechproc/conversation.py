@@ -1,4 +1,12 @@
-"""The data model shared by all stages. Times are integer milliseconds."""
+"""The data model shared by all stages. Times are integer milliseconds.
+
+These dataclasses are the pipeline's working model: stages fill them, and only `formats/v3json.py` spells
+them as v3 JSON, whose shapes are the TypedDicts of `speechproc.results`. The v3 shapes keep the names the
+specification gives them (`Word`, `Keyword`, `MediaItem`, ...), since they are the public face of the
+results and their documentation mirrors the specification; the working model's classes are named for what
+they hold here instead (a `Token` of the transcript, a `KeyTerm` with its `Mention`s, the `MediaFacts` of a
+recording, ...), so that no name means two things and a module that uses both reads unambiguously.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -6,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from speechproc.results import JsonObject, ModelDescription
 
 TURN = "turn"
 PUNC = "punc"
@@ -26,13 +36,13 @@ def merge(spans: Iterable[Span]) -> list[Span]:
 
 
 @dataclass
-class Frequency:
+class FrequencyPeak:
     f: float
     e: float
 
 
 @dataclass
-class Word:
+class Token:
     """One transcript token: a word, a punctuation mark (m="punc") or a turn marker (m="turn")."""
 
     p: int
@@ -42,7 +52,7 @@ class Word:
     w: str
     m: str | None = None
     v: float | None = None
-    frq: list[Frequency] | None = None
+    frq: list[FrequencyPeak] | None = None
     speaker: str = ""
     pitch: float | None = None  # Hz; internal (no v3 field), for the talk-style metrics
 
@@ -63,11 +73,11 @@ class RecognizedWord:
 
 
 @dataclass
-class Turn:
+class SpeakerTurn:
     speaker: str
     s: int
     e: int
-    words: list[Word] = field(default_factory=list)
+    words: list[Token] = field(default_factory=list)
 
 
 @dataclass
@@ -75,7 +85,7 @@ class Sentence:
     """One sentence of one turn: its tokens (words and punctuation) and, once scored, its sentiment."""
 
     speaker: str
-    words: list[Word]
+    words: list[Token]
     sentiment: float | None = None
     embedding: np.ndarray | None = None  # internal: the sentence encoder's vector, shared by the stages using it
 
@@ -92,70 +102,70 @@ class Sentence:
         return text_of(self.words)
 
 
-def text_of(tokens: list[Word]) -> str:
+def text_of(tokens: list[Token]) -> str:
     """Tokens as readable text: words separated by spaces, punctuation attached to the word before."""
     return "".join(w.w if w.m == PUNC or not i else " " + w.w for i, w in enumerate(tokens))
 
 
 @dataclass
-class Occurrence:
+class Mention:
     s: int
     e: int
     exact: str
 
 
 @dataclass
-class Keyword:
+class KeyTerm:
     """A salient term and every place each speaker said it."""
 
     keyword: str
     relevance: float | None  # None for a spotted group keyword, which has none
-    mentions: dict[str, list[Occurrence]]  # speaker -> occurrences, in time order
+    mentions: dict[str, list[Mention]]  # speaker -> occurrences, in time order
 
 
 @dataclass
-class Topic:
+class ScoredTopic:
     name: str
     relevance: float
     subtopics: list[tuple[str, float]]  # (name, score)
-    keywords: list[Keyword]
+    keywords: list[KeyTerm]
 
 
 @dataclass
-class Knowledge:
-    keywords: list[Keyword]
-    topics: list[Topic]
+class Discovery:
+    keywords: list[KeyTerm]
+    topics: list[ScoredTopic]
 
 
 @dataclass
 class CategoryResult:
     name: str
     matched: bool
-    matches: dict[str, list[Occurrence]]  # speaker -> the words that satisfied the query
+    matches: dict[str, list[Mention]]  # speaker -> the words that satisfied the query
 
 
 @dataclass
-class SpottedGroup:
+class KeywordGroupResult:
     name: str
     spotted: bool
     score: float  # the share of the group's keywords that were said
-    keywords: list[Keyword]  # the keywords said, each with its mentions
+    keywords: list[KeyTerm]  # the keywords said, each with its mentions
 
 
 @dataclass
-class Detection:
+class DetectedClass:
     label: str
     segments: dict[str, list[tuple[int, int]]]  # speaker -> (s, e) spans
     detector_class: int = 1
 
 
 @dataclass
-class DetectorResult:
+class DetectorFindings:
     detector_id: str
     name: str
     display_name: str
     version: str
-    detections: list[Detection]
+    detections: list[DetectedClass]
     replacement: str | None = None  # transcript redaction
     tone: tuple[int, float] | None = None  # audio redaction: (Hz, gain)
 
@@ -164,7 +174,7 @@ class DetectorResult:
 
 
 @dataclass
-class ClassifierResult:
+class ClassifierPrediction:
     classifier_id: str
     name: str
     version: str
@@ -176,13 +186,13 @@ class ClassifierResult:
 
 
 @dataclass
-class MetricGroup:
+class MetricValues:
     name: str
     values: dict[str, float]  # metric name -> value, in the catalogue's order
 
 
 @dataclass
-class VerbNounPair:
+class VerbNoun:
     s: int
     e: int
     verb: str
@@ -221,7 +231,7 @@ class Channel:
 
 
 @dataclass
-class ActionItem:
+class PromisedAction:
     """Something promised in the call for after it: what, who promised it, and the turn that says so (ms)."""
 
     text: str
@@ -242,14 +252,14 @@ class InsightAnswer:
 
 
 @dataclass
-class Insights:
+class CallInsights:
     """What happened in the call, as the language model read it; a part not asked for is None."""
 
-    model: dict[str, Any]
+    model: ModelDescription
     summary: str | None = None
     reason: str | None = None
     outcome: str | None = None  # resolved | unresolved | followUp
-    action_items: list[ActionItem] | None = None
+    action_items: list[PromisedAction] | None = None
     answers: list[InsightAnswer] | None = None
 
 
@@ -261,30 +271,30 @@ class Conversation:
     language: str = "en-US"
     length_ms: int = 0
     date_created: str = ""
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JsonObject = field(default_factory=dict)  # as given
     content_type: str = ""
     channels: list[Channel] = field(default_factory=list)
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
-    diarized_voices: dict[str, Any] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
+    diarized_voices: dict[str, np.ndarray] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
     speaker_roles: dict[str, str] = field(default_factory=dict)  # an enrolled speaker's role, by name
     overlapped: list[tuple[int, int, str]] = field(default_factory=list)  # (s, e, speaker) talking over another
     recognized: list[RecognizedWord] = field(default_factory=list)
-    words: list[Word] = field(default_factory=list)
-    turns: list[Turn] = field(default_factory=list)
+    words: list[Token] = field(default_factory=list)
+    turns: list[SpeakerTurn] = field(default_factory=list)
     sentences: list[Sentence] = field(default_factory=list)
     parsed: list[Any] | None = None  # internal: the spaCy parse of the sentences (parsing.ParsedTurn)
     voice_activity: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     confidence: float = 0.0
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # analytics results, filled by later stages; None means "not requested"
-    knowledge: Knowledge | None = None
-    spotting: list[SpottedGroup] | None = None
-    detectors: list[DetectorResult] | None = None
-    classifiers: list[ClassifierResult] | None = None
-    metrics: list[MetricGroup] | None = None
+    knowledge: Discovery | None = None
+    spotting: list[KeywordGroupResult] | None = None
+    detectors: list[DetectorFindings] | None = None
+    classifiers: list[ClassifierPrediction] | None = None
+    metrics: list[MetricValues] | None = None
     categories: list[CategoryResult] | None = None
-    verb_noun_pairs: dict[str, list[VerbNounPair]] | None = None  # speaker -> pairs
-    insights: Insights | None = None
+    verb_noun_pairs: dict[str, list[VerbNoun]] | None = None  # speaker -> pairs
+    insights: CallInsights | None = None
     speaker_sentiments: bool = False  # whether the per-sentence sentiments are published
     streams: list[tuple[str, str, str]] | None = None  # (streamName, streamLocation, status)
 
@@ -315,7 +325,7 @@ class Conversation:
 
 
 @dataclass
-class MediaItem:
+class MediaFacts:
     """Media-level facts of one recording (the v3 media item without its results)."""
 
     media_id: str
@@ -324,6 +334,6 @@ class MediaItem:
     date_finished: str | None = None
     content_type: str | None = None
     length_ms: int | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JsonObject = field(default_factory=dict)  # as given
     errors: list[tuple[int, str]] = field(default_factory=list)
     warnings: list[tuple[int, str]] = field(default_factory=list)

@@ -15,7 +15,7 @@ from speechproc.config.options import build as build_options
 from speechproc.config.options import callback_options
 from speechproc.config.resolving import resolve
 from speechproc.config.settings import Settings
-from speechproc.conversation import MediaItem
+from speechproc.conversation import MediaFacts
 from speechproc.delivery import outbox
 from speechproc.formats import openpgp, v3json
 from speechproc.formats.stored import stored_transcript
@@ -46,7 +46,7 @@ def align_media(catalog: Catalog, media_id: str, transcript: str,
     except align.TranscriptMismatch as exc:
         raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
     old = row["item"]
-    item = MediaItem(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
+    item = MediaFacts(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))
     catalog.media.update(media_id, item=v3json.media_item(item), tasks=new_tasks(media_id))
     outputs = {k: Path(v) for k, v in row["outputs"].items() if k != "redacted-audio"}
     job = new_job(item, settings, build_options(settings), input=Path(row["input_path"]), outputs=outputs,

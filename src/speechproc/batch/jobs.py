@@ -18,7 +18,7 @@ from typing import Any, cast
 from speechproc import errors as E
 from speechproc import results
 from speechproc.batch.publishing import publish_item
-from speechproc.conversation import Conversation, MediaItem, RecognizedWord
+from speechproc.conversation import Conversation, MediaFacts, RecognizedWord
 from speechproc.formats import expiry, openpgp, v3json
 from speechproc.paths import printable
 from speechproc.query import documents
@@ -91,7 +91,7 @@ class JobEvents:
 class _State:
     """A job's item, conversation and tasks as far as it got (what a failure is recorded from)."""
 
-    item: MediaItem
+    item: MediaFacts
     conv: Conversation
     tasks: list[dict[str, Any]]
     ledger: ownership.Ledger
@@ -144,7 +144,7 @@ def fail(job: Job, error: E.SpeechprocError, interrupted: bool = False) -> JobRe
 
 
 def _start(job: Job, events: JobEvents) -> _State:
-    item = MediaItem(job.media_id, "running", job.date_created, metadata=job.metadata)
+    item = MediaFacts(job.media_id, "running", job.date_created, metadata=job.metadata)
     conv = Conversation(job.media_id, language=job.options.language, date_created=job.date_created,
                         metadata=job.metadata)
     return _State(item, conv, new_tasks(job.media_id), ownership.Ledger(job.ownership, events.output, events.durable))

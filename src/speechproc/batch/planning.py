@@ -15,7 +15,7 @@ from speechproc.batch.jobs import Job
 from speechproc.batch.outcome import ErrorBody, body_of
 from speechproc.batch.reuse import url_key
 from speechproc.config.settings import Settings
-from speechproc.conversation import MediaItem, RecognizedWord
+from speechproc.conversation import MediaFacts, RecognizedWord
 from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
@@ -195,7 +195,7 @@ def out_folder(out_dir: str | Path | None, paths: Sequence[str | Path] = ()) -> 
     return out
 
 
-def new_job(item: MediaItem, settings: Settings, options: Options, *, input: Path, outputs: dict[str, Path],
+def new_job(item: MediaFacts, settings: Settings, options: Options, *, input: Path, outputs: dict[str, Path],
             content_hash: str | None, config_hash: str, words: tuple[RecognizedWord, ...] | None = None,
             source: str | None = None) -> Job:
     """The one way a `Job` is made, for a batch's input and for an alignment alike: the item's id, date and

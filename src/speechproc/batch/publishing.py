@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from speechproc import errors as E
-from speechproc.conversation import Conversation, DetectorResult
+from speechproc.conversation import Conversation, DetectorFindings
 from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, openpgp
 from speechproc.formats.insights_text import render as insights_text
 from speechproc.formats.stored import writer_language
@@ -71,7 +71,7 @@ def contents(body: MediaItem, conv: Conversation, places: dict[str, Path], recor
     yield "json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"
 
 
-def recording_copies(recording: Path, detectors: Sequence[DetectorResult], outputs: dict[str, Path],
+def recording_copies(recording: Path, detectors: Sequence[DetectorFindings], outputs: dict[str, Path],
                      encryption: openpgp.PublicKey | None = None) -> dict[str, Sealable]:
     """The copies of `recording` that `outputs` names, each as the content to write: its redacted copy, and
     with `encryption` the recording itself (read whole: a recording fits in memory)."""
@@ -83,14 +83,14 @@ def recording_copies(recording: Path, detectors: Sequence[DetectorResult], outpu
     return copies
 
 
-def redacted_copy(source: Path, detectors: Sequence[DetectorResult], target: Path) -> Sealable:
+def redacted_copy(source: Path, detectors: Sequence[DetectorFindings], target: Path) -> Sealable:
     """What writes the redacted copy of `source` in the format `target` is named for (to a file or memory): the
     detections of every detector that redacts audio replaced by its tone."""
     regions = [(s, e, d.tone[0], d.tone[1]) for d in detectors if d.tone is not None for s, e in d.regions()]
     return partial(audio.redact_into, source, regions=regions, fmt=openpgp.plain_name(target).suffix[1:])
 
 
-def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorResult], record: OutputRecord,
+def redact_audio(source: Path, target: Path, detectors: Sequence[DetectorFindings], record: OutputRecord,
                  media_id: str | None, encryption: openpgp.PublicKey | None = None) -> bool:
     """Write the redacted copy of `source` to `target` (`redacted_copy`, encrypted with `encryption`);
     whether a detector redacts audio (else nothing is written)."""

@@ -33,7 +33,7 @@ from speechproc.config.options import build as build_options
 from speechproc.config.options import callback_options, download_options, encryption_options
 from speechproc.config.resolving import resolve
 from speechproc.config.v3 import Settings
-from speechproc.conversation import MediaItem
+from speechproc.conversation import MediaFacts
 from speechproc.delivery import outbox
 from speechproc.download import DownloadOptions, Fetched
 from speechproc.formats import openpgp, v3json
@@ -200,7 +200,7 @@ class _Batch:
         media_id, created = str(uuid.uuid4()), v3json.utc_now()
         metadata = self.metadata_of[inp.key]
         config_hash = reuse.settings_key(self.settings, metadata, self.out)
-        item = MediaItem(media_id, "running", created, metadata=metadata)
+        item = MediaFacts(media_id, "running", created, metadata=metadata)
         job = got = None
         try:
             if inp.remote is None:

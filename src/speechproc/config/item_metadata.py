@@ -13,12 +13,12 @@ import csv
 import io
 import os
 from pathlib import Path
-from typing import Any
 
 from speechproc import errors as E
 from speechproc.config import v3 as config
 from speechproc.config.documents_io import read_bounded
 from speechproc.paths import printable, shown
+from speechproc.results import JsonObject
 from speechproc.urls import looks_like_url, parse, without_secrets
 
 Recording = Path | str  # a file (its real path, as manifests match it), or a URL's whole text
@@ -33,7 +33,7 @@ def _refused(where: str, why: str) -> E.ConfigurationError:
     return E.ConfigurationError(E.METADATA_NOT_PARSEABLE, printable(f"{where}: {why}"))
 
 
-def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def merged(base: JsonObject, over: JsonObject) -> JsonObject:
     """`over` on top of `base`: its keys replace `base`'s, but `extended` objects merge at every depth."""
     out = dict(base)
     for key, value in over.items():
@@ -44,7 +44,7 @@ def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _deep(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def _deep(base: JsonObject, over: JsonObject) -> JsonObject:
     out = dict(base)
     for key, value in over.items():
         out[key] = _deep(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
@@ -65,7 +65,7 @@ def sidecar(recording: Path) -> Path | None:
     return found[0] if found else None
 
 
-def read_sidecar(path: Path) -> dict[str, Any]:
+def read_sidecar(path: Path) -> JsonObject:
     """A validated sidecar metadata object; ConfigurationError naming the file. A sidecar is a regular
     file (a pipe or a device is refused at once: nothing should wait on a writer)."""
     try:
@@ -113,8 +113,8 @@ def _header(path: Path, names: list[str] | None) -> list[str]:
     return names
 
 
-def _row_metadata(row: dict[str, str], where: str) -> dict[str, Any]:
-    metadata: dict[str, Any] = {}
+def _row_metadata(row: dict[str, str], where: str) -> JsonObject:
+    metadata: JsonObject = {}
     for column, value in row.items():
         if column == "file" or value is None or value == "":
             continue
@@ -136,7 +136,7 @@ def _row_metadata(row: dict[str, str], where: str) -> dict[str, Any]:
         raise E.ConfigurationError(exc.code, printable(f"{where}: {exc.message}")) from None
 
 
-def read_manifest(path: Path) -> dict[Recording, dict[str, Any]]:
+def read_manifest(path: Path) -> dict[Recording, JsonObject]:
     """Metadata per recording (its real path, or a URL's whole text) from a CSV manifest; each row's
     metadata validated. ConfigurationError names the file and line of the first problem (10204 for a
     malformed URL)."""
@@ -155,7 +155,7 @@ def read_manifest(path: Path) -> dict[Recording, dict[str, Any]]:
         raise _refused(f"{path}, line {text[: text.index(chr(0))].count(chr(10)) + 1}", "holds a NUL character")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     folder = Path(os.path.abspath(path)).parent
-    found: dict[Recording, dict[str, Any]] = {}
+    found: dict[Recording, JsonObject] = {}
     first_line: dict[Recording, int] = {}
     line, count = 1, 0  # where the row being read starts; rows read
     try:
@@ -206,11 +206,11 @@ def _match(recording: Recording) -> Recording:
     return recording if isinstance(recording, str) else _key(recording)
 
 
-def for_inputs(recordings: list[Recording], default: dict[str, Any],
-               manifest: dict[Recording, dict[str, Any]] | None = None) -> dict[Recording, dict[str, Any]]:
+def for_inputs(recordings: list[Recording], default: JsonObject,
+               manifest: dict[Recording, JsonObject] | None = None) -> dict[Recording, JsonObject]:
     """Every recording's metadata: the default, its manifest row, its sidecar (a file's), in that order."""
     manifest = manifest or {}
-    out: dict[Recording, dict[str, Any]] = {}
+    out: dict[Recording, JsonObject] = {}
     for recording in recordings:
         metadata = merged(default, manifest.get(_match(recording), {}))
         side = sidecar(recording) if isinstance(recording, Path) else None
@@ -220,7 +220,7 @@ def for_inputs(recordings: list[Recording], default: dict[str, Any],
     return out
 
 
-def unmatched(recordings: list[Recording], manifest: dict[Recording, dict[str, Any]]) -> list[Recording]:
+def unmatched(recordings: list[Recording], manifest: dict[Recording, JsonObject]) -> list[Recording]:
     """Manifest rows that name no recording of the run (a note, not an error: an export covers more)."""
     wanted = {_match(r) for r in recordings}
     return [p for p in manifest if p not in wanted]

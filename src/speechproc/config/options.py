@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from speechproc.config.settings import DEFAULTS, Settings
+from speechproc.config.settings import REDACTION_GAIN, REDACTION_REPLACEMENT, REDACTION_TONE_HZ, Settings
 from speechproc.config.v3 import DETECTOR_NAME_BY_ID, detector_id
+from speechproc.configuration import DetectorEntry
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
 from speechproc.formats.openpgp import EncryptionOptions
@@ -37,17 +38,16 @@ def declared_values(options_type: type, settings: Settings) -> dict[str, Any]:
     return {name: tuple(v) if isinstance(v, list) else v for name, v in values.items()}
 
 
-def detector_options(item: dict[str, Any]) -> DetectorOptions:
+def detector_options(item: DetectorEntry) -> DetectorOptions:
     """A validated `prediction.detectors` entry (by name or by id), with its redactor's defaults."""
     name = item.get("detectorName") or DETECTOR_NAME_BY_ID[item["detectorId"]]
     redactor = item.get("redactor") or {}
     replacement = tone = None
     if "transcript" in redactor:
-        replacement = redactor["transcript"].get("replacement", DEFAULTS["redactor.transcript.replacement"])
+        replacement = redactor["transcript"].get("replacement", REDACTION_REPLACEMENT)
     if "audio" in redactor:
         audio = redactor["audio"]
-        tone = (int(audio.get("tone", DEFAULTS["redactor.audio.tone"])),
-                float(audio.get("gain", DEFAULTS["redactor.audio.gain"])))
+        tone = (int(audio.get("tone", REDACTION_TONE_HZ)), float(audio.get("gain", REDACTION_GAIN)))
     parameters = {p["parameter"]: p.get("value") for p in item.get("parameters", [])}
     return DetectorOptions(name=name, detector_id=detector_id(name), parameters=parameters,
                            replacement=replacement, tone=tone)
@@ -59,7 +59,7 @@ def build(settings: Settings) -> Options:
     text = dict(language=language, **declared_values(TextOptions, settings))
     return Options(
         language=language,
-        ingest=IngestOptions(layout=dict(settings.ingest), original_rate=settings.voice_features),
+        ingest=IngestOptions(layout=settings.ingest.copy(), original_rate=settings.voice_features),
         recognition=RecognitionOptions(language=language, **declared_values(RecognitionOptions, settings)),
         diarization=DiarizationOptions(**declared_values(DiarizationOptions, settings)),
         identify=IdentifyOptions(people=settings.speakers, **declared_values(IdentifyOptions, settings)),

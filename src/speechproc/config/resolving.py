@@ -3,9 +3,16 @@ categories, keyword groups, classifiers, vocabularies, the encryption key and th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from speechproc import errors as E
 from speechproc.config.settings import Settings
+from speechproc.configuration import (
+    CategoryDefinition,
+    ClassifierDefinition,
+    KeywordGroupDefinition,
+    VocabularyTermEntry,
+)
 from speechproc.store import keys, speakers, vocabularies
 from speechproc.store.catalog import Catalog
 
@@ -15,7 +22,8 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 
     Raise ConfigurationError for a category or group that is not defined (or a group without keywords), a
     vocabulary that is not stored or is empty (20008, 20009), a term in two lists (20017), or an
-    `encryption.publicKeyId` that is not stored."""
+    `encryption.publicKeyId` that is not stored. The catalog holds definitions as `store.definitions`
+    checked them: they have the shapes of `speechproc.configuration`."""
     public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names
     if settings.all_categories:

@@ -12,11 +12,23 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from speechproc.configuration import (
+    CallbackEntry,
+    CategoryDefinition,
+    ClassifierDefinition,
+    ClassifierEntry,
+    DetectorEntry,
+    IngestSection,
+    InsightsSection,
+    KeywordGroupDefinition,
+    VocabularyTermEntry,
+)
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
 from speechproc.formats.openpgp import EncryptionOptions, PublicKey
+from speechproc.results import JsonObject
 from speechproc.schema import Setting, declared
 from speechproc.stages.options import DEFAULT_LANGUAGE, LANGUAGES, EnrolledSpeaker, Options
 
@@ -37,8 +49,12 @@ def _local_settings(*roots: type) -> dict[str, Setting]:
 LOCAL_SETTINGS = _local_settings(Options, CallbackOptions, DownloadOptions, EncryptionOptions)
 # settings that change how a recording is fetched, never the outputs: left out of `Settings.fingerprint`
 FETCHING_ONLY = frozenset(setting.key for _, setting in declared(DownloadOptions))
+# what a detector's redactor does when it leaves these out
+REDACTION_REPLACEMENT = "[redacted]"
+REDACTION_TONE_HZ = 270
+REDACTION_GAIN = 0.5
 # The default of every setting a configuration may leave out, by its path in the configuration.
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: dict[str, object] = {
     "speechModel.language": DEFAULT_LANGUAGE,
     "speechModel.features": (),
     "ingest": {},
@@ -62,9 +78,9 @@ DEFAULTS: dict[str, Any] = {
     "transcript.contentFiltering.enableProfanityFiltering": False,
     "timeToLiveInSeconds": None,
     # inside a detector's redactor
-    "redactor.transcript.replacement": "[redacted]",
-    "redactor.audio.tone": 270,
-    "redactor.audio.gain": 0.5,
+    "redactor.transcript.replacement": REDACTION_REPLACEMENT,
+    "redactor.audio.tone": REDACTION_TONE_HZ,
+    "redactor.audio.gain": REDACTION_GAIN,
 }
 
 
@@ -72,13 +88,13 @@ DEFAULTS: dict[str, Any] = {
 class Settings:
     """A validated configuration with its effective values."""
 
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: JsonObject = field(default_factory=dict)  # the configuration as given (validated)
     # definitions from the catalog that the configuration names, resolved before processing (config.resolving.resolve)
-    categories: tuple[dict[str, Any], ...] = ()
-    groups: tuple[dict[str, Any], ...] = ()
-    classifiers: tuple[dict[str, Any], ...] = ()
+    categories: tuple[CategoryDefinition, ...] = ()
+    groups: tuple[KeywordGroupDefinition, ...] = ()
+    classifiers: tuple[ClassifierDefinition, ...] = ()
     # every vocabulary term, named lists read from the catalog (config.resolving.resolve); None: only the inline terms
-    vocabulary: tuple[Mapping[str, Any], ...] | None = None
+    vocabulary: tuple[VocabularyTermEntry, ...] | None = None
     public_key: PublicKey | None = None  # encryption.publicKeyId's stored key
     speakers: tuple[EnrolledSpeaker, ...] = ()  # the people enrolled, when speakers are named (config.resolving)
     speakers_digest: str = ""  # a hash of them, computed once with them
@@ -117,7 +133,7 @@ class Settings:
         return "voiceFeatures" in self.features
 
     @property
-    def ingest(self) -> dict[str, Any]:
+    def ingest(self) -> IngestSection:
         return self.value("ingest")
 
     @property
@@ -162,9 +178,10 @@ class Settings:
         return self.value("knowledge.enableDiscovery")
 
     @property
-    def insights(self) -> dict[str, Any]:
+    def insights(self) -> InsightsSection:
         """speechproc's `insights` section as configured ({} when it is left out)."""
-        return dict(self.value("insights"))
+        section: InsightsSection = self.value("insights")
+        return section.copy()
 
     @property
     def speaker_sentiments(self) -> bool:
@@ -179,13 +196,13 @@ class Settings:
         return self.value("transcript.formatting.enableNumberFormatting")
 
     @property
-    def vocabulary_terms(self) -> tuple[Mapping[str, Any], ...]:
+    def vocabulary_terms(self) -> tuple[VocabularyTermEntry, ...]:
         """Every custom vocabulary term ({term, soundsLike, weight}) in the order given; before the named lists
         are resolved, the inline ones only."""
         if self.vocabulary is not None:
             return self.vocabulary
-        return tuple({"soundsLike": [], "weight": 0, **t} for item in self.value("vocabularies")
-                     for t in item.get("terms", []))
+        return tuple(cast(VocabularyTermEntry, {"soundsLike": [], "weight": 0, **t})
+                     for item in self.value("vocabularies") for t in item.get("terms", []))
 
     @property
     def vocabulary_scripts(self) -> tuple[str, ...]:
@@ -201,17 +218,17 @@ class Settings:
         return bool(self.value("categories"))
 
     @property
-    def detectors(self) -> list[dict[str, Any]]:
+    def detectors(self) -> list[DetectorEntry]:
         """The `prediction.detectors` entries as configured."""
         return list(self.value("prediction.detectors"))
 
     @property
-    def classifier_refs(self) -> list[dict[str, Any]]:
+    def classifier_refs(self) -> list[ClassifierEntry]:
         """The `prediction.classifiers` entries as configured (a classifierName or a classifierId each)."""
         return list(self.value("prediction.classifiers"))
 
     @property
-    def callbacks(self) -> list[dict[str, Any]]:
+    def callbacks(self) -> list[CallbackEntry]:
         """The `publish.callbacks` entries as configured."""
         return list(self.value("publish.callbacks"))
 

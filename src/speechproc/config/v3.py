@@ -11,6 +11,7 @@ from speechproc.config.documents_io import read_file
 from speechproc.config.settings import LOCAL_SETTINGS, Settings
 from speechproc.delivery import destinations as callback_destinations
 from speechproc.formats import v3json
+from speechproc.results import JsonObject
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 from speechproc.stages import pii, taxonomy
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
@@ -337,7 +338,7 @@ def _check_inline_vocabularies(raw: dict) -> None:
                          lambda name: None)
 
 
-def validate_metadata(raw: Any) -> dict[str, Any]:
+def validate_metadata(raw: Any) -> JsonObject:
     """Validate upload metadata (title, description, externalId, extended, ...)."""
     try:
         METADATA_SCHEMA.check(raw, "metadata")
@@ -374,7 +375,7 @@ def read_metadata_document(path: str | Path) -> Any:
     return read_file(path, E.METADATA_NOT_PARSEABLE)
 
 
-def load_metadata(path: str | Path | None) -> dict[str, Any]:
+def load_metadata(path: str | Path | None) -> JsonObject:
     if path is None:
         return {}
     return validate_metadata(read_file(path, E.METADATA_NOT_PARSEABLE) or {})

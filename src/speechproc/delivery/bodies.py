@@ -6,13 +6,24 @@ import json
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from speechproc.delivery.account import account
+from speechproc.delivery.deliveries import PlannedDelivery
 from speechproc.delivery.options import CallbackOptions
 from speechproc.formats import expiry, openpgp, v3json
 from speechproc.formats.stored import stored_transcript
-from speechproc.results import CallbackBody, MediaItem
+from speechproc.results import (
+    CallbackBody,
+    ErrorMessage,
+    JsonObject,
+    Keyword,
+    MediaItem,
+    Prediction,
+    Topic,
+    Transcript,
+    WarningMessage,
+)
 
 CONTENT_TYPES = {"json": "application/json", "text": "text/plain", "srt": "text/srt", "dfxp": "application/ttaf+xml",
                  "webvtt": "text/vtt"}
@@ -45,10 +56,43 @@ def analytics_body(item: MediaItem, include: list[str] | None, ttl: int | None =
     return cast(CallbackBody, body)  # the keys chosen above are the callback's
 
 
-def v2_body(item: MediaItem, include: list[str] | None) -> dict[str, Any]:
+class BetaEvent(TypedDict):
+    status: str
+
+
+class BetaEnvelope(TypedDict):
+    success: bool
+    errors: list[ErrorMessage]
+    warnings: list[WarningMessage]
+    event: BetaEvent
+
+
+class _BetaMediaRequired(TypedDict):
+    mediaId: str
+    status: str
+
+
+class BetaMedia(_BetaMediaRequired, total=False):
+    """The media of a v2-beta callback: each section as {"latest": its value} (predictions as they are)."""
+
+    metadata: dict[str, JsonObject]
+    transcripts: dict[str, Transcript]
+    keywords: dict[str, list[Keyword]]
+    topics: dict[str, list[Topic]]
+    predictions: Prediction
+
+
+class BetaBody(TypedDict):
+    """The old v2-beta callback body: a `callback` envelope and a `media` object."""
+
+    callback: BetaEnvelope
+    media: BetaMedia
+
+
+def v2_body(item: MediaItem, include: list[str] | None) -> BetaBody:
     """The old v2-beta contract: a `callback` envelope and a `media` object with `latest` versions."""
     wanted = set(v3json.V2_SECTIONS) if include is None else set(include) & set(v3json.V2_SECTIONS)
-    media: dict[str, Any] = {"mediaId": item["mediaId"], "status": item["status"]}
+    media: BetaMedia = {"mediaId": item["mediaId"], "status": item["status"]}
     if "metadata" in wanted:
         media["metadata"] = {"latest": item.get("metadata", {})}
     if "transcript" in wanted and "transcript" in item:
@@ -69,7 +113,19 @@ def _transcript(item: MediaItem, fmt: str, language: str) -> bytes:
     return stored_transcript(item, language).render(fmt).encode("utf-8")
 
 
-def plan(item: MediaItem, options: CallbackOptions, streams: dict[str, str], now: float) -> list[dict[str, Any]]:
+class _ContentRequired(TypedDict):
+    contentType: str
+
+
+class _Content(_ContentRequired, total=False):
+    """What a delivery sends: its content type, and its body or the file it reads the body from."""
+
+    body: bytes
+    bodyPath: str
+    stream: str
+
+
+def plan(item: MediaItem, options: CallbackOptions, streams: dict[str, str], now: float) -> list[PlannedDelivery]:
     """One delivery per configured callback (for a failed item: the analytics callbacks only).
 
     `streams` maps stream names (original, redacted-audio) to files."""
@@ -80,40 +136,46 @@ def plan(item: MediaItem, options: CallbackOptions, streams: dict[str, str], now
         kind = cb.get("type", "analytics")
         if item["status"] != "finished" and kind != "analytics":
             continue
-        delivery: dict[str, Any] = {"id": str(uuid.uuid4()), "mediaId": item["mediaId"], "position": position,
-                                    "url": cb["url"], "method": cb.get("method", "POST").upper(), "type": kind,
-                                    "contract": options.contract, "nextDue": now, "created": created,
-                                    "allowHttp": options.allow_http,
-                                    "fileFolder": options.file_folder}
+        delivery_id = str(uuid.uuid4())
+        content: _Content
         if kind == "analytics":
             if options.contract != "v2-beta":
                 owner = owner or account(options)
             body = v2_body(item, cb.get("include")) if options.contract == "v2-beta" else \
                 analytics_body(item, cb.get("include"), options.time_to_live, owner,
                                options.language)
-            delivery |= {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
+            content = {"contentType": "application/json", "body": json.dumps(body, ensure_ascii=False).encode()}
         elif kind == "transcript":
-            delivery |= {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"], options.language)}
+            content = {"contentType": CONTENT_TYPES[cb["format"]], "body": _transcript(item, cb["format"], options.language)}
         else:
-            delivery |= {"contentType": "application/octet-stream", "bodyPath": streams.get(cb["stream"], ""),
-                         "stream": cb["stream"]}
+            content = {"contentType": "application/octet-stream", "bodyPath": streams.get(cb["stream"], ""),
+                       "stream": cb["stream"]}
+        delivery: PlannedDelivery = {"id": delivery_id, "mediaId": item["mediaId"], "position": position,
+                                     "url": cb["url"], "method": cb.get("method", "POST").upper(), "type": kind,
+                                     "contract": options.contract, "nextDue": now, "created": created,
+                                     "allowHttp": options.allow_http, "fileFolder": options.file_folder,
+                                     **content}
         out.append(delivery if options.encryption is None else _sealed(delivery, options.encryption, options.max_bytes))
     return out
 
 
-def _sealed(delivery: dict[str, Any], key: openpgp.PublicKey, max_bytes: int) -> dict[str, Any]:
+def _sealed(delivery: PlannedDelivery, key: openpgp.PublicKey, max_bytes: int) -> PlannedDelivery:
     """The delivery of an encrypted item: its body encrypted to `key` before it is queued. A redacted-audio
     stream is its `.gpg` file as written; the original recording is encrypted into the body (one larger than
     `max_bytes` is not read, and the delivery dies: nothing is ever sent in the clear)."""
-    sealed = {**delivery, "contentType": openpgp.CONTENT_TYPE}
-    if delivery.get("body") is not None:
-        return sealed | {"body": openpgp.encrypt(delivery["body"], key)}
+    sealed: PlannedDelivery = {**delivery, "contentType": openpgp.CONTENT_TYPE}
+    body = delivery.get("body")
+    if body is not None:
+        sealed["body"] = openpgp.encrypt(body, key)
+        return sealed
     path = Path(delivery.get("bodyPath") or "")
     if path.name.endswith(openpgp.SUFFIX):
         return sealed
     try:
-        small = path.is_file() and path.stat().st_size <= max_bytes
-        return sealed | ({"body": openpgp.encrypt(path.read_bytes(), key), "bodyPath": None} if small
-                         else {"bodyPath": ""})
+        if path.is_file() and path.stat().st_size <= max_bytes:
+            sealed["body"], sealed["bodyPath"] = openpgp.encrypt(path.read_bytes(), key), None
+        else:
+            sealed["bodyPath"] = ""
     except OSError:
-        return sealed | {"bodyPath": ""}
+        sealed["bodyPath"] = ""
+    return sealed

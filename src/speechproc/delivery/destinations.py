@@ -9,8 +9,9 @@ import stat
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import SplitResult, unquote, urlsplit
+
+from speechproc.delivery.deliveries import QueuedDelivery
 
 _HOST_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -148,7 +149,7 @@ def inspect_folder(dest: Destination, must_exist: bool = True) -> None:
             raise Refused(f"{current} is not a folder")
 
 
-def delivery_destination(delivery: dict[str, Any]) -> Destination:
+def delivery_destination(delivery: QueuedDelivery) -> Destination:
     """A queued delivery's URL checked against the rules it was queued with (the strict rules when it
     was queued by a version that did not keep them)."""
     return destination(delivery["url"], allow_http=bool(delivery.get("allowHttp")),

@@ -9,8 +9,8 @@ import secrets
 import stat
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
+from speechproc.delivery.deliveries import QueuedDelivery
 from speechproc.delivery.destinations import Destination, Refused
 
 SUFFIXES = {"application/pgp-encrypted": ".gpg",
@@ -19,7 +19,7 @@ SUFFIXES = {"application/pgp-encrypted": ".gpg",
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
 
 
-def write_file(dest: Destination, delivery: dict[str, Any], body: bytes) -> str | None:
+def write_file(dest: Destination, delivery: QueuedDelivery, body: bytes) -> str | None:
     """Write the body as a new file under the folder; None on success, else what went wrong.
 
     Every folder under the configured one is opened without following links; the file is written
@@ -61,7 +61,7 @@ def _enter(folder: int, name: str, shown: str) -> tuple[int, str]:
     return inner, shown
 
 
-def _open_target(dest: Destination, delivery: dict[str, Any]) -> tuple[int, str, str]:
+def _open_target(dest: Destination, delivery: QueuedDelivery) -> tuple[int, str, str]:
     """The open folder the file goes into, the file's name, and its path for messages."""
     names = list(dest.names)
     last = None if dest.into_folder else names.pop()
@@ -81,7 +81,7 @@ def _open_target(dest: Destination, delivery: dict[str, Any]) -> tuple[int, str,
         raise
 
 
-def _file_name(delivery: dict[str, Any]) -> str:
+def _file_name(delivery: QueuedDelivery) -> str:
     suffix = SUFFIXES.get(delivery["contentType"], Path(delivery.get("bodyPath") or "").suffix or ".bin")
     name = f"{delivery['mediaId']}-{delivery['type']}-{delivery['position']}{suffix}"
     if "/" in name or name.startswith("."):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import http.client
 import ssl
-from typing import Any
 
+from speechproc.delivery.deliveries import QueuedDelivery
 from speechproc.delivery.destinations import Destination
 
 
-def post(dest: Destination, delivery: dict[str, Any], body: bytes, timeout: float) -> str | None:
+def post(dest: Destination, delivery: QueuedDelivery, body: bytes, timeout: float) -> str | None:
     """One HTTP request to exactly the parsed host and port; no proxy, no redirect."""
     # the port always given: http.client would read one out of a bare IPv6 host such as ::1
     port = dest.port or (443 if dest.scheme == "https" else 80)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from speechproc.configuration import CallbackEntry
 from speechproc.formats.openpgp import PublicKey
 from speechproc.schema import Bool, Int, Num, Setting, Str
 
@@ -15,7 +15,7 @@ MAX_CALLBACK_BODY_BYTES = 2**30
 class CallbackOptions:
     """The configured callbacks (v3 `publish.callbacks`) and the local rules for sending them."""
 
-    callbacks: tuple[dict[str, Any], ...] = ()
+    callbacks: tuple[CallbackEntry, ...] = ()
     time_to_live: int | None = None  # timeToLiveInSeconds
     language: str = "en-US"  # speechModel.language, for the transcript callbacks' text formats
     encryption: PublicKey | None = None  # bodies encrypted to this key (encryption.publicKeyId)

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from speechproc.delivery.bodies import plan
+from speechproc.delivery.deliveries import QueuedDelivery
 from speechproc.delivery.destinations import Refused, delivery_destination, inspect_folder
 from speechproc.delivery.options import CallbackOptions
 from speechproc.delivery.schedule import ATTEMPTS_PER_ROUND, next_due, spent
@@ -43,7 +44,7 @@ def enqueue(catalog: Catalog, item: MediaItem, options: CallbackOptions, streams
         catalog.outbox.add(deliveries)
 
 
-def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str | None]:
+def _body(delivery: QueuedDelivery, max_bytes: int) -> tuple[bytes | None, str | None]:
     """The body to send, or why it cannot be sent at all (then the delivery is dead)."""
     if delivery["body"] is not None:
         body = bytes(delivery["body"])
@@ -59,7 +60,7 @@ def _body(delivery: dict[str, Any], max_bytes: int) -> tuple[bytes | None, str |
     return body, None
 
 
-def _refusal(delivery: dict[str, Any]) -> str | None:
+def _refusal(delivery: QueuedDelivery) -> str | None:
     """Why the rules refuse the delivery's destination as it is now (then it is dead at once), or None."""
     try:
         found = delivery_destination(delivery)
@@ -70,7 +71,7 @@ def _refusal(delivery: dict[str, Any]) -> str | None:
     return None
 
 
-def _work(catalog_path: Path, delivery: dict[str, Any], clock: Callable[[], float], sender: Sender,
+def _work(catalog_path: Path, delivery: QueuedDelivery, clock: Callable[[], float], sender: Sender,
           timeout: float, max_bytes: int) -> str:
     """Attempts until success, the end of the round, or death (a body that cannot be sent or a URL the
     rules refuse: dead at once). Every attempt is counted in the catalog before it is made, with the

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from speechproc.delivery import files, http
+from speechproc.delivery.deliveries import QueuedDelivery
 from speechproc.delivery.destinations import Refused, delivery_destination
 
-Sender = Callable[[dict[str, Any], bytes, float], str | None]  # delivery, body, timeout -> error or None
+Sender = Callable[[QueuedDelivery, bytes, float], str | None]  # delivery, body, timeout -> error or None
 
 
-def send(delivery: dict[str, Any], body: bytes, timeout: float) -> str | None:
+def send(delivery: QueuedDelivery, body: bytes, timeout: float) -> str | None:
     """One attempt; None on success (a 2xx answer, or the file written), else what went wrong.
 
     The URL is checked again first; redirects are not followed (a 3xx is a failed attempt)."""

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from speechproc.errors import MODEL_UNAVAILABLE, ConfigurationError, SpeechprocError
 from speechproc.paths import sha256_file, tree_sha256
@@ -59,6 +59,35 @@ class Component:
     always: bool = False  # every run needs it, whatever the configuration
 
 
+class CheckJson(TypedDict):
+    """One component in `speechproc doctor --json`."""
+
+    name: str
+    title: str
+    kind: str
+    usedFor: str
+    needed: bool
+    present: bool
+    verified: bool | None
+    usable: bool | None
+    version: str | None
+    location: str | None
+    problem: str | None
+    install: str
+
+
+class ReportJson(TypedDict):
+    """`speechproc doctor --json` (without the speechproc version the command adds)."""
+
+    python: str
+    implementation: str
+    platform: str
+    pythonSupported: bool
+    configuration: str
+    ready: bool
+    components: list[CheckJson]
+
+
 @dataclass(frozen=True)
 class Check:
     """What `examine` found about one component."""
@@ -76,7 +105,7 @@ class Check:
     def ok(self) -> bool:
         return self.present and self.verified is not False and self.usable is not False
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CheckJson:
         c = self.component
         return {"name": c.key, "title": c.title, "kind": c.kind, "usedFor": c.used_for, "needed": self.needed,
                 "present": self.present, "verified": self.verified, "usable": self.usable, "version": self.version,
@@ -309,7 +338,13 @@ def python_supported() -> bool:
     return sys.version_info[:2] in SUPPORTED_PYTHONS
 
 
-def environment() -> dict[str, str]:
+class Environment(TypedDict):
+    python: str
+    implementation: str
+    platform: str
+
+
+def environment() -> Environment:
     """The Python and platform a report was made on."""
     return {"python": platform.python_version(), "implementation": platform.python_implementation(),
             "platform": f"{platform.system()} {platform.machine()}"}
@@ -331,7 +366,7 @@ class Report:
     def problems(self) -> list[Check]:
         return [check for check in self.checks if check.needed and not check.ok]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> ReportJson:
         return {**environment(), "pythonSupported": python_supported(), "configuration": self.configuration,
                 "ready": self.ready, "components": [check.as_json() for check in self.checks]}
 

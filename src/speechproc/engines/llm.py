@@ -27,10 +27,11 @@ import threading
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 from urllib.parse import urlsplit
 
 from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
+from speechproc.results import JsonObject, ModelDescription
 
 BATCH = 512  # prompt tokens evaluated at once (n_batch = n_ubatch): fixed, so the numbers do not move
 SEED = 0
@@ -46,22 +47,29 @@ class ModelError(SpeechprocError):
         super().__init__(MODEL_UNAVAILABLE, message, 500)
 
 
+class ChatMessage(TypedDict):
+    """One message of a chat completion request."""
+
+    role: str  # system, user or assistant
+    content: str
+
+
 class LanguageModel(Protocol):
     """What the insights stage needs of a model."""
 
     context: int  # tokens one request may hold (prompt and answer)
 
-    def describe(self) -> dict[str, Any]: ...
-    def ask(self, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int,
-            fresh: bool = False) -> dict[str, Any]: ...
-    def yes_probability(self, messages: list[dict[str, str]], fresh: bool = False) -> float | None: ...
+    def describe(self) -> ModelDescription: ...
+    def ask(self, messages: list[ChatMessage], schema: JsonObject, max_tokens: int,
+            fresh: bool = False) -> JsonObject: ...
+    def yes_probability(self, messages: list[ChatMessage], fresh: bool = False) -> float | None: ...
 
 
 class NoAnswer(ModelError):
     """The model answered, but not with a JSON object of the schema (cut off at its token limit, say)."""
 
 
-def _content(answer: dict[str, Any]) -> dict[str, Any]:
+def _content(answer: JsonObject) -> JsonObject:
     """The JSON object of a chat completion's first choice; NoAnswer when there is none."""
     try:
         text = answer["choices"][0]["message"]["content"]
@@ -76,7 +84,7 @@ def _content(answer: dict[str, Any]) -> dict[str, Any]:
 TOP_TOKENS = 20  # the most likely next tokens asked for, among which "yes" and "no" are looked for
 
 
-def _yes_share(answer: dict[str, Any]) -> float | None:
+def _yes_share(answer: JsonObject) -> float | None:
     """P(yes) / (P(yes) + P(no)) over the first answered token's most likely tokens (" Yes", "yes", " NO" all
     count); None when neither is among them. A server that gives no probabilities is read from its text."""
     try:
@@ -131,7 +139,7 @@ def check_url(url: str) -> None:
         raise ValueError(f"${API_KEY_VARIABLE} would go in clear text to {parts.hostname}: use https")
 
 
-def _one_word(messages: list[dict[str, str]]) -> list[dict[str, str]]:
+def _one_word(messages: list[ChatMessage]) -> list[ChatMessage]:
     """The messages with the answer begun ("Answer:"), so that the next token is the answer's word."""
     return [*messages, {"role": "assistant", "content": "Answer:"}]
 
@@ -173,26 +181,26 @@ class LocalModel:
             raise ModelError(f"the language model {self.path} could not be loaded ({type(exc).__name__}: {exc})") \
                 from None
 
-    def describe(self) -> dict[str, Any]:
-        found = {"name": self.name, "runtime": "llama.cpp", "context": self.context}
+    def describe(self) -> ModelDescription:
+        found: ModelDescription = {"name": self.name, "runtime": "llama.cpp", "context": self.context}
         return {**found, "sha256": self.sha256} if self.sha256 else found
 
-    def ask(self, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int,
-            fresh: bool = False) -> dict[str, Any]:
+    def ask(self, messages: list[ChatMessage], schema: JsonObject, max_tokens: int,
+            fresh: bool = False) -> JsonObject:
         """The model's answer; `fresh`: evaluate the whole prompt anew (a call's first question), so that what
         the call gives never depends on the call read before it (the batches a prompt is evaluated in change
         llama.cpp's sums)."""
-        request = {"messages": messages, "json_schema": schema, "max_tokens": max_tokens, "temperature": 0.0,
+        request: JsonObject = {"messages": messages, "json_schema": schema, "max_tokens": max_tokens, "temperature": 0.0,
                    "top_k": 1, "seed": SEED, "cache_prompt": not fresh, "n_predict": max_tokens}
         return _content(self._complete(request))
 
-    def yes_probability(self, messages: list[dict[str, str]], fresh: bool = False) -> float | None:
+    def yes_probability(self, messages: list[ChatMessage], fresh: bool = False) -> float | None:
         """How likely the answer to the messages' yes/no question is yes (None: the model says neither)."""
-        request = {"messages": _one_word(messages), "max_tokens": 1, "n_predict": 1, "temperature": 0.0,
+        request: JsonObject = {"messages": _one_word(messages), "max_tokens": 1, "n_predict": 1, "temperature": 0.0,
                    "seed": SEED, "cache_prompt": not fresh, "logprobs": True, "top_logprobs": TOP_TOKENS}
         return _yes_share(self._complete(request))
 
-    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, request: JsonObject) -> JsonObject:
         with self._lock:
             try:
                 answer = self._server.handle_chat_completions(request)
@@ -216,23 +224,23 @@ class RemoteModel:
     model: str
     context: int
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> ModelDescription:
         parts = urlsplit(self.url)
         port = f":{parts.port}" if parts.port else ""
         public = f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
         return {"name": self.model, "runtime": "server", "url": public.rstrip("/"), "context": self.context}
 
-    def ask(self, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int,
-            fresh: bool = False) -> dict[str, Any]:
-        body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": 0, "seed": SEED,
+    def ask(self, messages: list[ChatMessage], schema: JsonObject, max_tokens: int,
+            fresh: bool = False) -> JsonObject:
+        body: JsonObject = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": 0, "seed": SEED,
                 "cache_prompt": not fresh,  # llama.cpp's server: a call's first question evaluated anew
                 "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema,
                                                                             "strict": True}}}
         return _content(self._post("/chat/completions", body))
 
-    def yes_probability(self, messages: list[dict[str, str]], fresh: bool = False) -> float | None:
+    def yes_probability(self, messages: list[ChatMessage], fresh: bool = False) -> float | None:
         """As LocalModel's; a server that gives no token probabilities is read from the word it answers."""
-        body = {"model": self.model, "messages": _one_word(messages), "max_tokens": 1, "temperature": 0,
+        body: JsonObject = {"model": self.model, "messages": _one_word(messages), "max_tokens": 1, "temperature": 0,
                 "seed": SEED, "logprobs": True, "top_logprobs": TOP_TOKENS, "cache_prompt": not fresh}
         return _yes_share(self._post("/chat/completions", body))
 
@@ -240,10 +248,10 @@ class RemoteModel:
         """ModelError unless the server answers `GET models` (as OpenAI-compatible servers do) within `timeout`."""
         self._request("GET", "/models", None, timeout)
 
-    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post(self, path: str, body: JsonObject) -> JsonObject:
         return self._request("POST", path, body, SERVER_TIMEOUT_S)
 
-    def _request(self, method: str, path: str, body: dict[str, Any] | None, timeout: float) -> dict[str, Any]:
+    def _request(self, method: str, path: str, body: JsonObject | None, timeout: float) -> JsonObject:
         parts = urlsplit(self.url)
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         key = os.environ.get(API_KEY_VARIABLE)

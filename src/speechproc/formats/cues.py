@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from speechproc.conversation import PUNC, TURN, Word
+from speechproc.conversation import PUNC, TURN, Token
 
 MAX_CUE_MS = 5000
 MIN_CUE_MS = 500  # a cue whose words take no time (the recogniser gives some words s == e) shows this long
@@ -41,7 +41,7 @@ def wrap(text: str) -> list[str]:
     return [text[:cut], text[cut + 1 :]]
 
 
-def turn_texts(words: list[Word]) -> list[TurnText]:
+def turn_texts(words: list[Token]) -> list[TurnText]:
     """Group tokens by turn; punctuation is glued to the word before it."""
     turns: list[TurnText] = []
     for w in words:
@@ -72,7 +72,7 @@ def _cue(pieces: list[tuple[str, int, int]], prefix: str, speaker: str) -> Cue:
     return Cue(pieces[0][1], max(e for _, _, e in pieces), prefix + " ".join(t for t, _, _ in pieces), speaker)
 
 
-def build_cues(words: list[Word]) -> list[Cue]:
+def build_cues(words: list[Token]) -> list[Cue]:
     """New cue at every turn (first cue prefixed 'Speaker: '), at most ~5 s or 80 characters each.
 
     A full cue ends at its last sentence end when one lies in its second half, so cues follow sentences.
@@ -94,7 +94,7 @@ def build_cues(words: list[Word]) -> list[Cue]:
     return out
 
 
-def _turn_cues(words: list[Word]) -> list[Cue]:
+def _turn_cues(words: list[Token]) -> list[Cue]:
     cues: list[Cue] = []
     for turn in turn_texts(words):
         prefix = f"{turn.speaker}: " if turn.speaker else ""

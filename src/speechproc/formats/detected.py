@@ -3,10 +3,10 @@ report and the export show for review (with redaction on, those words are the re
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from speechproc.results import MediaItem
 from speechproc.results.reading import as_dict, dicts, is_number
 
 MAX_WORDS = 60  # words shown of one detected stretch; a PCI region can span a minute of talk
@@ -25,7 +25,7 @@ class Found:
     words: str
 
 
-def _spoken(item: Mapping[str, Any]) -> list[tuple[str | None, int, int, str]]:
+def _spoken(item: MediaItem) -> list[tuple[str | None, int, int, str]]:
     """(speaker, s, e, word) of the transcript's words proper, each with the speaker of its turn and the
     punctuation written after it."""
     words = dicts(as_dict(item.get("transcript")).get("words"))
@@ -52,7 +52,7 @@ def _words_in(spoken: Sequence[tuple[str | None, int, int, str]], starts: Sequen
     return " ".join(inside[:MAX_WORDS]) + (" …" if len(inside) > MAX_WORDS else "")
 
 
-def found(item: Mapping[str, Any]) -> list[Found]:
+def found(item: MediaItem) -> list[Found]:
     """Every occurrence of every detection of the item, in time order."""
     detectors = dicts(as_dict(item.get("prediction")).get("detectors"))
     spoken = sorted(_spoken(item), key=lambda w: w[1])

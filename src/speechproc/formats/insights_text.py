@@ -1,8 +1,9 @@
 """The call insights as plain text for people (`NAME.insights.txt`): what the media item's `insights` holds."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
+
+from speechproc.results import Insights
 
 OUTCOMES = {"resolved": "resolved in the call", "unresolved": "not resolved", "followUp": "a follow-up was promised"}
 
@@ -14,7 +15,7 @@ def _at(ms: Any) -> str:
     return f"[{minutes:02d}:{seconds:02d}] "
 
 
-def render(insights: Mapping[str, Any]) -> str:
+def render(insights: Insights) -> str:
     """The insights of one call (the v3 JSON's `insights`) as lines of text, the times as [MM:SS]."""
     lines = []
     if "reason" in insights:
@@ -32,7 +33,7 @@ def render(insights: Mapping[str, Any]) -> str:
         lines += ["", "Quality questions:"]
         lines += [f"  {a.get('name', '')}: {a.get('answer', '')} {_at(a.get('s'))}- {a.get('question', '')}".replace(
             "  -", " -") for a in insights["answers"]]
-    model = insights.get("model") or {}
-    if model.get("name"):
+    model = insights.get("model")
+    if model and model.get("name"):
         lines += ["", f"Read by {model['name']}, a language model: it can be wrong; check the evidence in the call."]
     return "\n".join(lines) + "\n"

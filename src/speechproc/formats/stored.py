@@ -10,7 +10,7 @@ import base64
 from dataclasses import dataclass
 from typing import cast
 
-from speechproc.conversation import Word
+from speechproc.conversation import Token
 from speechproc.formats.v3json import ALTERNATE_ORDER, words_from_json
 from speechproc.formats.writers import get_writer
 from speechproc.results import AlternateFormat, MediaItem, Transcript
@@ -25,7 +25,7 @@ def writer_language(language: str) -> str:
 class StoredTranscript:
     """A stored item's words with what the writers need besides them."""
 
-    words: list[Word]
+    words: list[Token]
     language: str  # the v3 language code the item was processed with, e.g. en-US
 
     def render(self, fmt: str) -> str:

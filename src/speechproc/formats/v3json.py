@@ -8,19 +8,19 @@ from typing import Any, cast
 from speechproc import FORMAT_VERSION
 from speechproc import results as v3
 from speechproc.conversation import (
+    CallInsights,
     CategoryResult,
     Conversation,
-    Frequency,
-    Insights,
-    Keyword,
-    Knowledge,
-    MediaItem,
-    MetricGroup,
-    Occurrence,
+    Discovery,
+    FrequencyPeak,
+    KeyTerm,
+    KeywordGroupResult,
+    MediaFacts,
+    Mention,
+    MetricValues,
     Sentence,
-    SpottedGroup,
-    VerbNounPair,
-    Word,
+    Token,
+    VerbNoun,
 )
 
 ALTERNATE_ORDER = ("dfxp", "webvtt", "srt", "text")  # the order VoiceBase sends them in
@@ -53,7 +53,7 @@ def links(media_id: str) -> v3.MediaLinks:
             "metadata": {"href": f"{base}/metadata"}}
 
 
-def word_json(w: Word) -> v3.Word:
+def word_json(w: Token) -> v3.Word:
     details: v3.WordDetails = {}
     if w.m is not None:
         details["m"] = w.m
@@ -64,15 +64,15 @@ def word_json(w: Word) -> v3.Word:
     return {"p": w.p, "c": w.c, "s": w.s, "e": w.e, **details, "w": w.w}  # the word last, as VoiceBase writes it
 
 
-def words_from_json(items: list[v3.Word]) -> list[Word]:
+def words_from_json(items: list[v3.Word]) -> list[Token]:
     """Words back from v3 JSON; a token's speaker is the name of the turn it is in."""
     words, speaker = [], ""
     for item in items:
         m = item.get("m")
         if m is not None and "turn" in m.split("|"):
             speaker = item["w"]
-        frq = [Frequency(f=x["f"], e=x["e"]) for x in item["frq"]] if "frq" in item else None
-        words.append(Word(p=item["p"], c=item["c"], s=item["s"], e=item["e"], w=item["w"], m=m,
+        frq = [FrequencyPeak(f=x["f"], e=x["e"]) for x in item["frq"]] if "frq" in item else None
+        words.append(Token(p=item["p"], c=item["c"], s=item["s"], e=item["e"], w=item["w"], m=m,
                           v=item.get("v"), frq=frq, speaker=speaker))
     return words
 
@@ -88,12 +88,12 @@ def transcript_json(conv: Conversation) -> v3.Transcript:
     }
 
 
-def mentions_json(mentions: dict[str, list[Occurrence]]) -> list[v3.SpeakerMentions]:
+def mentions_json(mentions: dict[str, list[Mention]]) -> list[v3.SpeakerMentions]:
     return [{"speakerName": speaker, "occurrences": [{"s": o.s, "e": o.e, "exact": o.exact} for o in occurrences]}
             for speaker, occurrences in mentions.items()]
 
 
-def keyword_json(k: Keyword) -> v3.Keyword:
+def keyword_json(k: KeyTerm) -> v3.Keyword:
     if k.relevance is None:
         return {"keyword": k.keyword, "mentions": mentions_json(k.mentions)}
     return {"keyword": k.keyword, "relevance": k.relevance, "mentions": mentions_json(k.mentions)}
@@ -109,13 +109,13 @@ def categories_json(results: list[CategoryResult]) -> list[v3.Category]:
     return out
 
 
-def spotting_json(groups: list[SpottedGroup]) -> v3.Spotting:
+def spotting_json(groups: list[KeywordGroupResult]) -> v3.Spotting:
     # the specification types `score` as a string (VoiceBase sent "0.4439")
     return {"groups": [{"groupName": g.name, "spotted": g.spotted, "score": f"{g.score:.4f}",
                         "spottedKeywords": [keyword_json(k) for k in g.keywords]} for g in groups]}
 
 
-def knowledge_json(k: Knowledge) -> v3.Knowledge:
+def knowledge_json(k: Discovery) -> v3.Knowledge:
     return {
         "keywords": [keyword_json(kw) for kw in k.keywords],
         "topics": [{"topicName": t.name, "relevance": t.relevance,
@@ -124,15 +124,15 @@ def knowledge_json(k: Knowledge) -> v3.Knowledge:
     }
 
 
-def metrics_json(groups: list[MetricGroup]) -> list[v3.MetricGroup]:
+def metrics_json(groups: list[MetricValues]) -> list[v3.MetricGroup]:
     # VoiceBase sends every metric value as a double, counts included
     return [{"metricGroupName": g.name,
              "metricValues": [{"metricName": name, "metricValue": float(value)} for name, value in g.values.items()]}
             for g in groups]
 
 
-def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNounPair]]) -> v3.ConversationResult:
-    def pair(p: VerbNounPair) -> v3.VerbNounPair:
+def verb_noun_json(pairs_by_speaker: dict[str, list[VerbNoun]]) -> v3.ConversationResult:
+    def pair(p: VerbNoun) -> v3.VerbNounPair:
         out: v3.VerbNounPair = {"s": p.s, "e": p.e, "verb": p.verb, "noun": p.noun}
         if p.verb_neg:
             out["verbNeg"] = p.verb_neg
@@ -169,7 +169,7 @@ def prediction_json(conv: Conversation) -> v3.Prediction:
     }
 
 
-def insights_json(found: Insights) -> v3.Insights:
+def insights_json(found: CallInsights) -> v3.Insights:
     """speechproc's `insights`: the parts the model gave, then the model that read the call."""
     out: v3.Insights = {}
     if found.summary is not None:
@@ -187,7 +187,7 @@ def insights_json(found: Insights) -> v3.Insights:
             if a.s is not None and a.e is not None:
                 answer["s"], answer["e"] = a.s, a.e
             out["answers"].append(answer)
-    out["model"] = dict(found.model)
+    out["model"] = found.model.copy()
     return out
 
 
@@ -216,7 +216,7 @@ def results_json(conv: Conversation) -> v3.Results:
     return out
 
 
-def media_item(item: MediaItem, conv: Conversation | None = None) -> v3.MediaItem:
+def media_item(item: MediaFacts, conv: Conversation | None = None) -> v3.MediaItem:
     """The v3 media item: media-level fields, then every result the conversation holds."""
     out: v3.MediaItem = {
         "_links": links(item.media_id),
@@ -242,8 +242,9 @@ def media_item(item: MediaItem, conv: Conversation | None = None) -> v3.MediaIte
     return out
 
 
-def summary(item_json: Mapping[str, Any]) -> v3.MediaSummary:
+def summary(item: v3.MediaItem) -> v3.MediaSummary:
     """A media item without its results, for listings."""
+    item_json: Mapping[str, object] = item
     keys = ("_links", "formatVersion", "mediaId", "status", "dateCreated", "dateFinished", "timeToLiveInSeconds",
             "expiresOn", "mediaContentType", "length", "metadata", "errors", "warnings", "encryption")
     return cast(v3.MediaSummary, {k: item_json[k] for k in keys if k in item_json})

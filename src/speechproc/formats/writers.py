@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from speechproc.conversation import Word
+from speechproc.conversation import Token
 from speechproc.formats.cues import build_cues, clock, turn_texts
 
 
@@ -12,7 +12,7 @@ class Writer:
     extension = ""
     content_type = ""
 
-    def render(self, words: list[Word]) -> str:
+    def render(self, words: list[Token]) -> str:
         raise NotImplementedError
 
 
@@ -21,7 +21,7 @@ class TextWriter(Writer):
 
     name, extension, content_type = "text", ".txt", "text/plain"
 
-    def render(self, words: list[Word]) -> str:
+    def render(self, words: list[Token]) -> str:
         parts = []
         for turn in turn_texts(words):
             body = " ".join(text for text, _, _ in turn.pieces)
@@ -39,7 +39,7 @@ class SrtWriter(Writer):
 
     name, extension, content_type = "srt", ".srt", "text/srt"
 
-    def render(self, words: list[Word]) -> str:
+    def render(self, words: list[Token]) -> str:
         blocks = [f"{i}\n{clock(c.start, ',')} --> {clock(c.end, ',')}\n" + "\n".join(c.lines) + "\n"
                   for i, c in enumerate(build_cues(words), 1)]
         return "\n".join(blocks) + "\n" if blocks else EMPTY_SRT
@@ -48,7 +48,7 @@ class SrtWriter(Writer):
 class WebVttWriter(Writer):
     name, extension, content_type = "webvtt", ".vtt", "text/vtt"
 
-    def render(self, words: list[Word]) -> str:
+    def render(self, words: list[Token]) -> str:
         blocks = [f"{i}\n{clock(c.start, '.')} --> {clock(c.end, '.')}\n" + "\n".join(c.lines) + "\n"
                   for i, c in enumerate(build_cues(words), 1)]
         return "WEBVTT\n\n" + "\n".join(blocks) + ("\n" if blocks else "")
@@ -71,7 +71,7 @@ class DfxpWriter(Writer):
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
 
-    def render(self, words: list[Word]) -> str:
+    def render(self, words: list[Token]) -> str:
         cues = "".join(
             f'<p begin="{clock(c.start, ".")}" end="{clock(c.end, ".")}">'
             + "<br/>".join(escape(line) for line in c.lines) + "</p>"

@@ -4,21 +4,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from speechproc.conversation import Conversation, Occurrence
+from speechproc.conversation import Conversation, Mention
 from speechproc.query import Document, Hit
-from speechproc.query.evaluator import DocTurn
+from speechproc.query.evaluator import DocTurn, DocumentFields
 
 
 def metric_values(conv: Conversation) -> dict[str, float]:
     return {name: float(value) for group in conv.metrics or [] for name, value in group.values.items()}
 
 
-def insights_fields(conv: Conversation) -> dict[str, Any]:
+def insights_fields(conv: Conversation) -> dict[str, str]:
     """A conversation's insights as queries read them: outcome, reason, summary, answer.NAME."""
     found = conv.insights
     if found is None:
         return {}
-    out: dict[str, Any] = {k: v for k, v in (("outcome", found.outcome), ("reason", found.reason),
+    out: dict[str, str] = {k: v for k, v in (("outcome", found.outcome), ("reason", found.reason),
                                              ("summary", found.summary)) if v is not None}
     out |= {f"answer.{a.name}": a.answer for a in found.answers or []}
     return out
@@ -44,17 +44,18 @@ def compact(doc: Document) -> list[list[Any]]:
 
 def from_index(summary: Mapping[str, Any], load_turns: Callable[[], list[list[Any]]]) -> Document:
     """An indexed media item: its summary row from the catalog; its compact turns are read when first needed."""
-    fields = {k: summary[k] for k in ("mediaId", "dateCreated", "status", "length", "wordCount")}
+    fields: DocumentFields = {"mediaId": summary["mediaId"], "dateCreated": summary["dateCreated"],
+                              "status": summary["status"], "length": summary["length"], "wordCount": summary["wordCount"]}
     return Document(length_ms=summary["length"], fields=fields, metadata=summary["metadata"],
                     metrics=summary["metrics"], loader=lambda: [DocTurn(*t) for t in load_turns()],
                     insights=summary.get("insights") or {})
 
 
-def occurrences(hits: Iterable[Hit]) -> dict[str, list[Occurrence]]:
+def occurrences(hits: Iterable[Hit]) -> dict[str, list[Mention]]:
     """Hits grouped by speaker, in time order, as v3 occurrences."""
-    out: dict[str, list[Occurrence]] = {}
+    out: dict[str, list[Mention]] = {}
     for hit in sorted(hits):
-        out.setdefault(hit.speaker, []).append(Occurrence(hit.s, hit.e, hit.exact))
+        out.setdefault(hit.speaker, []).append(Mention(hit.s, hit.e, hit.exact))
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from speechproc.query.tree import (
     ANYONE,
@@ -20,14 +20,15 @@ from speechproc.query.tree import (
     CallNot,
     CallOr,
     Comparison,
+    Phrase,
     Statement,
-    Term,
     TurnAnd,
     TurnNot,
     TurnOr,
     Window,
     normalise_word,
 )
+from speechproc.results import JsonObject
 
 
 @dataclass(frozen=True, order=True)
@@ -95,17 +96,27 @@ class DocTurn:
                 ",".join(map(str, self.ends))]
 
 
+class DocumentFields(TypedDict, total=False):
+    """The media fields a query compares (`WHERE length > 60000`); a document always has wordCount and length."""
+
+    mediaId: str
+    dateCreated: str
+    status: str
+    length: int  # ms
+    wordCount: int
+
+
 class Document:
     """One media item as the evaluator reads it. `turns` may come from a loader, called on first use,
     so that a corpus query reads a transcript only when its field conditions pass."""
 
-    def __init__(self, turns: list[DocTurn] | None = None, length_ms: int = 0, fields: dict[str, Any] | None = None,
-                 metadata: dict[str, Any] | None = None, metrics: dict[str, float] | None = None,
-                 loader: Callable[[], list[DocTurn]] | None = None, insights: dict[str, Any] | None = None) -> None:
+    def __init__(self, turns: list[DocTurn] | None = None, length_ms: int = 0, fields: DocumentFields | None = None,
+                 metadata: JsonObject | None = None, metrics: dict[str, float] | None = None,
+                 loader: Callable[[], list[DocTurn]] | None = None, insights: dict[str, str] | None = None) -> None:
         self._turns, self._loader = turns, loader
         self.length_ms = length_ms
-        self.fields = dict(fields or {})  # mediaId, wordCount, length, dateCreated, status
-        self.metadata = metadata or {}
+        self.fields: DocumentFields = fields.copy() if fields else {}
+        self.metadata = metadata or {}  # as given
         self.metrics = metrics or {}
         self.insights = insights or {}  # `documents.insights_fields`: reason, outcome, summary, answer.NAME
         if "wordCount" not in self.fields:
@@ -201,7 +212,7 @@ def _in_windows(hit: Hit, windows: Sequence[Window], length_ms: int) -> bool:
     return True
 
 
-def term_hits(term: Term, doc: Document) -> dict[int, list[Hit]]:
+def term_hits(term: Phrase, doc: Document) -> dict[int, list[Hit]]:
     """Turns in which the term is said, with each occurrence."""
     out: dict[int, list[Hit]] = {}
     span = len(term.words) + term.slop
@@ -228,7 +239,7 @@ def term_hits(term: Term, doc: Document) -> dict[int, list[Hit]]:
 
 def turn_hits(node: object, doc: Document) -> dict[int, list[Hit]]:
     """Turns where a within-turn expression holds, with the hits that made it hold."""
-    if isinstance(node, Term):
+    if isinstance(node, Phrase):
         return term_hits(node, doc)
     if isinstance(node, TurnAnd):
         found = turn_hits(node.operands[0], doc)
@@ -296,7 +307,7 @@ def _compared(op: str, left: _Ordered, right: _Ordered) -> bool:
 
 def holds(node: object, doc: Document) -> tuple[bool, list[Hit]]:
     """Whether a condition holds on the whole call, and its hits."""
-    if isinstance(node, (Term, TurnAnd, TurnOr, TurnNot)):
+    if isinstance(node, (Phrase, TurnAnd, TurnOr, TurnNot)):
         found = turn_hits(node, doc)
         return bool(found), [h for t in sorted(found) for h in found[t]]
     if isinstance(node, CallAnd):

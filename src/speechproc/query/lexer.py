@@ -13,7 +13,7 @@ KEYWORDS = frozenset({"SELECT", "FROM", "WHERE", "ORDER", "BY", "ASC", "DESC", "
 
 
 @dataclass(frozen=True)
-class Token:
+class Lexeme:
     kind: str  # KEYWORD, NAME, STRING, NUMBER, OP, END
     text: str  # for STRING the unquoted text; for KEYWORD upper case
     position: int
@@ -38,9 +38,9 @@ def _unquote(raw: str) -> str:
     return re.sub(r"\\(.)", r"\1", body)
 
 
-def tokenize(query: str) -> list[Token]:
+def tokenize(query: str) -> list[Lexeme]:
     """The tokens of `query`, ending with an END token; raise QuerySyntaxError on a stray character."""
-    tokens: list[Token] = []
+    tokens: list[Lexeme] = []
     pos = 0
     while pos < len(query):
         match = _MASTER.match(query, pos)
@@ -51,18 +51,18 @@ def tokenize(query: str) -> list[Token]:
         kind, text = match.lastgroup, match.group()
         assert kind is not None  # each alternative of the master pattern is a named group
         if kind == "STRING":
-            tokens.append(Token("STRING", _unquote(text), pos))
+            tokens.append(Lexeme("STRING", _unquote(text), pos))
         elif kind == "NUMBER":
             parts = _NUMBER.match(text)
             assert parts is not None  # what the master pattern calls a NUMBER
             number, unit = parts.groups()
             if sum(c.isdigit() for c in number) > MAX_NUMBER_DIGITS:
                 raise QuerySyntaxError(f"a number may have at most {MAX_NUMBER_DIGITS} digits", pos, query)
-            tokens.append(Token("NUMBER", number, pos, unit or ""))
+            tokens.append(Lexeme("NUMBER", number, pos, unit or ""))
         elif kind == "NAME" and text.upper() in KEYWORDS:
-            tokens.append(Token("KEYWORD", text.upper(), pos))
+            tokens.append(Lexeme("KEYWORD", text.upper(), pos))
         elif kind != "SPACE":
-            tokens.append(Token(kind, text, pos))
+            tokens.append(Lexeme(kind, text, pos))
         pos = match.end()
-    tokens.append(Token("END", "", len(query)))
+    tokens.append(Lexeme("END", "", len(query)))
     return tokens

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Term, TurnAnd, TurnNot, TurnOr, reads_text
+from speechproc.query.tree import CallAnd, CallNot, CallOr, Comparison, Phrase, TurnAnd, TurnNot, TurnOr, reads_text
 
 __all__ = ["MAX_NESTING", "MAX_WORDS", "reads_text", "text_filter"]
 
@@ -72,7 +72,7 @@ def _any(items: list[Filter | None]) -> Filter | None:
 
 
 def _build(node: object) -> Filter | None:
-    if isinstance(node, Term):
+    if isinstance(node, Phrase):
         return _all([_word(p) for p in node.words])
     if isinstance(node, (TurnAnd, CallAnd)):
         return _all([_build(x) for x in node.operands])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from speechproc.query.errors import QuerySyntaxError
-from speechproc.query.lexer import Token, tokenize
+from speechproc.query.lexer import Lexeme, tokenize
 from speechproc.query.tree import (
     ANYONE,
     CHAINS,
@@ -46,8 +46,8 @@ from speechproc.query.tree import (
     CallOr,
     Comparison,
     Order,
+    Phrase,
     Statement,
-    Term,
     TurnAnd,
     TurnNot,
     TurnOr,
@@ -62,7 +62,7 @@ _UNIT_MS = {"": 1000, "s": 1000, "ms": 1, "m": 60000}
 @dataclass
 class _Parser:
     query: str
-    tokens: list[Token]
+    tokens: list[Lexeme]
     i: int = 0
     speaker: str | None = None  # the speaker of the nearest SAYS, for bare terms after it
     depth: int = 0  # parentheses and SAYS open around the current token
@@ -71,31 +71,31 @@ class _Parser:
     # ---------------------------------------------------------------- tokens
 
     @property
-    def tok(self) -> Token:
+    def tok(self) -> Lexeme:
         return self.tokens[self.i]
 
-    def error(self, message: str, token: Token | None = None) -> QuerySyntaxError:
+    def error(self, message: str, token: Lexeme | None = None) -> QuerySyntaxError:
         return QuerySyntaxError(message, (token or self.tok).position, self.query)
 
-    def describe(self, token: Token) -> str:
+    def describe(self, token: Lexeme) -> str:
         return "the end of the query" if token.kind == "END" else repr(token.text if token.kind != "STRING"
                                                                              else f"'{token.text}'")
 
     def at(self, kind: str, text: str | None = None) -> bool:
         return self.tok.kind == kind and (text is None or self.tok.text == text)
 
-    def take(self, kind: str, text: str | None = None) -> Token | None:
+    def take(self, kind: str, text: str | None = None) -> Lexeme | None:
         if self.at(kind, text):
             self.i += 1
             return self.tokens[self.i - 1]
         return None
 
-    def advance(self) -> Token:
+    def advance(self) -> Lexeme:
         """The current token, taken: the caller has checked what it is."""
         self.i += 1
         return self.tokens[self.i - 1]
 
-    def expect(self, kind: str, text: str | None, what: str) -> Token:
+    def expect(self, kind: str, text: str | None, what: str) -> Lexeme:
         token = self.take(kind, text)
         if token is None:
             raise self.error(f"expected {what}, found {self.describe(self.tok)}")
@@ -217,7 +217,7 @@ class _Parser:
         speaker = self.speaker or ANYONE
         return _negated(operand, len(bangs), lambda node: TurnNot(node, speaker))
 
-    def turn_operand(self, node: object, token: Token) -> object:
+    def turn_operand(self, node: object, token: Lexeme) -> object:
         if not isinstance(node, TURN_NODES):
             raise self.error("&&, || and ! join what is said within one turn; use AND, OR and AND NOT for "
                              "whole-call conditions and field comparisons", token)
@@ -252,13 +252,13 @@ class _Parser:
                              f"({MAX_WINDOW_MS // 1000}s) either way", token)
         return ms
 
-    def enter(self, token: Token) -> None:
+    def enter(self, token: Lexeme) -> None:
         """One more level of parentheses or SAYS, within the nesting limit."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"the query nests parentheses and SAYS more than {MAX_DEPTH} levels deep", token)
 
-    def count_term(self, token: Token) -> None:
+    def count_term(self, token: Lexeme) -> None:
         """One more quoted term or comparison, within the limit on terms."""
         self.terms += 1
         if self.terms > MAX_TERMS:
@@ -296,7 +296,7 @@ class _Parser:
         self.depth -= 1
         return node
 
-    def term(self, token: Token, speaker: str) -> Term:
+    def term(self, token: Lexeme, speaker: str) -> Phrase:
         self.count_term(token)
         words = tuple(normalise_pattern(w) for w in token.text.split())
         words = tuple(w for w in words if w)
@@ -308,7 +308,7 @@ class _Parser:
         slop = 0
         if self.take("OP", "/"):
             slop = self.count("/ (the number of extra words a phrase may hold)", 0, MAX_SLOP)
-        return Term(words, speaker, slop, (), token.text)
+        return Phrase(words, speaker, slop, (), token.text)
 
     def comparison(self) -> Comparison:
         name = self.advance()  # the field's NAME, as `atom` saw
@@ -330,7 +330,7 @@ class _Parser:
             return Comparison(field_, "!=" if op.text == "<>" else op.text, number, name.position)
         raise self.error(f"expected a number or a quoted value after {op.text}")
 
-    def field_name(self, name: Token) -> str:
+    def field_name(self, name: Lexeme) -> str:
         text = name.text
         if text.endswith((":", ".")):
             if not self.at("STRING"):
@@ -371,7 +371,7 @@ def _negated(node: object, negations: int, negate) -> object:
 
 def _with_windows(node: object, windows: tuple[Window, ...]) -> object:
     """The node with `windows` added to every term inside it."""
-    if isinstance(node, Term):
+    if isinstance(node, Phrase):
         return replace(node, windows=node.windows + windows)
     if isinstance(node, CHAINS):
         return type(node)(*(_with_windows(operand, windows) for operand in node.operands))
@@ -382,7 +382,7 @@ def _with_windows(node: object, windows: tuple[Window, ...]) -> object:
     return node  # a comparison has no time
 
 
-def _tokens(query: str) -> list[Token]:
+def _tokens(query: str) -> list[Lexeme]:
     """The tokens of a query that is not empty and not longer than MAX_QUERY_LENGTH."""
     if not isinstance(query, str) or not query.strip():
         raise QuerySyntaxError("the query is empty", 0, query if isinstance(query, str) else "")

@@ -27,7 +27,7 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Term:
+class Phrase:
     """A quoted word or phrase said by `speaker` (or anyone), `slop` extra words allowed around it."""
 
     words: tuple[str, ...]
@@ -109,13 +109,13 @@ class Statement:
         return "hits()" in self.items
 
 
-TURN_NODES = (Term, TurnAnd, TurnOr, TurnNot)
+TURN_NODES = (Phrase, TurnAnd, TurnOr, TurnNot)
 CHAINS = (TurnAnd, TurnOr, CallAnd, CallOr)
 
 
 def reads_text(node: object) -> bool:
     """Whether evaluating `node` needs the transcript (it has a term somewhere)."""
-    if isinstance(node, Term):
+    if isinstance(node, Phrase):
         return True
     if isinstance(node, CHAINS):
         return any(reads_text(operand) for operand in node.operands)

@@ -10,21 +10,21 @@ recording from there.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from speechproc.conversation import SILENCE_INCIDENT_MS, merge
 from speechproc.formats.detected import Found
 from speechproc.formats.detected import found as found_detections
-from speechproc.formats.flat import flatten
+from speechproc.formats.flat import Cell, flatten
 from speechproc.paths import printable
 from speechproc.report import charts
 from speechproc.report.detections_section import predictions_section
 from speechproc.report.insights_section import insights_section
-from speechproc.report.page import Section, chart, clock, esc, facts, number, page, plural, table
+from speechproc.report.page import Moment, Section, chart, clock, esc, facts, number, page, plural, table
 from speechproc.report.player import audio_address, choose_recording, is_redacted
+from speechproc.results import Keyword, MediaItem, Occurrence, Span, SpeakerMentions, Word
 from speechproc.results.reading import as_dict, dicts, is_number
 
 METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
@@ -61,7 +61,7 @@ class _Anchors:
                 return w
         return self.words[min(i, len(self.words) - 1)]
 
-    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str:
+    def link(self, s: object, text: str | None = None, speaker: str | None = None) -> str:
         """A link to the word said at `s` ms (labelled `text`, then the time; or the time alone)."""
         if not is_number(s):
             return esc(text or "")
@@ -70,19 +70,19 @@ class _Anchors:
         target = f' href="#w{word.p}"' if word is not None else ""
         return f"<a{target} data-s={int(s)}>{label}</a>"
 
-    def links(self, occurrences: Sequence[dict[str, Any]], speaker: str | None = None, exact: bool = True) -> str:
-        shown = [self.link(o.get("s"), o.get("exact") if exact else None, speaker)
-                 for o in occurrences[:MAX_LINKS]]
-        more = len(occurrences) - MAX_LINKS
+    def links(self, moments: Sequence[Moment], speaker: str | None = None) -> str:
+        """Links to the first MAX_LINKS moments (each labelled, or its time alone), and how many more there are."""
+        shown = [self.link(s, label, speaker) for s, label in moments[:MAX_LINKS]]
+        more = len(moments) - MAX_LINKS
         return '<span class="chips">' + "".join(f"<span>{x}</span>" for x in shown) + (
             f'<span class="note">and {more} more</span>' if more > 0 else "") + "</span>"
 
 
-def _words(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _words(item: MediaItem) -> list[Word]:
     return dicts(as_dict(item.get("transcript")).get("words"))
 
 
-def _spoken(words: Sequence[dict[str, Any]]) -> list[_Word]:
+def _spoken(words: Sequence[Word]) -> list[_Word]:
     """The words proper (not turns or punctuation), each with the speaker of the turn it is in."""
     out, speaker = [], None
     for w in words:
@@ -96,12 +96,12 @@ def _spoken(words: Sequence[dict[str, Any]]) -> list[_Word]:
     return out
 
 
-def _spans(occurrences: Iterable[Any]) -> list[tuple[int, int]]:
+def _spans(occurrences: Iterable[Span]) -> list[tuple[int, int]]:
     return [(int(o["s"]), int(o["e"])) for o in occurrences
             if isinstance(o, dict) and is_number(o.get("s")) and is_number(o.get("e")) and o["e"] >= o["s"]]
 
 
-def voice_activity(item: Mapping[str, Any], words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
+def voice_activity(item: MediaItem, words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
     """Each speaker's speech spans (ms): the transcript's voiceActivity, else the spans of their words."""
     activity = dicts(as_dict(item.get("transcript")).get("voiceActivity"))
     lanes = [(str(a.get("speakerName", "")), merge(_spans(dicts(a.get("occurrences")))))
@@ -142,7 +142,7 @@ def _seconds(spans: Iterable[tuple[int, int]]) -> list[tuple[float, float]]:
 # ------------------------------------------------------------------------------------------ sections
 
 
-def _summary(item: Mapping[str, Any], lanes, words: Sequence[_Word], audio: str | None, source: str | None,
+def _summary(item: MediaItem, lanes, words: Sequence[_Word], audio: str | None, source: str | None,
              redacted: bool) -> Section:
     length = item.get("length")
     pairs = [("Media id", esc(item.get("mediaId", ""))), ("Status", esc(item.get("status", "")))]
@@ -158,7 +158,7 @@ def _summary(item: Mapping[str, Any], lanes, words: Sequence[_Word], audio: str 
         pairs.append((f"{name}", f"{clock(ms)} talking, {said.get(name, 0)} words"))
     body = facts(pairs)
     metadata = as_dict(item.get("metadata"))
-    flat: dict[str, Any] = {}
+    flat: dict[str, Cell] = {}
     for key, value in metadata.items():
         flatten(str(key), value, flat)
     if flat:
@@ -203,7 +203,7 @@ def _drawn_lanes(lanes: Sequence[tuple[str, list[tuple[int, int]]]]) -> list[tup
     return [lanes[i] for i in kept] + [(f"{len(lanes) - len(kept)} other speakers", rest)]
 
 
-def _sentiment(item: Mapping[str, Any], length_ms: int) -> Section | None:
+def _sentiment(item: MediaItem, length_ms: int) -> Section | None:
     series = []
     for entry in dicts(item.get("speakerSentiments")):
         values = [v for v in dicts(entry.get("sentimentValues"))
@@ -217,7 +217,7 @@ def _sentiment(item: Mapping[str, Any], length_ms: int) -> Section | None:
                    "to 1 (very positive), at the sentence's middle.</p>")
 
 
-def _metrics(item: Mapping[str, Any]) -> Section | None:
+def _metrics(item: MediaItem) -> Section | None:
     groups = dicts(item.get("metrics"))
     if not groups:
         return None
@@ -231,22 +231,27 @@ def _metrics(item: Mapping[str, Any]) -> Section | None:
     return Section("metrics", "Metrics", f'<div class="groups">{body}</div>')
 
 
-def _by_speaker(mentions: Any, anchors: _Anchors, exact: bool = True) -> str:
-    """Each speaker's occurrences (v3 mentions or matches: {speakerName, occurrences}) as linked moments."""
+def _by_speaker(mentions: Sequence[SpeakerMentions] | None, anchors: _Anchors, exact: bool = True) -> str:
+    """Each speaker's occurrences (v3 mentions or matches: {speakerName, occurrences}) as linked moments,
+    each labelled with the words as said (`exact`) or with its time alone."""
     return "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                   f"{anchors.links(dicts(m.get('occurrences')), m.get('speakerName'), exact)}</div>"
+                   f"{anchors.links(_moments(dicts(m.get('occurrences')), exact), m.get('speakerName'))}</div>"
                    for m in dicts(mentions))
 
 
-def _mentions(keyword: dict[str, Any], anchors: _Anchors) -> str:
+def _moments(occurrences: Sequence[Occurrence], exact: bool) -> list[Moment]:
+    return [(o.get("s"), o.get("exact") if exact else None) for o in occurrences]
+
+
+def _mentions(keyword: Keyword, anchors: _Anchors) -> str:
     return _by_speaker(keyword.get("mentions"), anchors, exact=False)
 
 
-def _yes(flag: Any) -> str:
+def _yes(flag: object) -> str:
     return '<span class="yes">yes</span>' if flag else "no"
 
 
-def _knowledge(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
+def _knowledge(item: MediaItem, anchors: _Anchors) -> Section | None:
     knowledge = as_dict(item.get("knowledge"))
     keywords = dicts(knowledge.get("keywords"))
     topics = dicts(knowledge.get("topics"))
@@ -264,7 +269,7 @@ def _knowledge(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
     return Section("knowledge", "Keywords and topics", body)
 
 
-def _categories(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
+def _categories(item: MediaItem, anchors: _Anchors) -> Section | None:
     categories = dicts(item.get("categories"))
     if not categories:
         return None
@@ -277,7 +282,7 @@ def _categories(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
                    + table(["Category", "Matched", "Matches"], rows))
 
 
-def _spotting(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
+def _spotting(item: MediaItem, anchors: _Anchors) -> Section | None:
     groups = dicts(as_dict(item.get("spotting")).get("groups"))
     if not groups:
         return None
@@ -291,7 +296,7 @@ def _spotting(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
                                                        numeric=(2,)))
 
 
-def _verb_nouns(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
+def _verb_nouns(item: MediaItem, anchors: _Anchors) -> Section | None:
     rows = []
     for entry in dicts(as_dict(item.get("conversation")).get("speakerVerbNounPairs")):
         speaker = str(entry.get("speakerName", ""))
@@ -306,7 +311,7 @@ def _verb_nouns(item: Mapping[str, Any], anchors: _Anchors) -> Section | None:
     return Section("verbnouns", "Verb-noun pairs", table(["Speaker", "Pair"], [r[1:] for r in rows]))
 
 
-def _transcript(words: Sequence[dict[str, Any]], detected: Detected) -> Section | None:
+def _transcript(words: Sequence[Word], detected: Detected) -> Section | None:
     if not any(not w.get("m") for w in words):
         return None
     regions = merge((x.s, x.e) for x in detected)
@@ -359,7 +364,7 @@ def _transcript(words: Sequence[dict[str, Any]], detected: Detected) -> Section 
     return Section("transcript", "Transcript", f'<div class="words">{"".join(parts)}</div>')
 
 
-def sections(item: Mapping[str, Any], audio: str | None = None, source: str | None = None,
+def sections(item: MediaItem, audio: str | None = None, source: str | None = None,
              redacted_audio: bool = False) -> list[Section]:
     """The report's sections for a v3 media item, in order, each only when the item has what it shows.
 
@@ -381,7 +386,7 @@ def sections(item: Mapping[str, Any], audio: str | None = None, source: str | No
     return [s for s in built if s is not None]
 
 
-def build(item: Mapping[str, Any], audio: str | None = None, source: str | None = None,
+def build(item: MediaItem, audio: str | None = None, source: str | None = None,
           redacted_audio: bool = False) -> tuple[str, list[str]]:
     """The call report of a v3 media item as one HTML document (see `sections`), and its sections' ids."""
     metadata = as_dict(item.get("metadata"))
@@ -391,13 +396,13 @@ def build(item: Mapping[str, Any], audio: str | None = None, source: str | None 
     return page(title, subtitle, parts, script=audio is not None), [s.id for s in parts]
 
 
-def render(item: Mapping[str, Any], audio: str | None = None, source: str | None = None,
+def render(item: MediaItem, audio: str | None = None, source: str | None = None,
            redacted_audio: bool = False) -> str:
     """The call report of a v3 media item as one HTML document (see `sections`)."""
     return build(item, audio, source, redacted_audio)[0]
 
 
-def page_at(item: Mapping[str, Any], place: Path, source: Path | None, beside: Path | None = None,
+def page_at(item: MediaItem, place: Path, source: Path | None, beside: Path | None = None,
             redacted_audio: bool = False) -> str:
     """The call report to be written at `place` for an item processed from the recording `source`: its
     player plays the recording `choose_recording` picks, by a path relative to `place`."""

@@ -19,8 +19,10 @@ from speechproc import errors as E
 from speechproc.paths import printable
 from speechproc.report import charts
 from speechproc.report.page import Section, chart, clock, esc, facts, number, page, plural, table
-from speechproc.results.reading import is_number
+from speechproc.results import MediaItem
+from speechproc.results.reading import as_dict, is_number
 from speechproc.store import drivers
+from speechproc.store.export import MediaRow
 
 # the metrics an analyst compares calls by, in the order shown
 MAIN_METRICS = ("agent-talk-ratio", "caller-talk-ratio", "silence-ratio", "silence-incidents", "overtalk-ratio",
@@ -40,7 +42,7 @@ MAX_BUCKETS = 400  # points of a trend with its empty periods kept
 class Corpus:
     """What the report shows, computed from the catalog records."""
 
-    items: list[dict[str, Any]]
+    items: list[MediaItem]
     statuses: dict[str, int] = field(default_factory=dict)
     lengths_ms: list[int] = field(default_factory=list)
     metrics: dict[str, list[float]] = field(default_factory=dict)
@@ -58,7 +60,7 @@ def check_date_field(name: str) -> str:
         f"--date-field {name!r}: give dateCreated, dateFinished or a metadata field such as extended.callDate"))
 
 
-def field_value(item: Mapping[str, Any], name: str) -> Any:
+def field_value(item: MediaItem, name: str) -> Any:
     """The item's dateCreated or dateFinished, or the value at a metadata field path (None when absent)."""
     if name in ITEM_DATES:
         return item.get(name)
@@ -85,7 +87,7 @@ def parse_date(value: Any) -> dt.date | None:
         return None
 
 
-def gather(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated") -> Corpus:
+def gather(records: Sequence[MediaRow], date_field: str = "dateCreated") -> Corpus:
     """The corpus of catalog records: statuses, lengths, metric values, hits, dates."""
     corpus = Corpus([r["item"] for r in records])
     for item in corpus.items:
@@ -104,9 +106,9 @@ def gather(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated"
             counts = corpus.categories.setdefault(str(category.get("categoryName")), [0, 0])
             counts[0] += 1 if category.get("categoryValue") else 0
             counts[1] += 1
-        for group in (item.get("spotting") or {}).get("groups") or []:
-            counts = corpus.groups.setdefault(str(group.get("groupName")), [0, 0])
-            counts[0] += 1 if group.get("spotted") else 0
+        for spotted in as_dict(item.get("spotting")).get("groups") or []:
+            counts = corpus.groups.setdefault(str(spotted.get("groupName")), [0, 0])
+            counts[0] += 1 if spotted.get("spotted") else 0
             counts[1] += 1
     return corpus
 
@@ -205,7 +207,7 @@ def _trend(corpus: Corpus, date_field: str) -> Section | None:
     unit = bucket_unit([d for d, _ in dated])
     labels = _buckets([d for d, _ in dated], unit)
     index = {label: i for i, label in enumerate(labels)}
-    per_bucket: list[list[dict[str, Any]]] = [[] for _ in labels]
+    per_bucket: list[list[MediaItem]] = [[] for _ in labels]
     for day, item in dated:
         per_bucket[index[bucket_of(day, unit)]].append(item)
     undated = len(corpus.items) - len(dated)
@@ -234,18 +236,18 @@ def _trend(corpus: Corpus, date_field: str) -> Section | None:
     return Section("trend", "Trend over time", body)
 
 
-def _mean_metric(items: Sequence[dict[str, Any]], name: str) -> float | None:
+def _mean_metric(items: Sequence[MediaItem], name: str) -> float | None:
     values = [m["metricValue"] for item in items for g in item.get("metrics") or [] for m in g.get("metricValues") or []
               if m.get("metricName") == name and is_number(m.get("metricValue"))]
     return statistics.fmean(values) if values else None
 
 
-def _hit_rate(items: Sequence[dict[str, Any]], key: str, name: str) -> float | None:
+def _hit_rate(items: Sequence[MediaItem], key: str, name: str) -> float | None:
     if key == "categories":
         hits = [bool(c.get("categoryValue")) for i in items for c in i.get("categories") or []
                 if c.get("categoryName") == name]
     else:
-        hits = [bool(g.get("spotted")) for i in items for g in (i.get("spotting") or {}).get("groups") or []
+        hits = [bool(g.get("spotted")) for i in items for g in as_dict(i.get("spotting")).get("groups") or []
                 if g.get("groupName") == name]
     return sum(hits) / len(hits) if hits else None
 
@@ -269,7 +271,7 @@ def _drivers(corpus: Corpus) -> Section | None:
         rows, numeric=(1, 2, 3, 4, 5)))
 
 
-def _listing(records: Sequence[Mapping[str, Any]], corpus: Corpus) -> Section:
+def _listing(records: Sequence[MediaRow], corpus: Corpus) -> Section:
     rows = []
     for record, day in list(zip(records, corpus.dates))[:MAX_LISTED]:
         item = record["item"]
@@ -282,7 +284,7 @@ def _listing(records: Sequence[Mapping[str, Any]], corpus: Corpus) -> Section:
                                                          rows, numeric=(3,)))
 
 
-def sections(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated",
+def sections(records: Sequence[MediaRow], date_field: str = "dateCreated",
              selection: str = "every item") -> list[Section]:
     """The corpus report's sections for catalog records, each only when there is something to show."""
     corpus = gather(records, date_field)
@@ -293,7 +295,7 @@ def sections(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreate
     return [s for s in built if s is not None]
 
 
-def render(records: Sequence[Mapping[str, Any]], date_field: str = "dateCreated", selection: str = "every item",
+def render(records: Sequence[MediaRow], date_field: str = "dateCreated", selection: str = "every item",
            parts: Sequence[Section] | None = None) -> str:
     """The corpus report as one HTML document (`parts`: its sections, when already built)."""
     subtitle = esc(f"Corpus report · {plural(len(records), 'media item')} · {selection}")

@@ -3,36 +3,28 @@ then every detection one by one with the words the transcript holds there (for r
 those words are the replacement), and each classifier's prediction."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
 
 from speechproc.formats.detected import Found
-from speechproc.report.page import Section, esc, number, table
+from speechproc.report.page import Linker, Moment, Section, esc, number, table
 from speechproc.report.player import is_redacted
+from speechproc.results import DetectorResult, MediaItem
 from speechproc.results.reading import as_dict, dicts
 
 MAX_ROWS = 500  # detections listed one by one; the rest are counted
 
 
-class Linker(Protocol):
-    """What links moments of the call (the call report's anchors)."""
-
-    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str: ...
-
-    def links(self, occurrences: Sequence[dict[str, Any]], speaker: str | None = None, exact: bool = True) -> str: ...
-
-
-def _by_detector(detectors: Sequence[dict[str, Any]], anchors: Linker, found: Sequence[Found]) -> str:
+def _by_detector(detectors: Sequence[DetectorResult], anchors: Linker, found: Sequence[Found]) -> str:
     rows = []
     for d in detectors:
         name = str(d.get("detectorName", ""))
         mine = [x for x in found if x.detector == name]
-        by_speaker: dict[tuple[str, str], list[dict[str, int]]] = {}
+        by_speaker: dict[tuple[str, str], list[Moment]] = {}
         for x in mine:
-            by_speaker.setdefault((x.label, x.speaker), []).append({"s": x.s, "e": x.e})
+            by_speaker.setdefault((x.label, x.speaker), []).append((x.s, None))
         where = "".join(f"<div>{esc(f'{label} · {speaker}' if label else speaker)}: "
-                        f"{anchors.links(spans, speaker, exact=False)}</div>"
-                        for (label, speaker), spans in by_speaker.items())
+                        f"{anchors.links(moments, speaker)}</div>"
+                        for (label, speaker), moments in by_speaker.items())
         rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
     return "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
 
@@ -45,7 +37,7 @@ def _one_by_one(anchors: Linker, found: Sequence[Found]) -> str:
             + (f'<p class="note">and {more} more, in the .v3.json</p>' if more > 0 else ""))
 
 
-def predictions_section(item: Mapping[str, Any], anchors: Linker, found: Sequence[Found]) -> Section | None:
+def predictions_section(item: MediaItem, anchors: Linker, found: Sequence[Found]) -> Section | None:
     """Detections (by detector, then one by one) and classifiers; None when the item has neither."""
     prediction = as_dict(item.get("prediction"))
     detectors = dicts(prediction.get("detectors"))

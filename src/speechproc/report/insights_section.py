@@ -2,31 +2,24 @@
 call and the quality questions' answers, each piece of evidence linked to its moment."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
-
-from speechproc.report.page import Section, esc, facts, table
+from speechproc.report.page import Linker, Section, esc, facts, table
+from speechproc.results import MediaItem
 from speechproc.results.reading import as_dict, dicts, is_number
-
-
-class Linker(Protocol):
-    """What links a moment of the call (the call report's anchors)."""
-
-    def link(self, s: Any, text: str | None = None, speaker: str | None = None) -> str: ...
-
 
 OUTCOMES_SHOWN = {"resolved": "resolved in the call", "unresolved": "not resolved", "followUp": "follow-up promised"}
 
 
-def insights_section(item: Mapping[str, Any], anchors: Linker) -> Section | None:
+def insights_section(item: MediaItem, anchors: Linker) -> Section | None:
     """What happened in the call (speechproc's `insights`): each piece of evidence linked to its moment."""
     found = as_dict(item.get("insights"))
     if not found:
         return None
     shown = []
-    for key, label in (("reason", "Reason for the call"), ("outcome", "Outcome"), ("summary", "Summary")):
-        if isinstance(found.get(key), str):
-            value = OUTCOMES_SHOWN.get(found[key], found[key]) if key == "outcome" else found[key]
+    outcome = found.get("outcome")
+    for label, value in (("Reason for the call", found.get("reason")),
+                         ("Outcome", OUTCOMES_SHOWN.get(outcome, outcome) if isinstance(outcome, str) else None),
+                         ("Summary", found.get("summary"))):
+        if isinstance(value, str):
             shown.append((label, esc(value)))
     body = facts(shown) if shown else ""
     actions = dicts(found.get("actionItems"))
@@ -46,5 +39,5 @@ def insights_section(item: Mapping[str, Any], anchors: Linker) -> Section | None
     return Section("insights", "What happened in the call", body)
 
 
-def _answer(value: Any) -> str:
+def _answer(value: object) -> str:
     return '<span class="yes">yes</span>' if value == "yes" else esc(value if value in ("no", "unclear") else "")

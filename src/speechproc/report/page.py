@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from speechproc.results.reading import is_number
 
@@ -74,6 +74,21 @@ class Section:
     id: str
     title: str
     body: str
+
+
+Moment = tuple[object, str | None]  # a time in ms (read from an item: anything) and its label, or None
+
+
+class Linker(Protocol):
+    """What links moments of the call to the transcript (the call report's anchors)."""
+
+    def link(self, s: object, text: str | None = None, speaker: str | None = None) -> str:
+        """A link to the word said at `s` ms (labelled `text`, then the time; or the time alone)."""
+        ...
+
+    def links(self, moments: Sequence[Moment], speaker: str | None = None) -> str:
+        """Links to the first moments, and how many more there are."""
+        ...
 
 
 def esc(value: Any) -> str:

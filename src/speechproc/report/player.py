@@ -8,16 +8,15 @@ from __future__ import annotations
 import glob
 import os
 import urllib.parse
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from speechproc.formats import JSON_SUFFIX
 from speechproc.media import MEDIA_EXTENSIONS
+from speechproc.results import MediaItem
 from speechproc.results.reading import dicts
 
 
-def recording_streams(item: Mapping[str, Any]) -> dict[str, Path]:
+def recording_streams(item: MediaItem) -> dict[str, Path]:
     """The item's recordings that are local files: stream name -> path (original, redacted-audio)."""
     out = {}
     for stream in dicts(item.get("streams")):
@@ -53,12 +52,12 @@ def audio_address(recording: Path | None, report: Path) -> str | None:
     return urllib.parse.quote(os.fsencode(relative.replace(os.sep, "/")), safe="/")
 
 
-def is_redacted(item: Mapping[str, Any]) -> bool:
+def is_redacted(item: MediaItem) -> bool:
     """Whether the item's audio was redacted (it has a redacted-audio stream)."""
     return any(s.get("streamName") == "redacted-audio" for s in dicts(item.get("streams")))
 
 
-def choose_recording(item: Mapping[str, Any], source: Path | None, beside: Path | None = None,
+def choose_recording(item: MediaItem, source: Path | None, beside: Path | None = None,
                      redacted_audio: bool = False) -> tuple[Path | None, bool]:
     """The recording to play, and whether it is the redacted copy. An item whose audio was redacted (it
     says so, `redacted_audio` says so, or a `NAME.redacted.*` lies beside its `.v3.json`) plays only a

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from speechproc import errors as E
 from speechproc.config.documents_io import parse_document, read_bounded
@@ -19,6 +19,7 @@ from speechproc.paths import absolute, printable
 from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
+from speechproc.results import MediaItem
 from speechproc.store import ownership
 from speechproc.store.catalog import Catalog
 from speechproc.store.corpus import searchable
@@ -30,6 +31,21 @@ MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's 
 CORPUS_DEFAULT = "corpus.html"
 
 
+class _ReportSummaryRequired(TypedDict):
+    report: str | None  # the file written; None when the page was printed
+    bytes: int
+    sections: list[str]  # the ids of its sections
+
+
+class ReportSummary(_ReportSummaryRequired, total=False):
+    """What `call` or `corpus` wrote: a call report has its item's mediaId and the recording its player plays
+    (`audio`, relative to the report; None: no player), a corpus report the count of its items."""
+
+    mediaId: str
+    audio: str | None
+    items: int
+
+
 def report_path(json_path: Path) -> Path:
     """`call.v3.json` -> `call.report.html` (another `.json` name: its stem, then `.report.html`)."""
     name = json_path.name
@@ -37,8 +53,10 @@ def report_path(json_path: Path) -> Path:
     return json_path.with_name(stem + REPORT_SUFFIX)
 
 
-def _read_item(path: Path) -> dict[str, Any]:
-    """A v3 media item from a JSON file; ConfigurationError naming the file when it is not one."""
+def _read_item(path: Path) -> MediaItem:
+    """A v3 media item from a JSON file; ConfigurationError naming the file when it is not one. Only its
+    being an object with a mediaId or a transcript is checked: a hand-made file may hold anything else,
+    which the report reads defensively."""
     shown = printable(str(path))
     try:
         raw = read_bounded(path, E.INVALID_VALUE, MAX_ITEM_BYTES)
@@ -53,10 +71,10 @@ def _read_item(path: Path) -> dict[str, Any]:
     item = parse_document(text, shown, E.INVALID_VALUE)
     if not isinstance(item, dict) or not ("mediaId" in item or "transcript" in item):
         raise E.ConfigurationError(E.INVALID_VALUE, f"{shown}: not a v3 media item (no mediaId or transcript)")
-    return item
+    return cast(MediaItem, item)
 
 
-def _target(target: str, catalog: Catalog) -> tuple[Mapping[str, Any], MediaRow | None, Path | None]:
+def _target(target: str, catalog: Catalog) -> tuple[MediaItem, MediaRow | None, Path | None]:
     """(the item, its catalog record or None, its .v3.json file or None) for a media id or a file."""
     if not target.strip():
         raise E.ConfigurationError(E.INVALID_VALUE, "the report's target is empty: give a media id or a .v3.json file")
@@ -97,7 +115,8 @@ def _is_text(value: str) -> bool:
         return False
 
 
-def call(target: str, output: str | Path | None = None, catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+def call(target: str, output: str | Path | None = None,
+         catalog: Catalog | None = None) -> tuple[str | None, ReportSummary]:
     """The call report of a media id or a `.v3.json` file: (the page when `output` is "-", a summary
     {report, mediaId, bytes, sections, audio})."""
     with using(catalog) as cat:
@@ -137,7 +156,7 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _build(target: str, item: Mapping[str, Any], audio: str | None, name: str | None,
+def _build(target: str, item: MediaItem, audio: str | None, name: str | None,
            redacted: bool) -> tuple[str, list[str]]:
     """The page and its sections; a value of the wrong type where the v3 shape has another is a usage
     error naming the target (a hand-made or damaged .v3.json), not a crash."""
@@ -196,13 +215,13 @@ def _report_places(record: MediaRow | None, json_file: Path | None) -> set[Path]
     return {ownership.canonical(Path(p)) for p in places if p}
 
 
-def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> dict[str, Any]:
+def _summary(place: Path | None, media_id: str, html: str, audio: str | None, parts: list[str]) -> ReportSummary:
     return {"report": printable(str(place)) if place is not None else None, "mediaId": media_id,
             "bytes": len(html.encode("utf-8")), "sections": parts, "audio": audio}
 
 
 def corpus(query: str | None = None, output: str | Path | None = None, date_field: str | None = None,
-           catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+           catalog: Catalog | None = None) -> tuple[str | None, ReportSummary]:
     """The corpus report over the catalog, or the items a `speechproc query` statement selects: (the page
     when `output` is "-", a summary {report, items, bytes, sections})."""
     field = corpus_report.check_date_field(date_field if date_field is not None else "dateCreated")
@@ -215,8 +234,8 @@ def corpus(query: str | None = None, output: str | Path | None = None, date_fiel
         selection = f"selected by: {query}" if query else "every item of the catalog"
         parts = corpus_report.sections(chosen, field, selection)
         html = corpus_report.render(chosen, field, selection, parts)
-        summary: dict[str, Any] = {"report": None, "items": len(chosen), "bytes": len(html.encode("utf-8")),
-                                   "sections": [s.id for s in parts]}
+        summary: ReportSummary = {"report": None, "items": len(chosen), "bytes": len(html.encode("utf-8")),
+                                  "sections": [s.id for s in parts]}
         if output is not None and os.fspath(output) == "-":
             return html, summary
         place = absolute(output if output is not None else CORPUS_DEFAULT)

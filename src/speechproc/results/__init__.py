@@ -5,6 +5,10 @@ lay its transcript out as pandas DataFrames.
 The types describe JSON: keys are spelled as VoiceBase spells them, times are integer milliseconds. A key a
 result has only when it was asked for (or only in some cases) is optional (`total=False`). Importing this
 module is light: pandas is imported only when a frame is made.
+
+These TypedDicts keep the names the v3 specification gives its shapes (`Word`, `Keyword`, `MediaItem`, ...):
+they are the public face of the results. The pipeline's own dataclasses (`speechproc.conversation`) are named
+apart (`Token`, `KeyTerm`, `MediaFacts`, ...), so that a name means one thing wherever it is read.
 """
 from __future__ import annotations
 
@@ -12,6 +16,10 @@ from typing import Any, TypedDict
 
 TURN_FLAG = "turn"  # `m` of a turn marker token
 PUNCTUATION_FLAG = "punc"  # `m` of a punctuation token
+
+JsonObject = dict[str, Any]
+"""A JSON object whose shape is open, kept as given: an item's metadata (whose `extended` and `callDetails`
+are the user's own), a configuration document, a JSON schema, what a language model or a server answers."""
 
 
 # ----------------------------------------------------------------------------- shared pieces
@@ -274,7 +282,7 @@ class _MediaSummaryRequired(TypedDict):
 class MediaSummary(_MediaSummaryRequired, total=False):
     """A media item without its results, as `GET /media` lists it."""
 
-    metadata: dict[str, Any]  # as given (title, externalId, extended, ...); speechproc always writes it
+    metadata: JsonObject  # as given (title, externalId, extended, ...); speechproc always writes it
     dateFinished: str
     timeToLiveInSeconds: int | float  # the configuration's timeToLiveInSeconds (docs/state.md, retention)
     expiresOn: str  # dateFinished plus timeToLiveInSeconds: when the item is deleted
@@ -309,6 +317,20 @@ class Answer(_AnswerRequired, total=False):
     e: int
 
 
+class _ModelDescriptionRequired(TypedDict):
+    name: str
+    runtime: str  # llama.cpp (in this process) or server
+    context: int  # the tokens one request may hold
+
+
+class ModelDescription(_ModelDescriptionRequired, total=False):
+    """The language model that read the call (`insights.model`)."""
+
+    sha256: str  # of the bundled model's file
+    url: str  # a server's base URL, without user information, query or fragment
+    pieces: int  # the pieces a long call was read in
+
+
 class Insights(TypedDict, total=False):
     """What happened in the call, read by a language model (speechproc's `insights`): each part present when
     the configuration asked for it and the model could say it; `model` names the model that read it."""
@@ -318,7 +340,7 @@ class Insights(TypedDict, total=False):
     outcome: str  # resolved | unresolved | followUp
     actionItems: list[ActionItem]
     answers: list[Answer]
-    model: dict[str, Any]
+    model: ModelDescription
 
 
 class Results(TypedDict, total=False):
@@ -394,7 +416,7 @@ class CallbackBody(_CallbackBodyRequired, total=False):
     length: int
     timeToLiveInSeconds: int | float
     expiresOn: str
-    metadata: dict[str, Any]
+    metadata: JsonObject
     encryption: Encryption  # an encrypted item's key (the body itself is then encrypted to it)
     transcript: Transcript  # with alternateFormats (dfxp, webvtt, srt, text)
     knowledge: Knowledge

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
 
 from speechproc.results import PUNCTUATION_FLAG, TURN_FLAG, MediaItem, Turn, Word
 
@@ -28,14 +29,19 @@ def is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def as_dict(value: Any) -> dict[str, Any]:
-    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything)."""
-    return value if isinstance(value, dict) else {}
+Shape = TypeVar("Shape", bound=Mapping[str, object])  # a JSON object's shape: a TypedDict of this module, say
 
 
-def dicts(value: Any) -> list[dict[str, Any]]:
-    """The objects of a JSON array (anything else in it, or a value that is no array, is left out)."""
-    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+def as_dict(value: Shape | None) -> Shape:
+    """The value when it is a JSON object, else an empty one (a hand-made item may hold anything). The
+    shape is what the value should be: read it with `.get`, as even a JSON object may lack any key."""
+    return value if isinstance(value, dict) else cast(Shape, {})
+
+
+def dicts(value: Sequence[Shape] | None) -> list[Shape]:
+    """The objects of a JSON array (anything else in it, or a value that is no array, is left out), of the
+    shape its entries should have (read them with `.get`: a hand-made one may lack any key)."""
+    return cast(list[Shape], [x for x in value if isinstance(x, dict)]) if isinstance(value, list) else []
 
 
 def _flags(word: Word) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from speechproc.conversation import RecognizedWord, Word
+from speechproc.conversation import RecognizedWord, Token
 from speechproc.query.tree import normalise_word
 
 MIN_MATCHED = 0.3  # below this share of matched words, the transcript is for another recording
@@ -31,7 +31,7 @@ class HumanWord:
 
 
 @dataclass
-class Alignment:
+class WordAlignment:
     words: list[RecognizedWord]
     matched: int  # human words found among the machine words
     total: int
@@ -76,7 +76,7 @@ def _spread(words: Sequence[HumanWord], start: int, end: int) -> list[tuple[int,
     return out
 
 
-def align(human: Sequence[HumanWord], machine: Sequence[Word]) -> Alignment:
+def align(human: Sequence[HumanWord], machine: Sequence[Token]) -> WordAlignment:
     """Human words with times and speakers from the machine words (word tokens, in transcript order)."""
     machine = [w for w in machine if w.is_word]
     matcher = SequenceMatcher(None, [h.norm for h in human], [normalise_word(m.w) for m in machine], autojunk=False)
@@ -109,10 +109,10 @@ def align(human: Sequence[HumanWord], machine: Sequence[Word]) -> Alignment:
         # "insert": machine words the human left out are dropped
     words = [RecognizedWord(h.text, s, e, c, speaker or "")
              for h, (s, e), c, speaker in zip(human, times, confidence, speakers)]
-    return Alignment(words, matched, len(human))
+    return WordAlignment(words, matched, len(human))
 
 
-def align_text(text: str, machine: Sequence[Word]) -> Alignment:
+def align_text(text: str, machine: Sequence[Token]) -> WordAlignment:
     """Parse and align; raise TranscriptMismatch when the text is empty or for another recording."""
     human = parse(text)
     if not human:

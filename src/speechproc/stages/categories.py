@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from speechproc import errors as E
+from speechproc.configuration import CategoryDefinition
 from speechproc.conversation import CategoryResult, Conversation
 from speechproc.query import QuerySyntaxError, Statement, documents, evaluate, parse_condition
 
@@ -15,7 +15,7 @@ def _statement(query: str) -> Statement:
     return parse_condition(query)
 
 
-def _parsed(definition: dict) -> Statement:
+def _parsed(definition: CategoryDefinition) -> Statement:
     """The category's query; one stored before the query limits existed is a configuration error."""
     try:
         return _statement(definition["query"])
@@ -24,7 +24,7 @@ def _parsed(definition: dict) -> Statement:
                                    f"{exc.message} (position {exc.position + 1}); put it again") from None
 
 
-def evaluate_all(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> list[CategoryResult]:
+def evaluate_all(conv: Conversation, definitions: Sequence[CategoryDefinition]) -> list[CategoryResult]:
     """The result of every category on the conversation, in the order given."""
     doc = documents.from_conversation(conv)
     out = []
@@ -34,6 +34,6 @@ def evaluate_all(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> l
     return out
 
 
-def run(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> None:
+def run(conv: Conversation, definitions: Sequence[CategoryDefinition]) -> None:
     """Evaluate every category (definitions as stored) on the transcript."""
     conv.categories = evaluate_all(conv, definitions)

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from speechproc.conversation import ClassifierResult, Conversation
+from speechproc.configuration import ClassifierDefinition
+from speechproc.conversation import ClassifierPrediction, Conversation
 from speechproc.engines import classifiers
 
 
@@ -13,13 +13,13 @@ def transcript_text(conv: Conversation) -> str:
     return " ".join(w.w for w in conv.words if w.is_word)
 
 
-def run(conv: Conversation, definitions: Sequence[dict[str, Any]]) -> None:
+def run(conv: Conversation, definitions: Sequence[ClassifierDefinition]) -> None:
     """Apply every registered classifier (definitions as stored) to the transcript's text."""
     text = transcript_text(conv)
     results = []
     for definition in definitions:
         index, label, score = classifiers.predict(classifiers.model(definition["classifierName"]), text)
-        results.append(ClassifierResult(definition["classifierId"], definition["classifierName"],
+        results.append(ClassifierPrediction(definition["classifierId"], definition["classifierName"],
                                         definition["classifierVersion"], definition["classifierDisplayName"],
                                         label, score, index, definition.get("classifierType", "binary")))
     conv.classifiers = results

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from speechproc import errors as E
-from speechproc.conversation import Conversation, Detection, DetectorResult, Word
+from speechproc.conversation import Conversation, DetectedClass, DetectorFindings, Token
 from speechproc.engines import inventory
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder, load_spacy, loaded_once
 from speechproc.stages import pii
@@ -48,7 +48,7 @@ SSN_TALK = re.compile(r"\b(social security|social|ssn|security number)\b")
 Span = tuple[int, int]
 
 
-def _talk(words: Sequence[Word], start: int, end: int, pattern: re.Pattern) -> Word | None:
+def _talk(words: Sequence[Token], start: int, end: int, pattern: re.Pattern) -> Token | None:
     """The first word of talk matching `pattern` said (by anyone) in [start, end]; `words` in time order."""
     first = bisect.bisect_left(words, start, key=lambda w: w.s)
     last = bisect.bisect_right(words, end, key=lambda w: w.s)
@@ -63,7 +63,7 @@ def _talk(words: Sequence[Word], start: int, end: int, pattern: re.Pattern) -> W
     return window[max(i for i, o in enumerate(offsets) if o <= match.start())]
 
 
-def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Word], cue: re.Pattern,
+def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Token], cue: re.Pattern,
               sizes: range = range(3, 5)) -> DigitRun | None:
     """The first run of `sizes` digits within FOLLOW_MS after a card number that comes after `cue` talk."""
     for run in runs:
@@ -73,7 +73,7 @@ def _follower(runs: Sequence[DigitRun], after: DigitRun, words: Sequence[Word], 
     return None
 
 
-def _card_items(runs: Sequence[DigitRun], card: DigitRun, words: Sequence[Word]) -> list[DigitRun]:
+def _card_items(runs: Sequence[DigitRun], card: DigitRun, words: Sequence[Token]) -> list[DigitRun]:
     """The card number and what follows it: the expiry date and the security code, each a run of its own,
     or both in one run of 6-8 digits when the recogniser heard them read out in one breath (then a later
     3-4 digit run after code talk, a confirmation number say, is not taken for the code)."""
@@ -96,7 +96,7 @@ def _spans_by_speaker(runs: Sequence[DigitRun], buffer: int) -> dict[str, list[S
     return out
 
 
-def _region(words: Sequence[Word], start: int, end: int) -> dict[str, list[Span]]:
+def _region(words: Sequence[Token], start: int, end: int) -> dict[str, list[Span]]:
     """A time region as one segment per speaker: from its first to its last word in the region, clipped."""
     found: dict[str, Span] = {}
     for w in words:
@@ -106,9 +106,9 @@ def _region(words: Sequence[Word], start: int, end: int) -> dict[str, list[Span]
     return {speaker: [(max(s, start), min(e, end))] for speaker, (s, e) in found.items()}
 
 
-def pci(words: Sequence[Word], runs: Sequence[DigitRun], level: str = "entireRegion") -> list[Detection]:
+def pci(words: Sequence[Token], runs: Sequence[DigitRun], level: str = "entireRegion") -> list[DetectedClass]:
     """Card conversations: the card number, and the expiry date and security code that follow it."""
-    out: list[Detection] = []
+    out: list[DetectedClass] = []
     used: set[int] = set()
     for run in runs:
         if id(run) in used or not 13 <= len(run.digits) <= 19:
@@ -126,21 +126,21 @@ def pci(words: Sequence[Word], runs: Sequence[DigitRun], level: str = "entireReg
             start = min([run.s] + ([cue.s] if cue is not None else [])) - REGION_BUFFER_MS
             end = max(x.e for x in items) + REGION_BUFFER_MS
             segments = _region(words, max(0, start), end)
-        out.append(Detection(DETECTORS["PCI"][1], segments))
+        out.append(DetectedClass(DETECTORS["PCI"][1], segments))
     return out
 
 
-def ssn(words: Sequence[Word], runs: Sequence[DigitRun]) -> list[Detection]:
-    return [Detection(DETECTORS["SSN"][1], _spans_by_speaker([run], 0)) for run in runs
+def ssn(words: Sequence[Token], runs: Sequence[DigitRun]) -> list[DetectedClass]:
+    return [DetectedClass(DETECTORS["SSN"][1], _spans_by_speaker([run], 0)) for run in runs
             if len(run.digits) == 9 and _talk(words, run.s - CONTEXT_MS, run.e, SSN_TALK) is not None]
 
 
-def long_numbers(runs: Sequence[DigitRun]) -> list[Detection]:
+def long_numbers(runs: Sequence[DigitRun]) -> list[DetectedClass]:
     """The Number detector: every run of 4 or more digits."""
-    return [Detection(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
+    return [DetectedClass(DETECTORS["Number"][1], _spans_by_speaker([run], 0)) for run in runs if len(run.digits) >= 4]
 
 
-def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
+def detect(conv: Conversation, name: str, params: Mapping[str, str | None]) -> list[DetectedClass]:
     words = sorted((w for w in conv.words if w.is_word), key=lambda w: w.s)
     runs = digit_runs(words)
     if name == "PCI":
@@ -153,7 +153,7 @@ def detect(conv: Conversation, name: str, params: dict) -> list[Detection]:
     return long_numbers(runs)
 
 
-def personal_data(tokens: Sequence[Word], kinds: Sequence[str] = pii.KINDS) -> list[Detection]:
+def personal_data(tokens: Sequence[Token], kinds: Sequence[str] = pii.KINDS) -> list[DetectedClass]:
     """The PII detector's detections in a transcript's tokens, with spaCy tagging names and the bundled
     sentence encoder reading the questions no pattern reads."""
     return pii.find(tokens, kinds, load_spacy(), question_reader())
@@ -171,7 +171,7 @@ def entity_types(value: str | None) -> tuple[str, ...]:
     return tuple(kind for kind in pii.KINDS if kind in {part.strip() for part in value.split(",")})
 
 
-def redact_words(words: Sequence[Word], regions: dict[str, list[Span]], replacement: str) -> int:
+def redact_words(words: Sequence[Token], regions: dict[str, list[Span]], replacement: str) -> int:
     """Replace every word token overlapping its speaker's regions; return how many were replaced."""
     count = 0
     for w in words:  # a word the recogniser gave no duration counts where it stands, an edge included
@@ -193,7 +193,7 @@ def run(conv: Conversation, options: DetectOptions) -> None:
         return
     results = []
     for wanted in options.detectors:
-        result = DetectorResult(wanted.detector_id, wanted.name, DETECTORS[wanted.name][0], VERSION,
+        result = DetectorFindings(wanted.detector_id, wanted.name, DETECTORS[wanted.name][0], VERSION,
                                 detect(conv, wanted.name, wanted.parameters))
         result.replacement, result.tone = wanted.replacement, wanted.tone
         results.append(result)

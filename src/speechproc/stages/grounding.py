@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from speechproc.conversation import PUNC, Conversation, Word
+from speechproc.conversation import PUNC, Conversation, Token
 
 INSTRUCTION_LEFT_OUT = "(words addressed to an AI system, left out)"
 # Words addressed to whoever reads the transcript, not to the other party.
@@ -48,7 +48,7 @@ def lines_of(conv: Conversation) -> list[Line]:
     return out
 
 
-def _text(tokens: list[Word]) -> str:
+def _text(tokens: list[Token]) -> str:
     return "".join(w.w if w.m == PUNC or i == 0 else " " + w.w for i, w in enumerate(tokens))
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from speechproc import errors as E
+from speechproc.configuration import ChannelEntry
 from speechproc.conversation import Channel, Conversation
 from speechproc.media import ASR_RATE, AudioTrack, decode, probe
 from speechproc.stages.options import IngestOptions
@@ -20,7 +21,7 @@ def _mix(track: AudioTrack, index: int, name: str, role: str | None = None, name
                    default_name=default_name)
 
 
-def _split(track: AudioTrack, specs: list[dict], first_index: int = 0) -> list[Channel]:
+def _split(track: AudioTrack, specs: list[ChannelEntry], first_index: int = 0) -> list[Channel]:
     """One Channel per configured channel that is not ignored."""
     n = track.samples.shape[0]
     if len(specs) != n:

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from speechproc import errors as E
-from speechproc.conversation import ActionItem, Conversation, InsightAnswer, Insights
+from speechproc.conversation import CallInsights, Conversation, InsightAnswer, PromisedAction
 from speechproc.engines import inventory
-from speechproc.engines.llm import LanguageModel, ModelError, NoAnswer, is_server
+from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAnswer, is_server
+from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.grounding import Line, lines_of, ungrounded
 from speechproc.stages.grounding import normal as _normal
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightQuestion, InsightsOptions
@@ -109,7 +110,7 @@ REASON = {"type": "object", "properties": {"reason": {"type": "string", "maxLeng
           "required": ["reason", "turn"], "additionalProperties": False}
 SUMMARY = {"type": "object", "properties": {"summary": {"type": "string", "maxLength": 400}},
            "required": ["summary"], "additionalProperties": False}
-def actions_schema(speakers: list[str]) -> dict[str, Any]:
+def actions_schema(speakers: list[str]) -> JsonObject:
     """A list of promises, each by one of the call's `speakers` (Agent and Caller, or a mono call's)."""
     item = {"type": "object", "properties": {"speaker": {"type": "string", "enum": speakers},
                                              "text": {"type": "string", "maxLength": 120},
@@ -131,12 +132,12 @@ class Reader:
         self.unanswered = 0  # questions the model gave no JSON answer to
         self.fresh = True  # the piece's first question evaluates its whole prompt anew
 
-    def messages(self, question: str) -> list[dict[str, str]]:
+    def messages(self, question: str) -> list[ChatMessage]:
         user = f"<transcript>\n{self.transcript}\n</transcript>\n\n{question}"
         return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
-    def ask(self, question: str, schema: dict[str, Any], max_tokens: int,
-            follow_up: tuple[str, str] | None = None) -> dict[str, Any]:
+    def ask(self, question: str, schema: JsonObject, max_tokens: int,
+            follow_up: tuple[str, str] | None = None) -> JsonObject:
         messages = self.messages(question)
         if follow_up is not None:
             messages += [{"role": "assistant", "content": follow_up[0]}, {"role": "user", "content": follow_up[1]}]
@@ -183,7 +184,7 @@ class Reader:
                 best, best_key = line, key
         return best
 
-    def grounded_text(self, question: str, schema: dict[str, Any], key: str, max_tokens: int) -> tuple[str, Any]:
+    def grounded_text(self, question: str, schema: JsonObject, key: str, max_tokens: int) -> tuple[str, Any]:
         """(the text under `key`, the whole answer), asked again once when it names what the call does not;
         what is still not in the call after that is dropped by the caller (`ungrounded` says what)."""
         found = self.ask(question, schema, max_tokens)
@@ -196,7 +197,7 @@ class Reader:
         return text, found
 
 
-def _text_of(found: dict[str, Any], key: str) -> str:
+def _text_of(found: JsonObject, key: str) -> str:
     value = found.get(key)
     return value.strip() if isinstance(value, str) else ""
 
@@ -243,7 +244,7 @@ class PieceAnswers:
     reason: str | None = None
     ending: Ending | None = None  # how the piece ends
     probabilities: list[float | None] | None = None  # per question: how likely yes
-    actions: list[ActionItem] | None = None
+    actions: list[PromisedAction] | None = None
     answers: list[tuple[str, Line | None]] | None = None  # per question: yes, no or unclear, and the evidence
     summary: str | None = None
 
@@ -273,7 +274,7 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
     return out
 
 
-def _actions(reader: Reader) -> list[ActionItem] | None:
+def _actions(reader: Reader) -> list[PromisedAction] | None:
     """The promises the model lists that hold up: a turn of the speaker named, which promises something for
     later, and a text whose names and numbers are in the call; None when the model's list was cut off."""
     speakers = list(dict.fromkeys(line.speaker for line in reader.piece))
@@ -281,7 +282,7 @@ def _actions(reader: Reader) -> list[ActionItem] | None:
     found = reader.ask(QUESTION_ACTIONS, actions_schema(speakers), 60 * MAX_ACTIONS)
     if reader.unanswered > unanswered:
         return None
-    items: list[ActionItem] = []
+    items: list[PromisedAction] = []
     listed = found.get("actions")
     for action in listed if isinstance(listed, list) else []:
         if not isinstance(action, dict) or not isinstance(action.get("text"), str):
@@ -291,7 +292,7 @@ def _actions(reader: Reader) -> list[ActionItem] | None:
         if not text or line is None or ungrounded(text, reader.said) or not _promise(line.text):
             continue
         if all(_normal(text) != _normal(item.text) and (line.s, line.e) != (item.s, item.e) for item in items):
-            items.append(ActionItem(text, line.speaker, line.s, line.e))
+            items.append(PromisedAction(text, line.speaker, line.s, line.e))
     return items
 
 
@@ -319,9 +320,9 @@ def _answer(reader: Reader, question: InsightQuestion) -> tuple[str, Line | None
     return ("yes", line, p) if line is not None else ("unclear", None, p)
 
 
-def combine(read: list[PieceAnswers], options: InsightsOptions, model: dict[str, Any]) -> Insights:
+def combine(read: list[PieceAnswers], options: InsightsOptions, model: ModelDescription) -> CallInsights:
     """The call's insights from its pieces' answers."""
-    found = Insights(model=model)
+    found = CallInsights(model=model)
     if options.reason:
         found.reason = next((p.reason for p in read if p.reason), None)
     if options.outcome:
@@ -423,7 +424,7 @@ def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | Non
         conv.warn(E.FEATURE_NOT_AVAILABLE, f"insights were not computed: {exc.message}")
 
 
-def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel) -> tuple[Insights, list[PieceAnswers]]:
+def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel) -> tuple[CallInsights, list[PieceAnswers]]:
     """The insights of a call's lines, and what each of its pieces answered (ModelError when the model fails)."""
     readers = [Reader(model, piece) for piece in pieces(lines, model.context)]
     read = [read_piece(reader, options) for reader in readers]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from speechproc import errors as E
-from speechproc.conversation import Conversation, Keyword, Knowledge, Occurrence, Topic, Word
+from speechproc.conversation import Conversation, Discovery, KeyTerm, Mention, ScoredTopic, Token
 from speechproc.engines import inventory
 from speechproc.engines.models import (
     BUNDLED_SENTENCE_ENCODER,
@@ -84,9 +84,9 @@ def candidates(turns: Sequence[ParsedTurn]) -> dict[tuple[str, ...], Candidate]:
     return found
 
 
-def mentions(turns: Sequence[ParsedTurn], lemmas: tuple[str, ...]) -> dict[str, list[Occurrence]]:
+def mentions(turns: Sequence[ParsedTurn], lemmas: tuple[str, ...]) -> dict[str, list[Mention]]:
     """Every place a speaker said the lemma sequence, with its time span and exact words."""
-    out: dict[str, list[Occurrence]] = defaultdict(list)
+    out: dict[str, list[Mention]] = defaultdict(list)
     n = len(lemmas)
     for turn in turns:
         doc = turn.doc
@@ -95,11 +95,11 @@ def mentions(turns: Sequence[ParsedTurn], lemmas: tuple[str, ...]) -> dict[str, 
             if all(doc[i + k].lemma_.lower() == lemmas[k] for k in range(n)):
                 words = _words_between(turn.words, offsets, doc[i].idx, doc[i + n - 1].idx)
                 exact = doc[i: i + n].text
-                out[turn.speaker].append(Occurrence(words[0].s, words[-1].e, exact))
+                out[turn.speaker].append(Mention(words[0].s, words[-1].e, exact))
     return {speaker: sorted(occ, key=lambda o: o.s) for speaker, occ in out.items()}
 
 
-def _words_between(words: Sequence[Word], offsets: Sequence[int], first_char: int, last_char: int) -> list[Word]:
+def _words_between(words: Sequence[Token], offsets: Sequence[int], first_char: int, last_char: int) -> list[Token]:
     i = bisect.bisect_right(offsets, first_char) - 1
     j = bisect.bisect_right(offsets, last_char) - 1
     return [w for w in words[i: j + 1] if w.is_word] or [words[i]]
@@ -120,7 +120,7 @@ def _mmr(relevance: np.ndarray, vectors: np.ndarray, k: int) -> list[int]:
     return chosen
 
 
-def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tuple[list[Keyword], np.ndarray]:
+def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tuple[list[KeyTerm], np.ndarray]:
     """The call's keywords, most relevant first, and their embeddings (rows)."""
     found = list(candidates(turns).values())
     if not found:
@@ -131,7 +131,7 @@ def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tupl
     relevance = 0.75 * similarity + 0.25 * counts / counts.max()
     picked = sorted((i for i in _mmr(relevance, vectors, MAX_KEYWORDS) if relevance[i] >= KEYWORD_MIN),
                     key=lambda i: -relevance[i])
-    out = [Keyword(found[i].text, round(float(relevance[i]), 4), mentions(turns, found[i].lemmas)) for i in picked]
+    out = [KeyTerm(found[i].text, round(float(relevance[i]), 4), mentions(turns, found[i].lemmas)) for i in picked]
     return out, vectors[picked]
 
 
@@ -151,8 +151,8 @@ def _top_mean(similarities: np.ndarray) -> np.ndarray:
     return np.sort(similarities, axis=0)[-k:].mean(axis=0)
 
 
-def topics(sentence_vectors: np.ndarray, found: list[Keyword], keyword_vectors: np.ndarray,
-           path: str | None, encoder_name: str) -> list[Topic]:
+def topics(sentence_vectors: np.ndarray, found: list[KeyTerm], keyword_vectors: np.ndarray,
+           path: str | None, encoder_name: str) -> list[ScoredTopic]:
     """Topics of the taxonomy that the call's sentences are about, most relevant first."""
     if len(sentence_vectors) == 0:
         return []
@@ -174,21 +174,21 @@ def topics(sentence_vectors: np.ndarray, found: list[Keyword], keyword_vectors: 
             subtopics = sorted(((s.name, round(float(v), 4)) for s, v in zip(definition.subtopics, scores)
                                 if v >= SUBTOPIC_MIN), key=lambda x: -x[1])
         related = [kw for kw, v in zip(found, keyword_vectors @ topic_vectors[i]) if v >= TOPIC_KEYWORD_MIN]
-        out.append(Topic(definition.name, round(float(relevance[i]), 4), subtopics, related))
+        out.append(ScoredTopic(definition.name, round(float(relevance[i]), 4), subtopics, related))
     return out
 
 
-def discover(conv: Conversation, options: TextOptions) -> Knowledge:
+def discover(conv: Conversation, options: TextOptions) -> Discovery:
     turns = parsing.parse(conv, options.spacy_model)
     if not conv.sentences:
-        return Knowledge([], [])
+        return Discovery([], [])
     sentences.embed(conv.sentences, options.sentence_encoder)
     sentence_vectors = sentences.embeddings(conv.sentences)
     centroid = sentence_vectors.mean(axis=0)
     centroid /= np.linalg.norm(centroid) or 1.0
     encoder = load_sentence_encoder(options.sentence_encoder)
     found, keyword_vectors = keywords(turns, centroid, encoder)
-    return Knowledge(found, topics(sentence_vectors, found, keyword_vectors, options.topic_taxonomy,
+    return Discovery(found, topics(sentence_vectors, found, keyword_vectors, options.topic_taxonomy,
                                    options.sentence_encoder))
 
 
@@ -210,6 +210,6 @@ def prepare(options: TextOptions) -> None:
 def run(conv: Conversation, options: TextOptions) -> None:
     if not options.english:
         conv.warn(E.DISCOVERY_NOT_SUPPORTED, f"keyword and topic discovery is not available for {options.language}")
-        conv.knowledge = Knowledge([], [])
+        conv.knowledge = Discovery([], [])
         return
     conv.knowledge = discover(conv, options)

@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 
 from speechproc import errors as E
-from speechproc.conversation import SILENCE_INCIDENT_MS, Conversation, MetricGroup, Sentence, Span, Word, merge
+from speechproc.conversation import SILENCE_INCIDENT_MS, Conversation, MetricValues, Sentence, Span, Token, merge
 from speechproc.stages.options import MetricsOptions, english
 
 AGENT_NAMES = ("agent", "service", "representative", "operator", "salesperson", "callcenter", "contactcenter")
@@ -213,7 +213,7 @@ def change_over_thirds(values: Sequence[float]) -> float:
     return round(_mean(last) / _mean(first), 2) if first and _mean(first) > 0 else 0.0
 
 
-def talk_style(agent_words: Sequence[Word], caller_words: Sequence[Word]) -> dict[str, float]:
+def talk_style(agent_words: Sequence[Token], caller_words: Sequence[Token]) -> dict[str, float]:
     """The talk-style-tone-and-volume group from each party's words (with voice features)."""
     out: dict[str, float] = {}
     for party, words in (("agent", agent_words), ("caller", caller_words)):
@@ -280,7 +280,7 @@ def _zeros(values: dict[str, float]) -> dict[str, float]:
     return {k: 0 for k in values}
 
 
-def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, language: str) -> list[MetricGroup]:
+def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, language: str) -> list[MetricValues]:
     """The requested groups, in the order asked for; warnings on the conversation say what was 0 and why."""
     agent, caller = parties(conv.speakers, conv.speaker_roles)
     # the parties are known on one channel too when an enrolled speaker's role says who is who
@@ -295,7 +295,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
         agent_spans = merge(s for spans in conv.voice_activity.values() for s in spans)
         caller_spans = []
     spans_of = lambda ws: [(w.s, w.e) for w in ws]  # noqa: E731
-    out: list[MetricGroup] = []
+    out: list[MetricValues] = []
     for group in groups:
         if group == "overtalk":
             values = overtalk(agent_spans, caller_spans, conv.length_ms)
@@ -317,7 +317,7 @@ def compute(conv: Conversation, groups: Sequence[str], voice_features: bool, lan
                 values = _zeros(values)
         if not separate:
             values = _zero_per_party(values)
-        out.append(MetricGroup(group, values))
+        out.append(MetricValues(group, values))
     if not separate and groups:
         conv.warn(E.FEATURE_NOT_AVAILABLE, "agent and caller metrics need a recording with one channel per "
                   "speaker, or an enrolled speaker whose role is agent or caller; on this one-channel recording "

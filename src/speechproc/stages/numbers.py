@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from speechproc.conversation import Word
+from speechproc.conversation import Token
 
 RUN_GAP_MS = 3000
 DIGITS = {"zero": "0", "oh": "0", "o": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
@@ -32,7 +32,7 @@ class DigitRun:
 
     speaker: str
     digits: str
-    words: list[Word]
+    words: list[Token]
 
     @property
     def s(self) -> int:
@@ -43,11 +43,11 @@ class DigitRun:
         return self.words[-1].e
 
 
-def _plain(word: Word) -> str:
+def _plain(word: Token) -> str:
     return word.w.lower().strip(".,?!;:\"'()")
 
 
-def _value(words: Sequence[Word], i: int) -> tuple[str | None, int]:
+def _value(words: Sequence[Token], i: int) -> tuple[str | None, int]:
     """The digits said by words[i] (and how many words that took), or (None, 0) if it says none."""
     text = _plain(words[i])
     nxt = _plain(words[i + 1]) if i + 1 < len(words) else ""
@@ -65,11 +65,11 @@ def _value(words: Sequence[Word], i: int) -> tuple[str | None, int]:
     return None, 0
 
 
-def _is_money(words: Sequence[Word], i: int) -> bool:
+def _is_money(words: Sequence[Token], i: int) -> bool:
     return words[i].w.lstrip()[:1] in "$£€" or (i + 1 < len(words) and _plain(words[i + 1]) in MONEY)
 
 
-def runs_of(words: Sequence[Word], speaker: str) -> list[DigitRun]:
+def runs_of(words: Sequence[Token], speaker: str) -> list[DigitRun]:
     """The digit runs in one speaker's words (in time order)."""
     out: list[DigitRun] = []
     current: DigitRun | None = None
@@ -98,9 +98,9 @@ def runs_of(words: Sequence[Word], speaker: str) -> list[DigitRun]:
     return [r for r in out if r.digits]
 
 
-def digit_runs(words: Iterable[Word]) -> list[DigitRun]:
+def digit_runs(words: Iterable[Token]) -> list[DigitRun]:
     """Every speaker's digit runs, in time order."""
-    by_speaker: dict[str, list[Word]] = {}
+    by_speaker: dict[str, list[Token]] = {}
     for w in words:
         if w.is_word:
             by_speaker.setdefault(w.speaker, []).append(w)

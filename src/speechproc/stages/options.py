@@ -9,8 +9,8 @@ Everything here is plain, picklable data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
+from speechproc.configuration import CategoryDefinition, ClassifierDefinition, IngestSection, KeywordGroupDefinition
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, BUNDLED_SPACY
 from speechproc.schema import Arr, Bool, Int, Num, Setting, Str
 
@@ -59,7 +59,7 @@ class LanguageOptions:
 class IngestOptions:
     """How the recording's channels and tracks map to speakers (v3 `ingest`)."""
 
-    layout: dict[str, Any] = field(default_factory=dict)
+    layout: IngestSection = field(default_factory=lambda: IngestSection())
     original_rate: bool = False  # also keep each channel at the recording's own rate (voice features)
 
 
@@ -170,7 +170,7 @@ class DetectorOptions:
 
     name: str
     detector_id: str
-    parameters: dict[str, Any] = field(default_factory=dict)
+    parameters: dict[str, str | None] = field(default_factory=dict)  # parameter -> value
     replacement: str | None = None  # redact the transcript's words with this
     tone: tuple[int, float] | None = None  # redact the audio with this tone (Hz) and gain
 
@@ -265,10 +265,10 @@ class Options:
     metrics: MetricsOptions = MetricsOptions()
     insights: InsightsOptions = InsightsOptions()
     vocabulary: VocabularyOptions = VocabularyOptions()
-    keyword_groups: tuple[dict[str, Any], ...] = ()  # resolved definitions (config.resolving.resolve)
+    keyword_groups: tuple[KeywordGroupDefinition, ...] = ()  # resolved definitions (config.resolving.resolve)
     categories_requested: bool = False
-    categories: tuple[dict[str, Any], ...] = ()
-    classifiers: tuple[dict[str, Any], ...] = ()
+    categories: tuple[CategoryDefinition, ...] = ()
+    classifiers: tuple[ClassifierDefinition, ...] = ()
     number_formatting: bool = True
     profanity_filtering: bool = False
 

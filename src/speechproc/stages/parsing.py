@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from speechproc.conversation import Conversation, Word, text_of
+from speechproc.conversation import Conversation, Token, text_of
 from speechproc.engines.models import load_spacy
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ class ParsedTurn:
     to `words`."""
 
     speaker: str
-    words: list[Word]
+    words: list[Token]
     doc: Doc
 
 

@@ -24,7 +24,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 
-from speechproc.conversation import Detection, Word
+from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.pii_numbers import followed, numbers
 from speechproc.stages.pii_places import addresses
 from speechproc.stages.pii_talk import BACK, PREAMBLE, Asker, answers, read_backs
@@ -85,16 +85,16 @@ ABBREVIATIONS = frozenset(("atm irs dvr pdf tv id pin usa uk us fbi ceo vpn sim 
 
 # --- names ----------------------------------------------------------------------------------------------
 
-def _sentence_end(word: Word, ends: Ends) -> bool:
+def _sentence_end(word: Token, ends: Ends) -> bool:
     """Whether a sentence ends after the word (a full stop, question or exclamation mark after it)."""
     return (word.speaker, word.e) in ends or word.w.rstrip("\"')")[-1:] in (".", "?", "!")
 
 
-def _cued_names(words: Sequence[Word], ends: Ends = frozenset()) -> list[list[Word]]:
+def _cued_names(words: Sequence[Token], ends: Ends = frozenset()) -> list[list[Token]]:
     """Capitalised words or spelled letters after name talk in the same sentence ("Thank you. Have a nice
     day" names nobody; the full stop after an initial ends none), never a word that starts sentences; after
     "my name is" (not "what name is"), what ends the turn however it was written."""
-    out: list[list[Word]] = []
+    out: list[list[Token]] = []
     turn_end = [0] * len(words)
     for k in range(len(words) - 1, -1, -1):
         same = k + 1 < len(words) and words[k + 1].speaker == words[k].speaker
@@ -109,7 +109,7 @@ def _cued_names(words: Sequence[Word], ends: Ends = frozenset()) -> list[list[Wo
         if strong and turn_end[i] - i <= MAX_NAME_WORDS and all(plain(w) not in PRONOUNS for w in words[i:turn_end[i]]):
             out.append(list(words[i:turn_end[i]]))  # "my last name is okay FOR": the turn ends with the name
             continue
-        run: list[Word] = []
+        run: list[Token] = []
         names_seen = 0
         for w in words[i:i + MAX_SPELLED]:
             letters = plain(w)
@@ -127,10 +127,10 @@ def _cued_names(words: Sequence[Word], ends: Ends = frozenset()) -> list[list[Wo
     return out
 
 
-def _tagged_names(words: Sequence[Word], nlp) -> list[list[Word]]:
+def _tagged_names(words: Sequence[Token], nlp) -> list[list[Token]]:
     """Words spaCy tags PERSON, turn by turn (a turn: one speaker's words in a row; a long one in pieces of
     at most TAGGED_CHARS characters, as spaCy reads a text of a limited length)."""
-    out: list[list[Word]] = []
+    out: list[list[Token]] = []
     start = 0
     while start < len(words):
         end = start
@@ -161,20 +161,20 @@ def _tagged_names(words: Sequence[Word], nlp) -> list[list[Word]]:
     return out
 
 
-def _capitals(word: Word) -> bool:
+def _capitals(word: Token) -> bool:
     """Letters a recogniser ran together from a spelling ("RYA", "CHMIDT"): two or more capitals, no vowel
     pattern of an ordinary word required."""
     text = word.w.strip(".,?!;:\"'()")
     return 2 <= len(text) <= 8 and text.isalpha() and text.isupper() and text.lower() not in STOP | {"ok", "id"}
 
 
-def _lower_name(word: Word) -> bool:
+def _lower_name(word: Token) -> bool:
     """A word after "my name is" that may be a name the recogniser wrote in lower case."""
     text = plain(word)
     return text.isalpha() and text not in STOP and text not in SHORT_WORDS and len(text) > 1
 
 
-def _covered(words: Sequence[Word], found: Sequence[Detection], label: str) -> set[int]:
+def _covered(words: Sequence[Token], found: Sequence[DetectedClass], label: str) -> set[int]:
     """The positions in `words` (in time order) of the words wholly inside a detection labelled `label`."""
     starts = speaker_starts(words)
     out: set[int] = set()
@@ -189,7 +189,7 @@ def _covered(words: Sequence[Word], found: Sequence[Detection], label: str) -> s
     return out
 
 
-def spelled_names(words: Sequence[Word], found: Sequence[Detection], ends: Ends = frozenset()) -> list[Detection]:
+def spelled_names(words: Sequence[Token], found: Sequence[DetectedClass], ends: Ends = frozenset()) -> list[DetectedClass]:
     """Letters spelled out in a row in one sentence, anywhere and by anyone ("K O W A L S K I", "A I S H A"
     with its "A" and "I" between letters), at least MIN_SPELLED of them, that are not an e-mail address found
     nor a common abbreviation spelled ("D V R"): a name spelled. Capitals a recogniser ran together ("RYA")
@@ -215,13 +215,13 @@ def spelled_names(words: Sequence[Word], found: Sequence[Detection], ends: Ends 
     return out
 
 
-def _letter_like(words: Sequence[Word], j: int, start: int) -> bool:
+def _letter_like(words: Sequence[Token], j: int, start: int) -> bool:
     """A letter said alone, capitals run together, or "a"/"I" between letters of a spelling."""
     return spelled(words[j]) or _capitals(words[j]) or \
         j > start and plain(words[j]) in ("a", "i") and spelled(words[j - 1])
 
 
-def repeated_names(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+def repeated_names(words: Sequence[Token], found: Sequence[DetectedClass]) -> list[DetectedClass]:
     """Every other time a name found is said capitalised, by anyone ("Thank you, Priya"): a word of a name
     of two words or more, or one that starts no sentences."""
     named = _covered(words, found, "name")
@@ -233,13 +233,13 @@ def repeated_names(words: Sequence[Word], found: Sequence[Detection]) -> list[De
 
 # --- dates of birth ---------------------------------------------------------------------------------------
 
-def _date_like(word: Word) -> bool:
+def _date_like(word: Token) -> bool:
     text = plain(word)
     return (text in MONTHS or text in NUMBER_WORDS or ORDINAL.match(text) is not None or
             DATE_DIGITS.match(text) is not None or text in DATE_JOINERS)
 
 
-def dates_of_birth(words: Sequence[Word]) -> list[Detection]:
+def dates_of_birth(words: Sequence[Token]) -> list[DetectedClass]:
     """Dates said within DATE_FOLLOW_MS after birth talk ("the 17th of September, 1984")."""
     out = []
     i = 0
@@ -272,7 +272,7 @@ EMAIL_CUE = re.compile(r"\b(e-?mail (it |this |that )?(to|me at)|e-?mail (addres
                        r"the \w+|a \w+|my \w+) to|reach me at)$")
 
 
-def _cued_emails(words: Sequence[Word]) -> list[Detection]:
+def _cued_emails(words: Sequence[Token]) -> list[DetectedClass]:
     """What follows "send the receipt to", "my email is" through the domain's ending, however its "at" was heard
     ("to mr dot nata dot edu via nat dot com")."""
     out = []
@@ -290,7 +290,7 @@ def _cued_emails(words: Sequence[Word]) -> list[Detection]:
     return out
 
 
-def emails(words: Sequence[Word]) -> list[Detection]:
+def emails(words: Sequence[Token]) -> list[DetectedClass]:
     out = _cued_emails(words)
     for i, w in enumerate(words):
         text = w.w.strip(".,?!;:\"'()")
@@ -312,19 +312,19 @@ def emails(words: Sequence[Word]) -> list[Detection]:
     return out
 
 
-def _letter_among_letters(words: Sequence[Word], j: int) -> bool:
+def _letter_among_letters(words: Sequence[Token], j: int) -> bool:
     """Whether words[j] is a letter said between other letters ("P R I Y A": the "I" is no pronoun)."""
     return len(plain(words[j])) == 1 and j + 1 < len(words) and len(plain(words[j + 1])) == 1
 
 
-def _spelling(word: Word) -> bool:
+def _spelling(word: Token) -> bool:
     """A letter or two said one by one, or the "dot" between spelled names."""
     text = plain(word)
     return (len(text) <= 2 and text.isalpha() and text not in SHORT_WORDS) or \
         text in ("dot", "not", "underscore", "dash")
 
 
-def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None) -> list[Detection]:
+def find(tokens: Sequence[Token], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None) -> list[DetectedClass]:
     """Every detection of `kinds` in `tokens` (a transcript's tokens in time order; its punctuation tells where
     sentences end); `nlp` (a spaCy pipeline) tags names, `ask` reads the questions no pattern reads. Every
     kind is looked for, so that a number's kind does not depend on `kinds`, then those of `kinds` kept;
@@ -334,7 +334,7 @@ def find(tokens: Sequence[Word], kinds: Sequence[str] = KINDS, nlp=None, ask: As
     return merged(d for d in _found(words, nlp, ends, ask) if d.label in kinds)
 
 
-def merged(found: Iterable[Detection]) -> list[Detection]:
+def merged(found: Iterable[DetectedClass]) -> list[DetectedClass]:
     """The detections with the overlapping (or touching) spans of one kind and one speaker joined into one,
     in order of their start."""
     spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
@@ -354,9 +354,9 @@ def merged(found: Iterable[Detection]) -> list[Detection]:
     return sorted(out, key=lambda d: (min(s for spans in d.segments.values() for s, _ in spans), d.label))
 
 
-def _found(words: Sequence[Word], nlp, ends: Ends, ask: Asker | None) -> list[Detection]:
+def _found(words: Sequence[Token], nlp, ends: Ends, ask: Asker | None) -> list[DetectedClass]:
     """Every kind's detections (`find` keeps those asked for)."""
-    out: list[Detection] = answers(words, KINDS, ends, ask)
+    out: list[DetectedClass] = answers(words, KINDS, ends, ask)
     out += [detection("name", [words_span(run)]) for run in _cued_names(words, ends)]
     out += dates_of_birth(words) + emails(words)
     out += numbers(words, KINDS, out)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from speechproc.conversation import Detection, Word
+from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.numbers import DigitRun, digit_runs
 from speechproc.stages.pii_talk import CONFIRMING
 from speechproc.stages.pii_words import (
@@ -54,7 +54,7 @@ FOLLOW_MS = 20000  # a correction or the rest of a number comes within this long
 BETWEEN_WORDS = 4  # what the other speaker may say between two parts of a number ("okay", "uh huh")
 
 
-def _numberish(words: Sequence[Word], k: int, letters: bool) -> bool:
+def _numberish(words: Sequence[Token], k: int, letters: bool) -> bool:
     """A digit or number word, or a word holding a digit ("D31583"); a word a recogniser made of a digit when
     a digit follows it ("free 227454"); with `letters` a letter said on its own ("D 4 4 1 9")."""
     if number_word(words[k]) or any(c.isdigit() for c in words[k].w) or (letters and spelled(words[k])):
@@ -62,7 +62,7 @@ def _numberish(words: Sequence[Word], k: int, letters: bool) -> bool:
     return plain(words[k]) in DIGIT_SOUNDS and k + 1 < len(words) and number_word(words[k + 1])
 
 
-def _cued(words: Sequence[Word], kinds: Sequence[str]) -> list[Detection]:
+def _cued(words: Sequence[Token], kinds: Sequence[str]) -> list[DetectedClass]:
     """The digits said after a cue ("my routing number is", "call me back at"), with the words a recogniser
     makes of some digits and up to MAX_GARBLED words it garbled among them; a number that may hold letters
     may start with a letter heard as a word ("before" for "B four")."""
@@ -93,7 +93,7 @@ def _cued(words: Sequence[Word], kinds: Sequence[str]) -> list[Detection]:
     return out
 
 
-def _letter_heard(words: Sequence[Word], i: int) -> bool:
+def _letter_heard(words: Sequence[Token], i: int) -> bool:
     """A number's first letter heard as a short word, a digit after it ("before zero nine": "B four ...")."""
     text = plain(words[i])
     return (text.isalpha() and len(text) <= 6 and text not in SHORT_WORDS | STOP and i + 1 < len(words)
@@ -103,13 +103,13 @@ def _letter_heard(words: Sequence[Word], i: int) -> bool:
 MONEY = frozenset("dollar dollars cents pounds euros bucks quid".split())
 
 
-def _money(words: Sequence[Word], start: int, end: int) -> bool:
+def _money(words: Sequence[Token], start: int, end: int) -> bool:
     """Whether words[start:end] is an amount ("$300", "300 dollars")."""
     return words[start].w.lstrip()[:1] in "$£€" and words[start].w.strip() != "" or \
         end < len(words) and plain(words[end]) in MONEY
 
 
-def _by_talk(words: Sequence[Word], runs: Sequence[DigitRun], kinds: Sequence[str]) -> list[Detection]:
+def _by_talk(words: Sequence[Token], runs: Sequence[DigitRun], kinds: Sequence[str]) -> list[DetectedClass]:
     """Runs of 10-11 digits (phone numbers), 7-9 after phone talk, 4 or more after account talk, and words
     mixing letters and digits after account talk."""
     out = []
@@ -127,7 +127,7 @@ def _by_talk(words: Sequence[Word], runs: Sequence[DigitRun], kinds: Sequence[st
     return out
 
 
-def numbers(words: Sequence[Word], kinds: Sequence[str], known: Sequence[Detection] = ()) -> list[Detection]:
+def numbers(words: Sequence[Token], kinds: Sequence[str], known: Sequence[DetectedClass] = ()) -> list[DetectedClass]:
     """Every number of `kinds` said after its cue, or else after its talk: a number that a cue or `known`
     (the answers to questions) already tells the kind of is not taken for a phone or account number by the
     talk around it."""
@@ -137,7 +137,7 @@ def numbers(words: Sequence[Word], kinds: Sequence[str], known: Sequence[Detecti
                    if not any(s < e0 and e > s0 for spans in one.segments.values() for s, e in spans for s0, e0 in told)]
 
 
-def _widened(words: Sequence[Word], first: int, last: int, letters: bool) -> tuple[int, int]:
+def _widened(words: Sequence[Token], first: int, last: int, letters: bool) -> tuple[int, int]:
     near = 1500
     while first > 0 and words[first - 1].speaker == words[first].speaker and \
             words[first].s - words[first - 1].e < near and _numberish(words, first - 1, letters):
@@ -150,7 +150,7 @@ def _widened(words: Sequence[Word], first: int, last: int, letters: bool) -> tup
     return first, last
 
 
-def _next_part(words: Sequence[Word], last: int) -> int | None:
+def _next_part(words: Sequence[Token], last: int) -> int | None:
     """Where the speaker of words[last] goes on with more of a number in their next turn (its first digit),
     when words[last] ends their turn and the other speaker said at most BETWEEN_WORDS words between ("okay",
     "uh huh")."""
@@ -163,13 +163,13 @@ def _next_part(words: Sequence[Word], last: int) -> int | None:
     return next((j for j in range(k, min(len(words), k + 2)) if number_word(words[j])), None)
 
 
-def _confirming_after(words: Sequence[Word], last: int) -> bool:
+def _confirming_after(words: Sequence[Token], last: int) -> bool:
     """Whether a confirming question follows words[last] in its speaker's turn ("... is that correct?")."""
     after = [plain(w) for w in words[last + 1:last + 5] if w.speaker == words[last].speaker]
     return CONFIRMING.match(" ".join(after)) is not None
 
 
-def followed(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+def followed(words: Sequence[Token], found: Sequence[DetectedClass]) -> list[DetectedClass]:
     """Numbers found, widened over the digits beside them, carried into the speaker's next turn when it goes on
     with digits, and into a correction (after "no", "sorry", "not", ...) or a read-back by the other speaker
     (digits alike) within FOLLOW_MS after them, each of the found number's kind."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from speechproc.conversation import Detection, Word
+from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.numbers import digit_runs
 from speechproc.stages.pii_talk import DIGIT_HEARD, MAX_ANSWER_WORDS, NEW_SENTENCE, until_new_sentence
 from speechproc.stages.pii_words import (
@@ -72,7 +72,7 @@ ANSWER_GAP_MS = 2000
 TALK_MS = 60000  # a country or lone region is an address's within this long of address talk
 
 
-def _region_at(words: Sequence[Word], i: int) -> int:
+def _region_at(words: Sequence[Token], i: int) -> int:
     """How many words of a region or country name start at words[i] (0: none); a name's last word is
     capitalised ("us" is no country, "leads west Yorkshire" is a county)."""
     first = plain(words[i])
@@ -81,16 +81,16 @@ def _region_at(words: Sequence[Word], i: int) -> int:
     return 1 if (first in REGIONS or first in COUNTRIES) and _capital(words[i]) else 0
 
 
-def _capital(word: Word) -> bool:
+def _capital(word: Token) -> bool:
     return word.w.strip(".,?!;:\"'()")[:1].isupper()
 
 
-def _street(words: Sequence[Word], k: int) -> bool:
+def _street(words: Sequence[Token], k: int) -> bool:
     """A street word that names a street ("Hill Drive", not "by the way", "a long way")."""
     return plain(words[k]) in STREET and not (k and plain(words[k - 1]) in NOT_A_STREET_NAME)
 
 
-def _part(words: Sequence[Word], k: int) -> bool:
+def _part(words: Sequence[Token], k: int) -> bool:
     """Whether words[k] may be part of an address: a number, a capitalised word, a street, unit, region or
     country word, a state's code or a postcode's piece."""
     text = plain(words[k]).replace(",", "").replace(".", "")
@@ -101,18 +101,18 @@ def _part(words: Sequence[Word], k: int) -> bool:
             POSTCODE.match(text) is not None or PIECE.match(text) is not None)
 
 
-def _ends_talk(words: Sequence[Word], j: int) -> bool:
+def _ends_talk(words: Sequence[Token], j: int) -> bool:
     """Whether words[j] starts other talk ("also", "thank"), and is no digit heard as a word ("I'm seven")."""
     return plain(words[j]) in NEW_SENTENCE and not (plain(words[j]) in DIGIT_HEARD and j + 1 < len(words) and
                                                     number_word(words[j + 1]))
 
 
-def _same_breath(words: Sequence[Word], a: int, b: int) -> bool:
+def _same_breath(words: Sequence[Token], a: int, b: int) -> bool:
     """Whether words[a] and words[b] (a < b, neighbours) are said by one speaker without a long pause."""
     return words[a].speaker == words[b].speaker and words[b].s - words[a].e < GAP_MS
 
 
-def _strong(words: Sequence[Word], k: int) -> bool:
+def _strong(words: Sequence[Token], k: int) -> bool:
     """A part that alone says an address goes on: a region or country, a street or unit word, a postcode, a
     number of two digits or more, or a number word with another within two words either side ("seven to one")."""
     text = plain(words[k]).replace(",", "").replace(".", "")
@@ -121,7 +121,7 @@ def _strong(words: Sequence[Word], k: int) -> bool:
             number_word(words[k]) and any(number_word(w) for w in [*words[max(0, k - 2):k], *words[k + 1:k + 3]]))
 
 
-def _placeish(words: Sequence[Word], k: int) -> bool:
+def _placeish(words: Sequence[Token], k: int) -> bool:
     """A word that names a place: a region or country, a street or unit word, a postcode with letters, or a
     capitalised word that is no pronoun ("I'm in Tampa", not "I'm in a meeting until 3")."""
     text = plain(words[k]).replace(",", "").replace(".", "")
@@ -130,14 +130,14 @@ def _placeish(words: Sequence[Word], k: int) -> bool:
             capitalised(words[k]) and text not in PRONOUNS)
 
 
-def _step(words: Sequence[Word], frm: int, to: int) -> bool:
+def _step(words: Sequence[Token], frm: int, to: int) -> bool:
     """Whether talk goes on from words[frm] to words[to] (neighbours, either way) in one breath of one speaker,
     no other talk starting."""
     a, b = min(frm, to), max(frm, to)
     return _same_breath(words, a, b) and not _ends_talk(words, b if to > frm else a)
 
 
-def _next(words: Sequence[Word], edge: int, direction: int, ends: Ends) -> int | None:
+def _next(words: Sequence[Token], edge: int, direction: int, ends: Ends) -> int | None:
     """The next part of an address beyond words[edge]: the word beside it or after connecting words ("in
     Portland"), or across up to MAX_GARBLED words the recogniser garbled, a strong part; across a sentence
     end, only a strong part."""
@@ -154,7 +154,7 @@ def _next(words: Sequence[Word], edge: int, direction: int, ends: Ends) -> int |
     return None
 
 
-def grown(words: Sequence[Word], start: int, end: int, ends: Ends = frozenset()) -> tuple[int, int]:
+def grown(words: Sequence[Token], start: int, end: int, ends: Ends = frozenset()) -> tuple[int, int]:
     """The stretch words[start..end] grown both ways over the parts of an address (see the module), to
     MAX_ADDRESS_WORDS at most."""
     while end - start + 1 < MAX_ADDRESS_WORDS and (ahead := _next(words, end, 1, ends)) is not None:
@@ -168,7 +168,7 @@ def grown(words: Sequence[Word], start: int, end: int, ends: Ends = frozenset())
     return start, end
 
 
-def _cued(words: Sequence[Word], ends: Ends) -> list[tuple[int, int]]:
+def _cued(words: Sequence[Token], ends: Ends) -> list[tuple[int, int]]:
     """What follows "I live at", "the new place is", "I'm in" in the same turn, however it was heard: to a
     pause, to a sentence that starts other talk, or to the last part of an address before more than
     CUE_GARBLED words that are none (or before any, unless a strong part follows them). After a cue that also
@@ -198,7 +198,7 @@ def _cued(words: Sequence[Word], ends: Ends) -> list[tuple[int, int]]:
 NOT_A_STREET_NAME = frozenset("the a an by this that any some no every which one other same long".split())  # "by the way"
 
 
-def _streets(words: Sequence[Word]) -> list[tuple[int, int]]:
+def _streets(words: Sequence[Token]) -> list[tuple[int, int]]:
     """A house number followed within four words by a street word ("218 Maple Street")."""
     out = []
     for i in range(len(words)):
@@ -211,7 +211,7 @@ def _streets(words: Sequence[Word]) -> list[tuple[int, int]]:
     return out
 
 
-def _places(words: Sequence[Word]) -> list[tuple[int, int]]:
+def _places(words: Sequence[Token]) -> list[tuple[int, int]]:
     """A region after a place name ("Portland, Oregon"), a postcode, and a country or lone region said within
     TALK_MS of address talk."""
     out = []
@@ -225,14 +225,14 @@ def _places(words: Sequence[Word]) -> list[tuple[int, int]]:
     return out
 
 
-def _talk_near(words: Sequence[Word], i: int) -> bool:
+def _talk_near(words: Sequence[Token], i: int) -> bool:
     j = i
     while j > 0 and words[i].s - words[j - 1].s <= TALK_MS:
         j -= 1
     return ADDRESS_TALK.search(" ".join(plain(w) for w in words[j:i])) is not None
 
 
-def addresses(words: Sequence[Word], ends: Ends = frozenset(), more: Sequence[Detection] = ()) -> list[Detection]:
+def addresses(words: Sequence[Token], ends: Ends = frozenset(), more: Sequence[DetectedClass] = ()) -> list[DetectedClass]:
     """Every address said, each grown to the whole of it; `more` holds address detections found otherwise
     (the answer to an address question), grown the same way. An anchor inside an address already grown
     adds nothing."""
@@ -248,7 +248,7 @@ def addresses(words: Sequence[Word], ends: Ends = frozenset(), more: Sequence[De
     return out + _said_again(words, out)
 
 
-def _said_again(words: Sequence[Word], found: Sequence[Detection]) -> list[Detection]:
+def _said_again(words: Sequence[Token], found: Sequence[DetectedClass]) -> list[DetectedClass]:
     """A ZIP code or postcode's digits said again by the same speaker within TALK_MS after their address ("the
     post code again is three three six zero two", however "post code" was heard): digits alike those of the
     address, or after postcode talk."""

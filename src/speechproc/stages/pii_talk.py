@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from speechproc.conversation import Detection, Word
+from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.pii_words import (
     DATE_DIGITS,
     MONTHS,
@@ -66,9 +66,9 @@ SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$|\bso let's see$")  # 
 CONFIRMING = re.compile(r"^(is \w+ (correct|right)|isn't that|correct|did i get)")  # "is net correct" as heard
 
 
-def _turns(words: Sequence[Word]) -> list[list[Word]]:
+def _turns(words: Sequence[Token]) -> list[list[Token]]:
     """One speaker's words in a row."""
-    out: list[list[Word]] = []
+    out: list[list[Token]] = []
     for w in words:
         if out and out[-1][-1].speaker == w.speaker:
             out[-1].append(w)
@@ -77,7 +77,7 @@ def _turns(words: Sequence[Word]) -> list[list[Word]]:
     return out
 
 
-def until_new_sentence(said: Sequence[Word], ends: Ends, kind: str = "name") -> list[Word]:
+def until_new_sentence(said: Sequence[Token], ends: Ends, kind: str = "name") -> list[Token]:
     """`said` up to a sentence end (`ends`: the speaker and end time of each word a full stop, question or
     exclamation mark follows) that other talk follows ("Reyes. Also, I was born on ..."): the caller who
     answers and goes on in the same breath. Where what follows still holds data of the kind (digits of a
@@ -91,7 +91,7 @@ def until_new_sentence(said: Sequence[Word], ends: Ends, kind: str = "name") -> 
     return list(said)
 
 
-def _goes_on(rest: Sequence[Word], kind: str) -> bool:
+def _goes_on(rest: Sequence[Token], kind: str) -> bool:
     """Whether the talk after a full stop goes on with the data: digits within its first two words, a
     domain's ending within its first ten."""
     if kind in ("phone", "account", "dateOfBirth"):
@@ -101,7 +101,7 @@ def _goes_on(rest: Sequence[Word], kind: str) -> bool:
     return False
 
 
-def _read_back(turn: Sequence[Word]) -> tuple[list[Word], bool]:
+def _read_back(turn: Sequence[Token]) -> tuple[list[Token], bool]:
     """What the asker reads back in `turn` ("Let me read that back: 555 218 4497. Is that correct?"): the
     words after the cue and before the confirming question, or nothing when the turn reads nothing back;
     and whether the reading was certain (a reading cue, or a confirming question after it). A checking cue
@@ -123,7 +123,7 @@ def _read_back(turn: Sequence[Word]) -> tuple[list[Word], bool]:
 Asker = Callable[[Sequence[str]], list["str | None"]]  # questions -> the kind each asks for (`QuestionReader`)
 
 
-def _asked(turns: Sequence[Sequence[Word]], ask: Asker | None) -> list[str | None]:
+def _asked(turns: Sequence[Sequence[Token]], ask: Asker | None) -> list[str | None]:
     """The kind of personal data each turn asks for: by the question patterns, else by `ask` (the last
     QUESTION_WORDS words of the turn)."""
     asked = [" ".join(plain(w) for w in turn[-QUESTION_WORDS:]) for turn in turns]
@@ -137,14 +137,14 @@ def _asked(turns: Sequence[Sequence[Word]], ask: Asker | None) -> list[str | Non
     return kinds
 
 
-def _holds_data(turn: Sequence[Word]) -> bool:
+def _holds_data(turn: Sequence[Token]) -> bool:
     """Whether a turn's last words hold data themselves (digits, a domain): a request that gives data ("could
     you send it to dan at gmail dot com?") asks for none."""
     tail = turn[-QUESTION_WORDS:]
     return any(number_word(w) or any(c.isdigit() for c in w.w) or domain_end(tail, j) for j, w in enumerate(tail))
 
 
-def _number_end(said: Sequence[Word]) -> int:
+def _number_end(said: Sequence[Token]) -> int:
     """How many of an answer's words a number takes: through its last digit (or a digit heard as a word,
     "free free four zero") before more than two words that hold none."""
     holding = [k for k, w in enumerate(said) if number_word(w) or any(c.isdigit() for c in w.w) or
@@ -157,7 +157,7 @@ def _number_end(said: Sequence[Word]) -> int:
     return end
 
 
-def _answer_start(answer: Sequence[Word], kind: str) -> int | None:
+def _answer_start(answer: Sequence[Token], kind: str) -> int | None:
     """Where the answer's data starts: past its preamble ("yes, it's"), at its first digit for a number (None:
     no digit among its first words, so no number answers)."""
     start = 0
@@ -179,7 +179,8 @@ def _answer_start(answer: Sequence[Word], kind: str) -> int | None:
     return start
 
 
-def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(), ask: Asker | None = None) -> list[Detection]:
+def answers(words: Sequence[Token], kinds: Sequence[str], ends: Ends = frozenset(),
+            ask: Asker | None = None) -> list[DetectedClass]:
     """The answer to a question about personal data: the turn right after it, by another speaker, within
     ANSWER_MS, from its first word past the preamble ("yes, it's", "I live at") for MAX_ANSWER_WORDS or to
     the end of its sentence when other talk follows. However the recogniser heard it ("Oak Avenue" as "O Cam
@@ -205,7 +206,7 @@ def answers(words: Sequence[Word], kinds: Sequence[str], ends: Ends = frozenset(
     return out
 
 
-def read_backs(words: Sequence[Word], found: Sequence[Detection], kinds: Sequence[str]) -> list[Detection]:
+def read_backs(words: Sequence[Token], found: Sequence[DetectedClass], kinds: Sequence[str]) -> list[DetectedClass]:
     """What one speaker reads back of what the other just said ("Let me read that back: ... Is that
     correct?"), of the kind found in the turn before it, or else of the kind its own words look like."""
     out = []
@@ -224,7 +225,7 @@ def read_backs(words: Sequence[Word], found: Sequence[Detection], kinds: Sequenc
     return out
 
 
-def _reads_as(said: Sequence[Word], kind: str) -> bool:
+def _reads_as(said: Sequence[Token], kind: str) -> bool:
     """Whether words read back without a confirming question look like data of `kind`: digits for a number or
     a date, letters or capitalised words for a name, "at" and "dot" for an e-mail, capitalised words or
     numbers for an address ("So that's M A R G A R E T?", not "so let's see what we have here")."""
@@ -238,7 +239,7 @@ def _reads_as(said: Sequence[Word], kind: str) -> bool:
     return sum(looks) * 2 >= len(looks)
 
 
-def _looks_like(said: Sequence[Word]) -> str:
+def _looks_like(said: Sequence[Token]) -> str:
     """The kind of personal data `said` looks like, for words read back with no answer found before them."""
     text = [plain(w) for w in said]
     digits = sum(len(re.sub(r"\D", "", t)) or (t in NUMBER_WORDS and t not in ("hundred", "thousand")) for t in text)

@@ -7,7 +7,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from speechproc.conversation import Detection, Word
+from speechproc.conversation import DetectedClass, Token
 
 SHORT_WORDS = frozenset("to at on in is it of or me my we us so no do go be by he an as if up am".split())
 STREET = frozenset("street st avenue ave road rd lane ln drive dr boulevard blvd court ct way place pl circle "
@@ -31,7 +31,7 @@ Span = tuple[int, int]
 Ends = frozenset[tuple[str, int]]  # (speaker, end time) of each word that ends a sentence
 
 
-def plain(word: Word) -> str:
+def plain(word: Token) -> str:
     """The word in lower case, without the punctuation around it."""
     return word.w.lower().strip(".,?!;:\"'()")
 
@@ -39,13 +39,13 @@ def plain(word: Word) -> str:
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday today tomorrow".split())
 
 
-def capitalised(word: Word) -> bool:
+def capitalised(word: Token) -> bool:
     """A capitalised word that may be part of a name (not a month or a day: "it's Friday")."""
     text = word.w.strip(".,?!;:\"'()")
     return bool(text) and text[0].isupper() and plain(word) not in STOP | MONTHS | WEEKDAYS
 
 
-def talk_before(words: Sequence[Word], i: int, pattern: re.Pattern, within_ms: int) -> bool:
+def talk_before(words: Sequence[Token], i: int, pattern: re.Pattern, within_ms: int) -> bool:
     """Whether talk matching `pattern` was said (by anyone) within `within_ms` before words[i]."""
     text, j = "", i
     while j > 0 and words[i].s - words[j - 1].s <= within_ms:
@@ -54,32 +54,32 @@ def talk_before(words: Sequence[Word], i: int, pattern: re.Pattern, within_ms: i
     return pattern.search(text) is not None
 
 
-def detection(kind: str, spans: Sequence[tuple[str, int, int]]) -> Detection:
+def detection(kind: str, spans: Sequence[tuple[str, int, int]]) -> DetectedClass:
     """A detection of `kind` over (speaker, start ms, end ms) spans."""
     segments: dict[str, list[Span]] = {}
     for speaker, s, e in spans:
         segments.setdefault(speaker, []).append((s, e))
-    return Detection(kind, segments)
+    return DetectedClass(kind, segments)
 
 
-def words_span(found: Sequence[Word]) -> tuple[str, int, int]:
+def words_span(found: Sequence[Token]) -> tuple[str, int, int]:
     """(speaker, start, end) of a stretch of one speaker's words."""
     return found[0].speaker, found[0].s, found[-1].e
 
 
-def spelled(word: Word) -> bool:
+def spelled(word: Token) -> bool:
     """A letter said on its own (not "a" or "I")."""
     letters = plain(word)
     return len(letters) == 1 and letters.isalpha() and letters not in ("a", "i")
 
 
-def number_word(word: Word) -> bool:
+def number_word(word: Token) -> bool:
     """Digits ("4,321") or a number word ("four", "hundred")."""
     text = plain(word).replace(",", "")
     return text.isdigit() or text in NUMBER_WORDS
 
 
-def domain_end(words: Sequence[Word], j: int) -> bool:
+def domain_end(words: Sequence[Token], j: int) -> bool:
     """Whether words[j] ends a domain: "com" after "dot", or a written ".com", "gmail.com"."""
     raw = words[j].w.lower().rstrip(",?!;:\"')")
     if re.search(r"\.(com|net|org|edu|gov|io|co|uk|us|ca|de|info|biz|me)$", raw):
@@ -92,7 +92,7 @@ def domain_end(words: Sequence[Word], j: int) -> bool:
 Starts = dict[str, list[tuple[int, int]]]  # speaker -> (start ms, position in the words) of each of their words
 
 
-def speaker_starts(words: Sequence[Word]) -> Starts:
+def speaker_starts(words: Sequence[Token]) -> Starts:
     """Each speaker's words by start time, with their positions in `words` (in time order)."""
     starts: Starts = {}
     for k, w in enumerate(words):
@@ -100,7 +100,7 @@ def speaker_starts(words: Sequence[Word]) -> Starts:
     return starts
 
 
-def positions(words: Sequence[Word], found: Sequence[Detection], label: str | None = None,
+def positions(words: Sequence[Token], found: Sequence[DetectedClass], label: str | None = None,
               starts: Starts | None = None) -> list[tuple[int, int]]:
     """(first, last) position in `words` (in time order) of the words of each span of each detection (of
     `label`, when given) that holds any word; `starts` (`speaker_starts(words)`) when it is at hand."""
@@ -128,7 +128,7 @@ MAX_WORD_MS = 10000  # no recognised word lasts longer
 DIGIT_NAMES = "zero one two three four five six seven eight nine".split()
 
 
-def digits_of(word: Word) -> str:
+def digits_of(word: Token) -> str:
     """The digits a word says: those written in it, or the one a digit's name says ("four": "4")."""
     text = plain(word)
     return "".join(c for c in text if c.isdigit()) or (str(DIGIT_NAMES.index(text)) if text in DIGIT_NAMES else "")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from speechproc.conversation import PUNC, Conversation, RecognizedWord, Word
+from speechproc.conversation import PUNC, Conversation, RecognizedWord, Token
 
 _TRAILING = re.compile(r"[\s.,?!;:…\"'”’)\]}»-]+$")
 _LEADING = re.compile(r"^[\s\"'“‘(\[{«¿¡-]+")
@@ -33,15 +33,15 @@ def split_word(word: RecognizedWord, advanced: bool) -> tuple[str, str | None]:
     return core, _mark(trailing, advanced)
 
 
-def tokens(recognized: list[RecognizedWord], advanced: bool) -> list[Word]:
+def tokens(recognized: list[RecognizedWord], advanced: bool) -> list[Token]:
     """Word tokens with separate punctuation tokens (p is set later, when turns are built)."""
-    out: list[Word] = []
+    out: list[Token] = []
     for rw in recognized:
         core, mark = split_word(rw, advanced)
         if core:
-            out.append(Word(p=-1, c=round(rw.probability, 3), s=rw.s, e=rw.e, w=core, speaker=rw.speaker))
+            out.append(Token(p=-1, c=round(rw.probability, 3), s=rw.s, e=rw.e, w=core, speaker=rw.speaker))
         if mark and out and out[-1].speaker == rw.speaker and out[-1].m is None:
-            out.append(Word(p=-1, c=0.0, s=out[-1].e, e=out[-1].e, w=mark, m=PUNC, speaker=rw.speaker))
+            out.append(Token(p=-1, c=0.0, s=out[-1].e, e=out[-1].e, w=mark, m=PUNC, speaker=rw.speaker))
     return out
 
 

@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from speechproc.conversation import PUNC, Sentence, Turn, Word
+from speechproc.conversation import PUNC, Sentence, SpeakerTurn, Token
 from speechproc.engines.models import load_sentence_encoder
 
 SENTENCE_ENDS = frozenset({".", "?", "!"})
 PAUSE_MS = 1000  # without punctuation, a pause this long inside a turn also ends a sentence
 
 
-def split(turns: list[Turn]) -> list[Sentence]:
+def split(turns: list[SpeakerTurn]) -> list[Sentence]:
     """Sentences in transcript order: each turn cut after `.`, `?` or `!`, and at long pauses."""
     out: list[Sentence] = []
     for turn in turns:
-        current: list[Word] = []
+        current: list[Token] = []
         last_end: int | None = None
         for tok in turn.words:
             if tok.m is None and current and last_end is not None and tok.s - last_end >= PAUSE_MS:
@@ -31,7 +31,7 @@ def split(turns: list[Turn]) -> list[Sentence]:
     return [s for s in out if any(w.m is None for w in s.words)]
 
 
-def char_offsets(tokens: list[Word]) -> list[int]:
+def char_offsets(tokens: list[Token]) -> list[int]:
     """The start offset of each token in `text_of(tokens)`."""
     offsets, pos = [], 0
     for i, w in enumerate(tokens):

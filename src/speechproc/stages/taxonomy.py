@@ -11,7 +11,7 @@ BUNDLED = Path(__file__).resolve().parent.parent / "data" / "topics.yaml"
 
 
 @dataclass(frozen=True)
-class Subtopic:
+class SubtopicDefinition:
     name: str
     description: str
 
@@ -20,7 +20,7 @@ class Subtopic:
 class TopicDefinition:
     name: str
     description: str
-    subtopics: tuple[Subtopic, ...] = ()
+    subtopics: tuple[SubtopicDefinition, ...] = ()
 
 
 def load(path: str | Path | None = None) -> tuple[TopicDefinition, ...]:
@@ -51,7 +51,7 @@ def _load(file: str, _mtime: int) -> tuple[TopicDefinition, ...]:
         if not isinstance(subs, list):
             raise ValueError(f"{where}.subtopics must be a list")
         out.append(TopicDefinition(name, description,
-                                   tuple(Subtopic(*_named(s, "name", f"{where}.subtopics[{j}]"))
+                                   tuple(SubtopicDefinition(*_named(s, "name", f"{where}.subtopics[{j}]"))
                                          for j, s in enumerate(subs))))
     return tuple(out)
 

@@ -5,7 +5,7 @@ import bisect
 from collections import defaultdict
 from collections.abc import Sequence
 
-from speechproc.conversation import TURN, Conversation, Turn, Word
+from speechproc.conversation import TURN, Conversation, SpeakerTurn, Token
 from speechproc.stages import sentences
 
 TURN_PAUSE_MS = 1000  # a pause this long ends an utterance
@@ -22,10 +22,10 @@ def _someone_spoke_within(others: list[tuple[int, int]], starts: list[int], star
     return False
 
 
-def _utterances(tokens: list[Word], others: list[tuple[int, int]]) -> list[list[Word]]:
+def _utterances(tokens: list[Token], others: list[tuple[int, int]]) -> list[list[Token]]:
     """Split one speaker's tokens at long pauses and wherever another speaker said a whole word in a gap."""
     starts = [s for s, _ in others]
-    result: list[list[Word]] = [[tokens[0]]]
+    result: list[list[Token]] = [[tokens[0]]]
     last_word = tokens[0]
     for tok in tokens[1:]:
         if tok.m is None:
@@ -38,42 +38,42 @@ def _utterances(tokens: list[Word], others: list[tuple[int, int]]) -> list[list[
     return [u for u in result if u]
 
 
-def build_turns(words: list[Word], speaker_order: list[str]) -> list[Turn]:
+def build_turns(words: list[Token], speaker_order: list[str]) -> list[SpeakerTurn]:
     """Turns ordered by start: one party's speech until another party speaks."""
-    by_speaker: dict[str, list[Word]] = defaultdict(list)
+    by_speaker: dict[str, list[Token]] = defaultdict(list)
     for w in words:
         by_speaker[w.speaker].append(w)
     rank = {name: i for i, name in enumerate(speaker_order)}
-    utterances: list[list[Word]] = []
+    utterances: list[list[Token]] = []
     for speaker, toks in by_speaker.items():
         # tokens keep the recogniser's order: a punctuation token shares its time with the next word
         others = sorted((w.s, w.e) for w in words if w.speaker != speaker and w.m is None)
         utterances += _utterances(toks, others)
     utterances.sort(key=lambda u: (u[0].s, rank.get(u[0].speaker, len(rank))))
-    turns: list[Turn] = []
+    turns: list[SpeakerTurn] = []
     for utt in utterances:
         if turns and turns[-1].speaker == utt[0].speaker:
             turns[-1].words += utt
         else:
-            turns.append(Turn(utt[0].speaker, 0, 0, list(utt)))
+            turns.append(SpeakerTurn(utt[0].speaker, 0, 0, list(utt)))
     for turn in turns:
         real = [w for w in turn.words if w.m is None] or turn.words
         turn.s, turn.e = real[0].s, max(w.e for w in real)
     return turns
 
 
-def flatten(turns: list[Turn]) -> list[Word]:
+def flatten(turns: list[SpeakerTurn]) -> list[Token]:
     """The flat v3 word list: a turn marker, then the turn's tokens; p consecutive from 0."""
-    flat: list[Word] = []
+    flat: list[Token] = []
     for turn in turns:
-        flat.append(Word(p=0, c=1.0, s=turn.s, e=turn.e, w=turn.speaker, m=TURN, speaker=turn.speaker))
+        flat.append(Token(p=0, c=1.0, s=turn.s, e=turn.e, w=turn.speaker, m=TURN, speaker=turn.speaker))
         flat += turn.words
     for p, w in enumerate(flat):
         w.p = p
     return flat
 
 
-def voice_activity(words: list[Word], speakers: list[str], overlapped: Sequence[tuple[int, int, str]] = ()
+def voice_activity(words: list[Token], speakers: list[str], overlapped: Sequence[tuple[int, int, str]] = ()
                    ) -> dict[str, list[tuple[int, int]]]:
     """Speech spans per speaker: the speaker's words, and the stretches where they talk over another
     (`overlapped`, from diarization), merged across short gaps."""

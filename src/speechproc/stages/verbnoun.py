@@ -5,7 +5,7 @@ import bisect
 from collections.abc import Sequence
 
 from speechproc import errors as E
-from speechproc.conversation import Conversation, VerbNounPair, Word
+from speechproc.conversation import Conversation, Token, VerbNoun
 from speechproc.engines import inventory
 from speechproc.engines.models import BUNDLED_SPACY, load_spacy
 from speechproc.stages import parsing
@@ -52,11 +52,11 @@ def _verb_of(noun):
     return head if dep in OBJECT_DEPS and head.pos_ in ("VERB", "AUX") else None
 
 
-def pairs_in(doc, tokens: Sequence[Word]) -> list[VerbNounPair]:
+def pairs_in(doc, tokens: Sequence[Token]) -> list[VerbNoun]:
     """Verb-noun pairs of a parsed text whose characters came from `tokens` (via `text_of`)."""
     offsets = char_offsets(list(tokens))
     word_at = lambda char: tokens[bisect.bisect_right(offsets, char) - 1]  # noqa: E731
-    out: list[VerbNounPair] = []
+    out: list[VerbNoun] = []
     for sent in doc.sents:
         question = _is_question(sent)
         for tok in sent:
@@ -66,14 +66,14 @@ def pairs_in(doc, tokens: Sequence[Word]) -> list[VerbNounPair]:
             if verb is None:
                 continue
             first, last = sorted((word_at(verb.idx), word_at(tok.idx)), key=lambda w: w.s)
-            out.append(VerbNounPair(s=first.s, e=last.e, verb=verb.lemma_.lower(), noun=tok.lemma_.lower(),
+            out.append(VerbNoun(s=first.s, e=last.e, verb=verb.lemma_.lower(), noun=tok.lemma_.lower(),
                                     verb_neg=_negation(verb), noun_neg=_noun_negation(tok), question=question))
     return out
 
 
-def extract(turns: Sequence[ParsedTurn]) -> dict[str, list[VerbNounPair]]:
+def extract(turns: Sequence[ParsedTurn]) -> dict[str, list[VerbNoun]]:
     """Pairs per speaker, in time order."""
-    out: dict[str, list[VerbNounPair]] = {}
+    out: dict[str, list[VerbNoun]] = {}
     for turn in turns:
         out.setdefault(turn.speaker, []).extend(pairs_in(turn.doc, turn.words))
     for pairs in out.values():

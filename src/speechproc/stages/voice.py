@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from speechproc.concurrency import ordered
-from speechproc.conversation import Channel, Conversation, Frequency, Word
+from speechproc.conversation import Channel, Conversation, FrequencyPeak, Token
 
 FRAME_S = 0.040
 HOP_S = 0.020
@@ -45,7 +45,7 @@ BATCH_FRAMES = 4096
 
 @dataclass
 class WordFeatures:
-    peaks: list[Frequency]
+    peaks: list[FrequencyPeak]
     volume: float
     pitch: float | None
 
@@ -170,7 +170,7 @@ def analyse_words(samples: np.ndarray, sample_rate: int, spans: list[tuple[int, 
     for i in range(len(spans)):
         voiced = pitches[i][~np.isnan(pitches[i])]
         result.append(WordFeatures(
-            peaks=[Frequency(f=round(float(freqs[i, j]), 3), e=round(float(amps[i, j]), 3)) for j in range(2)],
+            peaks=[FrequencyPeak(f=round(float(freqs[i, j]), 3), e=round(float(amps[i, j]), 3)) for j in range(2)],
             volume=round(float(volume[i]), 3),
             pitch=round(float(np.median(voiced)), 1) if len(voiced) else None,
         ))
@@ -186,12 +186,12 @@ def _channel_audio(channel: Channel) -> tuple[np.ndarray, int]:
 def run(conv: Conversation) -> None:
     """Fill `frq`, `v` and `pitch` of every word token (not punctuation or turn markers). Each speaker's words
     are analysed in a thread of their own, up to one per core (numpy's FFTs let go of the GIL)."""
-    words_by_speaker: dict[str, list[Word]] = {}
+    words_by_speaker: dict[str, list[Token]] = {}
     for w in conv.words:
         if w.is_word:
             words_by_speaker.setdefault(w.speaker, []).append(w)
 
-    def analyse(words: list[Word]) -> None:
+    def analyse(words: list[Token]) -> None:
         samples, rate = _channel_audio(conv.channel_of(words[0].speaker))
         for w, feats in zip(words, analyse_words(samples, rate, [(w.s, w.e) for w in words])):
             w.frq, w.v, w.pitch = feats.peaks, feats.volume, feats.pitch

@@ -26,12 +26,14 @@ import os
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from speechproc import errors as E
 from speechproc.formats import detected
-from speechproc.formats.flat import flatten
+from speechproc.formats.flat import Cell, flatten
 from speechproc.paths import printable
+from speechproc.results import DetectorResult, MediaItem
+from speechproc.results.reading import as_dict
 from speechproc.store import ownership
 from speechproc.store.catalog import Catalog
 from speechproc.store.media_rows import MediaRow
@@ -49,13 +51,24 @@ EVERY = 2**62  # the LIMIT of a --query that names none
 # a spreadsheet program runs a cell that starts with one of these as a formula
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
+Row = dict[str, Cell]  # one exported row: column -> value
 
-def _detections(detector: dict[str, Any]) -> int:
+
+class ExportSummary(TypedDict):
+    """What `export` did: the format, how many rows and columns, and the file written (None: printed)."""
+
+    format: str
+    rows: int
+    columns: int
+    file: str | None
+
+
+def _detections(detector: DetectorResult) -> int:
     return sum(len(segment.get("occurrences", [])) for detection in detector.get("detections", [])
                for segment in detection.get("detectedSegments", []))
 
 
-def _detected(item: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+def _detected(item: MediaItem) -> list[tuple[str, str, list[str]]]:
     """(detector, kind, the words of each stretch) for each kind a detector labels its detections with,
     other than the detector's own name in any case (PCI's are all "PCI", SSN's "ssn")."""
     by_kind: dict[tuple[str, str], list[str]] = {}
@@ -65,30 +78,30 @@ def _detected(item: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
     return [(name, label, said) for (name, label), said in by_kind.items()]
 
 
-def row(record: Mapping[str, Any]) -> dict[str, Any]:
+def row(record: MediaRow) -> Row:
     """A catalog record's row: its columns and values (see the module's docstring)."""
-    item = record["item"]
-    out: dict[str, Any] = {"mediaId": item.get("mediaId", record["media_id"]), "input": printable(record["input_path"]),
-                           "status": item.get("status", record["status"]), "dateCreated": item.get("dateCreated"),
-                           "dateFinished": item.get("dateFinished"), "length": item.get("length"),
-                           "mediaContentType": item.get("mediaContentType")}
+    item: MediaItem = record["item"]
+    out: Row = {"mediaId": item.get("mediaId", record["media_id"]), "input": printable(record["input_path"]),
+                "status": item.get("status", record["status"]), "dateCreated": item.get("dateCreated"),
+                "dateFinished": item.get("dateFinished"), "length": item.get("length"),
+                "mediaContentType": item.get("mediaContentType")}
     if item.get("errors"):
         out["error"] = "; ".join(str(e.get("error", "")) for e in item["errors"])
     metadata = item.get("metadata") or {}
     for name in METADATA_COLUMNS:
         if name in metadata:
             out[name] = metadata[name]
-    for group in ("extended", "callDetails"):
-        if isinstance(metadata.get(group), dict):
-            flatten(group, metadata[group], out)
-    for group in item.get("metrics") or []:
-        for metric in group.get("metricValues", []):
+    for part in ("extended", "callDetails"):
+        if isinstance(metadata.get(part), dict):
+            flatten(part, metadata[part], out)
+    for metric_group in item.get("metrics") or []:
+        for metric in metric_group.get("metricValues", []):
             flatten(f"metric.{metric['metricName']}", metric["metricValue"], out)
     for category in item.get("categories") or []:
         out[f"category.{category['categoryName']}"] = int(category["categoryValue"])
-    for group in (item.get("spotting") or {}).get("groups", []):
-        out[f"spotted.{group['groupName']}"] = 1 if group.get("spotted") else 0
-    prediction = item.get("prediction") or {}
+    for spotted in as_dict(item.get("spotting")).get("groups", []):
+        out[f"spotted.{spotted['groupName']}"] = 1 if spotted.get("spotted") else 0
+    prediction = as_dict(item.get("prediction"))
     for detector in prediction.get("detectors", []):
         out[f"detections.{detector['detectorName']}"] = _detections(detector)
     for name, label, said in _detected(item):
@@ -97,9 +110,10 @@ def row(record: Mapping[str, Any]) -> dict[str, Any]:
     for classifier in prediction.get("classifiers", []):
         out[f"classifier.{classifier['classifierName']}"] = classifier.get("predictedClassLabel")
     found = item.get("insights") or {}
-    for key in ("reason", "outcome", "summary"):
+    for key, value in (("reason", found.get("reason")), ("outcome", found.get("outcome")),
+                       ("summary", found.get("summary"))):
         if key in found:
-            out[f"insights.{key}"] = found[key]
+            out[f"insights.{key}"] = value
     if "actionItems" in found:
         out["insights.actionItems"] = len(found["actionItems"])
     for answer in found.get("answers", []):
@@ -107,7 +121,7 @@ def row(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def columns(rows: Iterable[dict[str, Any]]) -> list[str]:
+def columns(rows: Iterable[Row]) -> list[str]:
     """Every column of the rows: the item's and metadata's in a fixed order, then each group sorted."""
     seen: dict[str, None] = {}
     for r in rows:
@@ -118,7 +132,7 @@ def columns(rows: Iterable[dict[str, Any]]) -> list[str]:
     return fixed + [c for group in grouped for c in group] + insights
 
 
-def _cell(value: Any) -> Any:
+def _cell(value: Cell) -> Cell:
     """A CSV cell: numbers as they are; text that a spreadsheet would run as a formula gets a leading '."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
         return "'" + value
@@ -127,12 +141,12 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def header(rows: list[dict[str, Any]]) -> list[str]:
+def header(rows: list[Row]) -> list[str]:
     """The columns written: those of the rows, or the item's first three when there are none."""
     return columns(rows) or list(ITEM_COLUMNS[:3])
 
 
-def to_csv(rows: list[dict[str, Any]]) -> str:
+def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=header(rows), lineterminator="\n", extrasaction="raise")
     writer.writeheader()
@@ -141,17 +155,17 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def _json_value(value: Any) -> Any:
+def _json_value(value: Cell) -> Cell:
     return None if isinstance(value, float) and not math.isfinite(value) else value  # JSON has no NaN
 
 
-def to_jsonl(rows: list[dict[str, Any]]) -> str:
+def to_jsonl(rows: list[Row]) -> str:
     names = columns(rows)
     return "".join(json.dumps({c: _json_value(r.get(c)) for c in names}, ensure_ascii=False, allow_nan=False) + "\n"
                    for r in rows)
 
 
-def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+def write_parquet(rows: list[Row], path: Path) -> None:
     """Parquet with pyarrow: one typed column each (numbers as float64, 0/1 columns as int64, text)."""
     try:
         import pyarrow as pa
@@ -173,7 +187,7 @@ def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     pq.write_table(pa.table(arrays) if names else pa.table({}), path)
 
 
-def render(rows: list[dict[str, Any]], fmt: str) -> str:
+def render(rows: list[Row], fmt: str) -> str:
     """The rows as CSV or JSON Lines text."""
     if fmt == "csv":
         return to_csv(rows)
@@ -200,7 +214,7 @@ def records(catalog: Catalog, query: str | None = None) -> list[MediaRow]:
 
 
 def export(fmt: str = "csv", query: str | None = None, output: str | Path | None = None,
-           catalog: Catalog | None = None) -> tuple[str | None, dict[str, Any]]:
+           catalog: Catalog | None = None) -> tuple[str | None, ExportSummary]:
     """Export the media items: (the text when there is no `output`, a summary {format, rows, columns,
     file}). A file is written atomically; an existing file is replaced only when an earlier export
     wrote it (never a file of the user's, nor a media item's output), and `speechproc run` never
@@ -215,8 +229,9 @@ def export(fmt: str = "csv", query: str | None = None, output: str | Path | None
         raise E.ConfigurationError(E.INVALID_VALUE, "--format parquet writes a file: give it with -o FILE")
     with using(catalog) as cat:
         rows = [row(r) for r in records(cat, query)]
-        summary = {"format": fmt, "rows": len(rows), "columns": len(header(rows) if fmt == "csv" else columns(rows)),
-                   "file": printable(str(output)) if output is not None else None}
+        summary: ExportSummary = {"format": fmt, "rows": len(rows),
+                                  "columns": len(header(rows) if fmt == "csv" else columns(rows)),
+                                  "file": printable(str(output)) if output is not None else None}
         if output is None:
             return render(rows, fmt), summary
         content = (lambda tmp: write_parquet(rows, tmp)) if fmt == "parquet" else render(rows, fmt)
