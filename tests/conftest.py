@@ -153,7 +153,6 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from speechproc.config import options
     from speechproc.config import v3 as config
     from speechproc.config.resolving import resolve
-
     from speechproc.conversation import Conversation, MediaFacts
     from speechproc.formats import v3json
     from speechproc.stages import pipeline

@@ -118,7 +118,7 @@ def test_a_running_item_is_never_deleted_under_its_process(catalog, tmp_path, cl
     clock["at"] = LATER
     done = retention.purge(catalog)
     assert done["deleted"] == [] and [w["mediaId"] for w in done["waiting"]] == [media_id]
-    with pytest.raises(retention.ItemBusy) as busy:
+    with pytest.raises(retention.DeleteWhileBusy) as busy:
         api.delete_media(media_id, catalog)
     assert busy.value.status == 409 and "was not deleted" in busy.value.message
     assert all(Path(p).is_file() for p in row["outputs"].values()) and catalog.media.get(media_id) is not None
@@ -270,7 +270,7 @@ def test_metadata_put_on_an_unknown_or_running_item(catalog, tmp_path):
         api.put_metadata("no-such-media", {"title": "x"}, catalog)
     row = make(catalog, tmp_path / "out")
     catalog.media.update(row["media_id"], item={**row["item"], "status": "running"})
-    with pytest.raises(items.ItemBusy):
+    with pytest.raises(items.ChangeWhileBusy):
         api.put_metadata(row["media_id"], {"title": "x"}, catalog)
     assert catalog.media.get(row["media_id"])["item"]["metadata"] == {"title": "t"}
 

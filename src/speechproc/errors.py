@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, TypedDict, cast
+
+from speechproc.results import ErrorMessage, WarningMessage
 
 # Codes follow the VoiceBase v3 error table where one exists.
 CONFIG_NOT_PARSEABLE = 10007
@@ -106,3 +108,20 @@ def transcript_not_ready_body() -> dict[str, Any]:
         "warnings": {"code": TRANSCRIPT_NOT_READY, "message": TRANSCRIPT_NOT_READY_MESSAGE},
         "reference": str(uuid.uuid4()),
     }
+
+
+class _ErrorBodyRequired(TypedDict):
+    status: int
+    reference: str
+
+
+class ErrorBody(_ErrorBodyRequired, total=False):
+    """The v3 error body (`errors.error_body`): a 4xx condition's `warnings`, a 5xx one's `errors`."""
+
+    warnings: list[WarningMessage]
+    errors: list[ErrorMessage]
+
+
+def body_of(error: SpeechprocError) -> ErrorBody:
+    """`error.body()`, as the type it is."""
+    return cast(ErrorBody, error.body())  # every body but the transcript's 404 object form

@@ -1,34 +1,16 @@
 """What a batch tells as it goes and what it returns: `Reporter` (progress), `ItemResult` (one input),
 `BatchResult` (the batch), `Interrupted` (a batch Ctrl-C stopped), and the JSON forms of them that
-`speechproc run` prints (`ItemSummary`, `RunSummary`, `ErrorBody`)."""
+`speechproc run` prints (`ItemSummary`, `RunSummary`; an error's is `errors.ErrorBody`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict
 
-from speechproc import errors as E
-from speechproc import results
+from speechproc.errors import ErrorBody
 from speechproc.paths import shown
 
-if TYPE_CHECKING:  # planning makes its problems with `body_of`
+if TYPE_CHECKING:
     from speechproc.batch.planning import Input
-
-
-class _ErrorBodyRequired(TypedDict):
-    status: int
-    reference: str
-
-
-class ErrorBody(_ErrorBodyRequired, total=False):
-    """The v3 error body (`errors.error_body`): a 4xx condition's `warnings`, a 5xx one's `errors`."""
-
-    warnings: list[results.WarningMessage]
-    errors: list[results.ErrorMessage]
-
-
-def body_of(error: E.SpeechprocError) -> ErrorBody:
-    """`error.body()`, as the type it is."""
-    return cast(ErrorBody, error.body())
 
 
 class _ItemSummaryRequired(TypedDict):

@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 
 from speechproc import errors as E
 from speechproc.batch.jobs import Job
-from speechproc.batch.outcome import ErrorBody, body_of
 from speechproc.batch.reuse import url_key
 from speechproc.config.settings import Settings
 from speechproc.conversation import MediaFacts, RecognizedWord
+from speechproc.errors import ErrorBody, body_of
 from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown

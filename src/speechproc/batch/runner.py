@@ -14,7 +14,7 @@ from speechproc import errors as E
 from speechproc import results
 from speechproc.batch import distributed, jobs, reuse
 from speechproc.batch.jobs import Job, JobEvents, JobResult, as_error
-from speechproc.batch.outcome import BatchResult, ErrorBody, Interrupted, ItemResult, Reporter, body_of
+from speechproc.batch.outcome import BatchResult, Interrupted, ItemResult, Reporter
 from speechproc.batch.planning import (
     Input,
     by_priority,
@@ -36,6 +36,7 @@ from speechproc.config.v3 import Settings
 from speechproc.conversation import MediaFacts
 from speechproc.delivery import outbox
 from speechproc.download import DownloadOptions, Fetched
+from speechproc.errors import ErrorBody, body_of
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting

@@ -2,42 +2,11 @@
 from __future__ import annotations
 
 import sys
-from typing import TypedDict, cast
 
 import click
 
 from speechproc import __version__, api
 from speechproc.cli.support import EXIT_FAILED, EXIT_OK, emit, printable, v3_errors
-
-
-class Component(TypedDict):
-    """One model or optional dependency as the report lists it (`inventory.Check.as_json`)."""
-
-    name: str
-    title: str
-    kind: str
-    usedFor: str
-    needed: bool  # the configuration checked needs it
-    present: bool
-    verified: bool | None  # the expected file; None: nothing to compare with
-    usable: bool | None  # it loads; None: not tried
-    version: str | None
-    location: str | None
-    problem: str | None
-    install: str  # the command that installs it
-
-
-class Found(TypedDict):
-    """The report `speechproc doctor --json` prints."""
-
-    speechproc: str
-    python: str
-    implementation: str
-    platform: str
-    pythonSupported: bool
-    configuration: str  # "default" or the configuration file
-    ready: bool
-    components: list[Component]
 
 
 def add_commands(main: click.Group) -> None:
@@ -65,49 +34,9 @@ def doctor(config_file: str | None, as_json: bool) -> None:
       speechproc doctor
       speechproc doctor --config configs/callcenter.yaml --json
     """
-    found = cast(Found, {"speechproc": __version__, **api.doctor(config_file, config_file or "default").as_json()})
+    found = api.doctor(config_file, config_file or "default")
     if as_json:
-        emit(found)
+        emit({"speechproc": __version__, **found.as_json()})
     else:
-        click.echo(printable(text(found)), nl=False)
-    sys.exit(EXIT_OK if found["ready"] else EXIT_FAILED)
-
-
-STATUS_WIDTH, TITLE_WIDTH, VERSION_WIDTH = 9, 30, 17  # a nightly version: "2026.10.11549"
-
-
-def _status(check: Component) -> str:
-    if not check["present"]:
-        return "missing"
-    if check["verified"] is False:
-        return "corrupt"
-    if check["usable"] is False:
-        return "broken"
-    return "ok"
-
-
-def text(found: Found) -> str:
-    """The report (`api.doctor(...).as_json()`) as a table for people: one line per component, the command
-    that installs it under each that is not fine."""
-    lines = [f"speechproc {found['speechproc']} on Python {found['python']} ({found['implementation']}, "
-             f"{found['platform']})"]
-    if not found["pythonSupported"]:
-        lines.append("note: speechproc is not tested on this Python (3.10 to 3.13 are)")
-    what = "the default configuration" if found["configuration"] == "default" else found["configuration"]
-    lines += [f"checked for: {what}", "",
-              f"{'status':<{STATUS_WIDTH}}{'component':<{TITLE_WIDTH}}{'needed':<8}{'version':<{VERSION_WIDTH}}used for"]
-    for check in found["components"]:
-        status = _status(check)
-        lines.append(f"{status:<{STATUS_WIDTH}}{check['title']:<{TITLE_WIDTH}}{'yes' if check['needed'] else 'no':<8}"
-                     f"{check['version'] or '-':<{VERSION_WIDTH}}{check['usedFor']}")
-        if status != "ok":
-            if check["present"] and check["problem"]:
-                lines.append(f"{'':<{STATUS_WIDTH}}problem: {check['problem']}")
-            lines.append(f"{'':<{STATUS_WIDTH}}install: {check['install']}")
-    lines.append("")
-    if found["ready"]:
-        lines.append(f"Everything {what} needs is installed and works.")
-    else:
-        names = ", ".join(c["title"] for c in found["components"] if c["needed"] and _status(c) != "ok")
-        lines.append(f"{what[0].upper() + what[1:]} cannot run without: {names} (install as shown above).")
-    return "\n".join(lines) + "\n"
+        click.echo(printable(found.as_text(__version__)), nl=False)
+    sys.exit(EXIT_OK if found.ready else EXIT_FAILED)

@@ -11,7 +11,6 @@ from speechproc.configuration import (
     CategoryDefinition,
     ClassifierDefinition,
     KeywordGroupDefinition,
-    VocabularyTermEntry,
 )
 from speechproc.store import keys, speakers, vocabularies
 from speechproc.store.catalog import Catalog
@@ -27,18 +26,18 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
     public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names
     if settings.all_categories:
-        found = catalog.definitions.list("category")
+        found = cast(list[CategoryDefinition], catalog.definitions.list("category"))
     else:
         found = []
         for i, name in enumerate(wanted):
-            definition = catalog.definitions.get("category", name)
+            definition = cast("CategoryDefinition | None", catalog.definitions.get("category", name))
             if definition is None:
                 raise E.ConfigurationError(E.INVALID_VALUE, f"categories[{i}].categoryName: category {name!r} is not "
                                            "defined (speechproc categories put NAME FILE)")
             found.append(definition)
     groups = []
     for i, name in enumerate(settings.spotting_group_names):
-        group = catalog.definitions.get("group", name)
+        group = cast("KeywordGroupDefinition | None", catalog.definitions.get("group", name))
         if group is None:
             raise E.ConfigurationError(E.SPOTTING_GROUP_UNKNOWN, f"spotting.groups[{i}].groupName: keyword group "
                                        f"{name!r} is not defined (speechproc groups put NAME FILE)")
@@ -46,15 +45,15 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
             raise E.ConfigurationError(E.SPOTTING_GROUP_EMPTY, f"keyword group {name!r} has no keywords")
         groups.append(group)
     models = []
-    stored = {c["classifierId"]: c for c in catalog.definitions.list("classifier")}
+    stored = {c["classifierId"]: c for c in cast(list[ClassifierDefinition], catalog.definitions.list("classifier"))}
     for i, item in enumerate(settings.classifier_refs):
-        definition = catalog.definitions.get("classifier", item["classifierName"]) if "classifierName" in item \
-            else stored.get(item.get("classifierId", ""))
-        if definition is None:
+        classifier = cast("ClassifierDefinition | None", catalog.definitions.get("classifier", item["classifierName"])) \
+            if "classifierName" in item else stored.get(item.get("classifierId", ""))
+        if classifier is None:
             which = item.get("classifierName") or item.get("classifierId")
             raise E.ConfigurationError(E.INVALID_VALUE, f"prediction.classifiers[{i}]: classifier {which!r} is not "
                                        "registered (speechproc classifiers put NAME MODEL_FILE)")
-        models.append(definition)
+        models.append(classifier)
     vocabulary = vocabularies.resolve(settings.value("vocabularies"),
                                       lambda name: catalog.definitions.get("vocabulary", name))
     people = speakers.resolve(catalog) if settings.local("speakerIdentification") else ()

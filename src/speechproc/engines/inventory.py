@@ -370,7 +370,51 @@ class Report:
         return {**environment(), "pythonSupported": python_supported(), "configuration": self.configuration,
                 "ready": self.ready, "components": [check.as_json() for check in self.checks]}
 
+    def as_text(self, version: str) -> str:
+        """`speechproc doctor`'s table (`as_text`), `version` the speechproc version it names."""
+        return as_text(self.as_json(), version)
+
 
 def report(needed: Iterable[str], configuration: str = "default", load: bool = True) -> Report:
     """Every component examined (`examine`), those in `needed` marked as needed by `configuration`."""
     return Report(configuration, tuple(examine(needed, load)))
+
+
+STATUS_WIDTH, TITLE_WIDTH, VERSION_WIDTH = 9, 30, 17  # a nightly version: "2026.10.11549"
+
+
+def _status(check: CheckJson) -> str:
+    if not check["present"]:
+        return "missing"
+    if check["verified"] is False:
+        return "corrupt"
+    if check["usable"] is False:
+        return "broken"
+    return "ok"
+
+
+def as_text(found: ReportJson, version: str) -> str:
+    """The report (`Report.as_json`) as a table for people, `version` the speechproc version: one line per
+    component, the command that installs it under each that is not fine."""
+    lines = [f"speechproc {version} on Python {found['python']} ({found['implementation']}, "
+             f"{found['platform']})"]
+    if not found["pythonSupported"]:
+        lines.append("note: speechproc is not tested on this Python (3.10 to 3.13 are)")
+    what = "the default configuration" if found["configuration"] == "default" else found["configuration"]
+    lines += [f"checked for: {what}", "",
+              f"{'status':<{STATUS_WIDTH}}{'component':<{TITLE_WIDTH}}{'needed':<8}{'version':<{VERSION_WIDTH}}used for"]
+    for check in found["components"]:
+        status = _status(check)
+        lines.append(f"{status:<{STATUS_WIDTH}}{check['title']:<{TITLE_WIDTH}}{'yes' if check['needed'] else 'no':<8}"
+                     f"{check['version'] or '-':<{VERSION_WIDTH}}{check['usedFor']}")
+        if status != "ok":
+            if check["present"] and check["problem"]:
+                lines.append(f"{'':<{STATUS_WIDTH}}problem: {check['problem']}")
+            lines.append(f"{'':<{STATUS_WIDTH}}install: {check['install']}")
+    lines.append("")
+    if found["ready"]:
+        lines.append(f"Everything {what} needs is installed and works.")
+    else:
+        names = ", ".join(c["title"] for c in found["components"] if c["needed"] and _status(c) != "ok")
+        lines.append(f"{what[0].upper() + what[1:]} cannot run without: {names} (install as shown above).")
+    return "\n".join(lines) + "\n"

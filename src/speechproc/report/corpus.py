@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -8,7 +8,6 @@ write, nor over another media item's output. `-o -` prints the page.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TypedDict, cast
 

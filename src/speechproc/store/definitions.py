@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, cast
 
 from speechproc import errors as E
+from speechproc.configuration import CategoryDefinition, KeywordGroupDefinition
 from speechproc.query import QuerySyntaxError, parse_condition
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -16,27 +17,6 @@ MAX_KEYWORD = 64
 MAX_KEYWORDS = 1000
 CATEGORY_FIELDS = ("categoryName", "categoryDescription", "query", "notes", "tags", "version")
 KEYWORD = re.compile(r"^[\w][\w '&.$%/-]*$", re.UNICODE)
-
-
-class _CategoryRequired(TypedDict):
-    categoryName: str
-
-
-class Category(_CategoryRequired, total=False):
-    """A category as it is stored (its dates are the catalog's); `query` is always there."""
-
-    categoryDescription: str
-    query: str
-    notes: str
-    version: str
-    tags: list[str]
-
-
-class KeywordGroup(TypedDict):
-    """A keyword group as it is stored: its keywords cleaned, each once (case-insensitively)."""
-
-    groupName: str
-    keywords: list[str]
 
 
 def _invalid(message: str, code: int = E.INVALID_VALUE) -> E.ConfigurationError:
@@ -58,7 +38,7 @@ def _string(body: Mapping[str, Any], key: str) -> str | None:
     return value
 
 
-def category(name: str, body: Any) -> Category:
+def category(name: str, body: Any) -> CategoryDefinition:
     """The category to store under `name`: fields checked, the query parsed (errors say where)."""
     check_name(name, "category")
     if not isinstance(body, dict) or not body:
@@ -88,7 +68,7 @@ def category(name: str, body: Any) -> Category:
         long = [t for t in tags if len(t) > MAX_TAG]
         if long:
             raise _invalid(f"tag {long[0][:20]!r}... has {len(long[0])} characters; at most {MAX_TAG} are allowed")
-    out: Category = {"categoryName": name}
+    out = cast(CategoryDefinition, {"categoryName": name})  # its keys in the order stored; `query` below
     description, version = _string(body, "categoryDescription"), _string(body, "version")
     if description is not None:
         out["categoryDescription"] = description
@@ -102,7 +82,7 @@ def category(name: str, body: Any) -> Category:
     return out
 
 
-def group(name: str, body: Any) -> KeywordGroup:
+def group(name: str, body: Any) -> KeywordGroupDefinition:
     """The keyword group to store under `name`, checked as VoiceBase documents (80100-80103)."""
     check_name(name, "keyword group")
     if not isinstance(body, dict) or not body:

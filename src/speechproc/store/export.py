@@ -24,9 +24,9 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from speechproc import errors as E
 from speechproc.formats import detected

@@ -25,7 +25,7 @@ from speechproc.store.reading import media_row
 MAX_JSON_BYTES = 256 << 20  # a `.v3.json` larger than this is not read back to be rewritten
 
 
-class ItemBusy(E.SpeechprocError):
+class ChangeWhileBusy(E.SpeechprocError):
     """A live process is working on the item: it is not changed under it."""
 
     def __init__(self, media_id: str, status: str, what: str) -> None:
@@ -42,7 +42,7 @@ def replace_metadata(media_id: str, metadata: dict[str, Any], catalog: Catalog |
         if openpgp.is_encrypted(item):
             raise openpgp.not_readable(media_id, "metadata")
         if cat.media.live_holder(media_id) is not None:
-            raise ItemBusy(media_id, row["status"], "metadata")
+            raise ChangeWhileBusy(media_id, row["status"], "metadata")
         changed: results.MediaItem = {**item, "metadata": metadata}
         with cat.transaction():
             if not cat.media.replace_item(media_id, changed, unless_changed_from=item):

@@ -59,7 +59,7 @@ def purge(catalog: Catalog, now: datetime | None = None) -> answers.Purge:
     for media_id in due(catalog, now):
         try:
             done = _delete(catalog, media_id, expired_only=now or CLOCK())
-        except ItemBusy as busy:
+        except DeleteWhileBusy as busy:
             if busy.waiting is not None:  # always, for an item that has expired
                 waiting.append(busy.waiting)
             continue
@@ -79,7 +79,7 @@ def purge_quietly(catalog: Catalog) -> None:
                      type(exc).__name__, exc)
 
 
-class ItemBusy(E.SpeechprocError):
+class DeleteWhileBusy(E.SpeechprocError):
     """The item is being processed by a live process: it is not deleted under it. `waiting`: an item with an
     expiry as `purge` lists it among those it leaves for later."""
 
@@ -92,7 +92,7 @@ class ItemBusy(E.SpeechprocError):
 
 def delete(catalog: Catalog, media_id: str) -> answers.Deletion:
     """`DELETE /media/{id}` (`speechproc media delete`): the item and everything speechproc wrote for it,
-    now, expired or not. NotFoundError for an unknown id; ItemBusy while a live process works on it."""
+    now, expired or not. NotFoundError for an unknown id; DeleteWhileBusy while a live process works on it."""
     done = _delete(catalog, media_id, expired_only=None)
     if done is None:
         raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {media_id} was not found in the catalog")
@@ -101,7 +101,7 @@ def delete(catalog: Catalog, media_id: str) -> answers.Deletion:
 
 def _delete(catalog: Catalog, media_id: str, expired_only: datetime | None) -> answers.Deletion | None:
     """Delete one item in one transaction; None when it is not there (or, with `expired_only`, no longer
-    expired by then); ItemBusy when a live process works on it."""
+    expired by then); DeleteWhileBusy when a live process works on it."""
     with catalog.transaction():
         row = catalog.media.get(media_id)
         if row is None:
@@ -111,7 +111,7 @@ def _delete(catalog: Catalog, media_id: str, expired_only: datetime | None) -> a
             return None
         holder = catalog.media.live_holder(media_id)
         if holder is not None:
-            raise ItemBusy(media_id, row["status"], f"being processed by pid {holder['pid']} on {holder['host']}",
+            raise DeleteWhileBusy(media_id, row["status"], f"being processed by pid {holder['pid']} on {holder['host']}",
                            expires_on)
         deleted, kept = _delete_files(catalog, row)
         dropped = catalog.outbox.drop(media_id)

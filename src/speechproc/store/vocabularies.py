@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict
 
 from speechproc import errors as E
+from speechproc.configuration import VocabularyTermEntry
 from speechproc.schema import Node, invalid
 
 MAX_TERMS = 1000
@@ -21,19 +22,11 @@ TERM_FIELDS = ("term", "soundsLike", "weight")
 STORED_FIELDS = ("vocabularyName", "terms")
 
 
-class Term(TypedDict):
-    """One term of a vocabulary, its defaults filled in."""
-
-    term: str
-    soundsLike: list[str]
-    weight: int
-
-
 class Vocabulary(TypedDict):
     """A vocabulary as it is stored (its dates are the catalog's)."""
 
     vocabularyName: str
-    terms: list[Term]
+    terms: list[VocabularyTermEntry]
 
 
 def term_key(term: str) -> str:
@@ -41,7 +34,7 @@ def term_key(term: str) -> str:
     return " ".join(term.split()).casefold()
 
 
-def _term(value: Any, path: str, bad: int) -> Term:
+def _term(value: Any, path: str, bad: int) -> VocabularyTermEntry:
     """One term checked and cleaned: `{term, soundsLike, weight}` with the defaults filled in."""
     if not isinstance(value, dict):
         raise invalid(path, "a term is an object {term, soundsLike, weight}", bad)
@@ -78,7 +71,7 @@ def _term(value: Any, path: str, bad: int) -> Term:
     return {"term": text, "soundsLike": forms, "weight": weight}
 
 
-def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[Term]:
+def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[VocabularyTermEntry]:
     """A list of terms checked (20010, 20014, 20015, 20017, `bad` for any other fault) and cleaned."""
     if not isinstance(value, list):
         raise invalid(path, "terms must be a list of {term, soundsLike, weight} objects", bad)
@@ -89,7 +82,7 @@ def check_terms(value: Any, path: str, bad: int = E.INVALID_VALUE) -> list[Term]
     return terms
 
 
-def _no_duplicates(terms: Sequence[Term], path: str) -> None:
+def _no_duplicates(terms: Sequence[VocabularyTermEntry], path: str) -> None:
     seen: set[str] = set()
     for term in terms:
         key = term_key(term["term"])
@@ -125,10 +118,10 @@ def stored(name: str, body: Any, check_name: Callable[[str, str], str]) -> Vocab
     return {"vocabularyName": name, "terms": check_terms(body["terms"], "terms", E.VOCABULARY_BAD_TERM)}
 
 
-def resolve(items: Any, lookup: Callable[[str], Mapping[str, Any] | None]) -> tuple[Term, ...]:
+def resolve(items: Any, lookup: Callable[[str], Mapping[str, Any] | None]) -> tuple[VocabularyTermEntry, ...]:
     """Every term of a configuration's `vocabularies`, in order: inline terms as given, a named list read with
     `lookup` (20008 not stored, 20009 empty); a term in two lists is 20017."""
-    terms: list[Term] = []
+    terms: list[VocabularyTermEntry] = []
     for i, item in enumerate(items):
         if "vocabularyName" in item:
             name = item["vocabularyName"]
