@@ -214,6 +214,7 @@ def test_a_killed_actor_and_a_killed_driver_leave_nothing_a_rerun_refuses(tmp_pa
         os.kill(sorted(set(ray_actor_pids()) - before)[0], signal.SIGKILL)
         wait_for(lambda: finished() >= 5, proc, "a fifth media item")
         os.kill(proc.pid, signal.SIGKILL)
+        at_kill = sorted(p.name for p in out.glob("*.v3.json"))
         proc.wait()
     finally:
         if proc.poll() is None:
@@ -226,6 +227,9 @@ def test_a_killed_actor_and_a_killed_driver_leave_nothing_a_rerun_refuses(tmp_pa
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     summary = json.loads(done.stdout)
     assert done.returncode == 0, summary
-    assert [item["status"] for item in summary["media"]].count("skipped") >= 4
+    # each kill may lose the record of at most one item whose outputs were written (the actor's, written but not
+    # yet reported; the driver's, reported but not yet recorded): every other item written is skipped
+    statuses = [(Path(i["input"]).name, i["status"]) for i in summary["media"]]
+    assert [status for _, status in statuses].count("skipped") >= len(at_kill) - 2, (statuses, at_kill)
     assert all(item["status"] in ("finished", "skipped") for item in summary["media"]) and len(summary["media"]) == 10
     assert leftovers(out) == []
