@@ -1,5 +1,6 @@
 """Reading speechproc's results back: `load` a `.v3.json`, its speaker `turns`, and `words_frame` and
-`turns_frame`, the transcript as pandas DataFrames (pandas is imported only when a frame is made)."""
+`turns_frame`, the transcript as pandas DataFrames (pandas is imported only when a frame is made); and
+`readable`, a copy of a hand-made item whose parts have the shapes its readers rely on."""
 from __future__ import annotations
 
 import json
