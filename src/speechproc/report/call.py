@@ -25,7 +25,7 @@ from speechproc.report.insights_section import insights_section
 from speechproc.report.page import Moment, Section, chart, clock, esc, facts, number, page, plural, table
 from speechproc.report.player import audio_address, choose_recording, is_redacted
 from speechproc.results import Keyword, MediaItem, Occurrence, Span, SpeakerMentions, Word
-from speechproc.results.reading import as_dict, dicts, is_number
+from speechproc.results.reading import readable
 
 METRIC_GROUPS = ("overtalk", "talk-time-and-rate", "talk-style-tone-and-volume", "sentiment")  # the spec's order
 MAX_LINKS = 12  # occurrences linked per keyword, match or detection; the rest are counted
@@ -61,9 +61,9 @@ class _Anchors:
                 return w
         return self.words[min(i, len(self.words) - 1)]
 
-    def link(self, s: object, text: str | None = None, speaker: str | None = None) -> str:
+    def link(self, s: float | None, text: str | None = None, speaker: str | None = None) -> str:
         """A link to the word said at `s` ms (labelled `text`, then the time; or the time alone)."""
-        if not is_number(s):
+        if s is None:
             return esc(text or "")
         label = esc(text) + f' <span class="note">{clock(s)}</span>' if text else clock(s)
         word = self.word_at(int(s), speaker)
@@ -78,10 +78,6 @@ class _Anchors:
             f'<span class="note">and {more} more</span>' if more > 0 else "") + "</span>"
 
 
-def _words(item: MediaItem) -> list[Word]:
-    return dicts(as_dict(item.get("transcript")).get("words"))
-
-
 def _spoken(words: Sequence[Word]) -> list[_Word]:
     """The words proper (not turns or punctuation), each with the speaker of the turn it is in."""
     out, speaker = [], None
@@ -90,22 +86,20 @@ def _spoken(words: Sequence[Word]) -> list[_Word]:
         if "turn" in flags.split("|"):
             speaker = str(w.get("w", ""))
             continue
-        if flags or not all(is_number(w.get(k)) for k in ("p", "s", "e")):
+        if flags or not all(k in w for k in ("p", "s", "e")):
             continue
         out.append(_Word(int(w["p"]), int(w["s"]), int(w["e"]), speaker))
     return out
 
 
 def _spans(occurrences: Iterable[Span]) -> list[tuple[int, int]]:
-    return [(int(o["s"]), int(o["e"])) for o in occurrences
-            if isinstance(o, dict) and is_number(o.get("s")) and is_number(o.get("e")) and o["e"] >= o["s"]]
+    return [(int(o["s"]), int(o["e"])) for o in occurrences if "s" in o and "e" in o and o["e"] >= o["s"]]
 
 
 def voice_activity(item: MediaItem, words: Sequence[_Word]) -> list[tuple[str, list[tuple[int, int]]]]:
     """Each speaker's speech spans (ms): the transcript's voiceActivity, else the spans of their words."""
-    activity = dicts(as_dict(item.get("transcript")).get("voiceActivity"))
-    lanes = [(str(a.get("speakerName", "")), merge(_spans(dicts(a.get("occurrences")))))
-             for a in activity]
+    activity = item.get("transcript", {}).get("voiceActivity", [])
+    lanes = [(str(a.get("speakerName", "")), merge(_spans(a.get("occurrences", [])))) for a in activity]
     if lanes:
         return lanes
     by_speaker: dict[str, list[tuple[int, int]]] = {}
@@ -148,7 +142,7 @@ def _summary(item: MediaItem, lanes, words: Sequence[_Word], audio: str | None, 
     pairs = [("Media id", esc(item.get("mediaId", ""))), ("Status", esc(item.get("status", "")))]
     if source:
         pairs.append(("Recording", esc(source)))
-    pairs += [("Length", clock(length) if is_number(length) else "unknown"),
+    pairs += [("Length", clock(length) if length is not None else "unknown"),
               ("Created", esc(item.get("dateCreated", ""))), ("Finished", esc(item.get("dateFinished", "") or ""))]
     talk = {name: sum(e - s for s, e in spans) for name, spans in lanes}
     said: dict[str | None, int] = {}
@@ -157,13 +151,13 @@ def _summary(item: MediaItem, lanes, words: Sequence[_Word], audio: str | None, 
     for name, ms in talk.items():
         pairs.append((f"{name}", f"{clock(ms)} talking, {said.get(name, 0)} words"))
     body = facts(pairs)
-    metadata = as_dict(item.get("metadata"))
+    metadata = item.get("metadata", {})
     flat: dict[str, Cell] = {}
     for key, value in metadata.items():
         flatten(str(key), value, flat)
     if flat:
         body += "<h3>Metadata</h3>" + table(["Field", "Value"], [(esc(k), esc(v)) for k, v in flat.items()])
-    for error in dicts(item.get("errors")):
+    for error in item.get("errors", []):
         body += f'<p class="yes">Error {esc(error.get("code", ""))}: {esc(error.get("error", ""))}</p>'
     if not audio and is_redacted(item):
         body += ('<p class="note">No player: the recording was redacted, and its redacted copy is not '
@@ -205,9 +199,8 @@ def _drawn_lanes(lanes: Sequence[tuple[str, list[tuple[int, int]]]]) -> list[tup
 
 def _sentiment(item: MediaItem, length_ms: int) -> Section | None:
     series = []
-    for entry in dicts(item.get("speakerSentiments")):
-        values = [v for v in dicts(entry.get("sentimentValues"))
-                  if is_number(v.get("s")) and is_number(v.get("e")) and is_number(v.get("v"))]
+    for entry in item.get("speakerSentiments", []):
+        values = [v for v in entry.get("sentimentValues", []) if "s" in v and "e" in v and "v" in v]
         series.append((str(entry.get("speakerName", "")), [((v["s"] + v["e"]) / 2000, float(v["v"])) for v in values]))
     if not any(points for _, points in series):
         return None
@@ -218,25 +211,24 @@ def _sentiment(item: MediaItem, length_ms: int) -> Section | None:
 
 
 def _metrics(item: MediaItem) -> Section | None:
-    groups = dicts(item.get("metrics"))
+    rank: dict[object, int] = {name: i for i, name in enumerate(METRIC_GROUPS)}
+    groups = sorted(item.get("metrics", []), key=lambda g: rank.get(g.get("metricGroupName"), len(rank)))
     if not groups:
         return None
-    rank: dict[object, int] = {name: i for i, name in enumerate(METRIC_GROUPS)}
-    groups.sort(key=lambda g: rank.get(g.get("metricGroupName"), len(rank)))
     body = ""
     for group in groups:
-        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in dicts(group.get("metricValues"))]
+        rows = [(esc(m.get("metricName", "")), number(m.get("metricValue"))) for m in group.get("metricValues", [])]
         heading = f"<h3>{esc(group.get('metricGroupName', ''))}</h3>"
         body += f"<div>{heading}{table(['Metric', 'Value'], rows, numeric=(1,))}</div>"
     return Section("metrics", "Metrics", f'<div class="groups">{body}</div>')
 
 
-def _by_speaker(mentions: Sequence[SpeakerMentions] | None, anchors: _Anchors, exact: bool = True) -> str:
+def _by_speaker(mentions: Sequence[SpeakerMentions], anchors: _Anchors, exact: bool = True) -> str:
     """Each speaker's occurrences (v3 mentions or matches: {speakerName, occurrences}) as linked moments,
     each labelled with the words as said (`exact`) or with its time alone."""
     return "".join(f"<div>{esc(m.get('speakerName', ''))}: "
-                   f"{anchors.links(_moments(dicts(m.get('occurrences')), exact), m.get('speakerName'))}</div>"
-                   for m in dicts(mentions))
+                   f"{anchors.links(_moments(m.get('occurrences', []), exact), m.get('speakerName'))}</div>"
+                   for m in mentions)
 
 
 def _moments(occurrences: Sequence[Occurrence], exact: bool) -> list[Moment]:
@@ -244,7 +236,7 @@ def _moments(occurrences: Sequence[Occurrence], exact: bool) -> list[Moment]:
 
 
 def _mentions(keyword: Keyword, anchors: _Anchors) -> str:
-    return _by_speaker(keyword.get("mentions"), anchors, exact=False)
+    return _by_speaker(keyword.get("mentions", []), anchors, exact=False)
 
 
 def _yes(flag: object) -> str:
@@ -252,9 +244,9 @@ def _yes(flag: object) -> str:
 
 
 def _knowledge(item: MediaItem, anchors: _Anchors) -> Section | None:
-    knowledge = as_dict(item.get("knowledge"))
-    keywords = dicts(knowledge.get("keywords"))
-    topics = dicts(knowledge.get("topics"))
+    knowledge = item.get("knowledge", {})
+    keywords = knowledge.get("keywords", [])
+    topics = knowledge.get("topics", [])
     if not keywords and not topics:
         return None
     body = ""
@@ -263,19 +255,19 @@ def _knowledge(item: MediaItem, anchors: _Anchors) -> Section | None:
         body += "<h3>Keywords</h3>" + table(["Keyword", "Relevance", "Mentions"], rows, numeric=(1,))
     if topics:
         rows = [(esc(t.get("topicName", "")), number(t.get("relevance")),
-                 esc(", ".join(str(k.get("keyword", "")) for k in dicts(t.get("keywords")))))
+                 esc(", ".join(str(k.get("keyword", "")) for k in t.get("keywords", []))))
                 for t in topics]
         body += "<h3>Topics</h3>" + table(["Topic", "Relevance", "Keywords"], rows, numeric=(1,))
     return Section("knowledge", "Keywords and topics", body)
 
 
 def _categories(item: MediaItem, anchors: _Anchors) -> Section | None:
-    categories = dicts(item.get("categories"))
+    categories = item.get("categories", [])
     if not categories:
         return None
     rows = []
     for c in categories:
-        matches = _by_speaker(c.get("categoryMatches"), anchors)
+        matches = _by_speaker(c.get("categoryMatches", []), anchors)
         rows.append((esc(c.get("categoryName", "")), _yes(c.get("categoryValue")), matches))
     hits = sum(1 for c in categories if c.get("categoryValue"))
     return Section("categories", "Categories", f'<p class="note">{hits} of {len(categories)} matched.</p>'
@@ -283,13 +275,13 @@ def _categories(item: MediaItem, anchors: _Anchors) -> Section | None:
 
 
 def _spotting(item: MediaItem, anchors: _Anchors) -> Section | None:
-    groups = dicts(as_dict(item.get("spotting")).get("groups"))
+    groups = item.get("spotting", {}).get("groups", [])
     if not groups:
         return None
     rows = []
     for g in groups:
         said = "".join(f"<div><b>{esc(k.get('keyword', ''))}</b> {_mentions(k, anchors)}</div>"
-                       for k in dicts(g.get("spottedKeywords")))
+                       for k in g.get("spottedKeywords", []))
         rows.append((esc(g.get("groupName", "")), _yes(g.get("spotted")),
                      esc(g.get("score", "")), said))
     return Section("spotting", "Keyword groups", table(["Group", "Spotted", "Score", "Keywords said"], rows,
@@ -298,16 +290,16 @@ def _spotting(item: MediaItem, anchors: _Anchors) -> Section | None:
 
 def _verb_nouns(item: MediaItem, anchors: _Anchors) -> Section | None:
     rows = []
-    for entry in dicts(as_dict(item.get("conversation")).get("speakerVerbNounPairs")):
+    for entry in item.get("conversation", {}).get("speakerVerbNounPairs", []):
         speaker = str(entry.get("speakerName", ""))
-        for pair in dicts(entry.get("verbNounPairs")):
+        for pair in entry.get("verbNounPairs", []):
             text = " ".join(str(x) for x in ("not" if pair.get("verbNeg") else "", pair.get("verb", ""),
                                              "no" if pair.get("nounNeg") else "", pair.get("noun", "")) if x)
             label = text + ("?" if pair.get("question") else "")
             rows.append((pair.get("s", 0), esc(speaker), anchors.link(pair.get("s"), label, speaker)))
     if not rows:
         return None
-    rows.sort(key=lambda r: r[0] if is_number(r[0]) else 0)
+    rows.sort(key=lambda r: r[0])
     return Section("verbnouns", "Verb-noun pairs", table(["Speaker", "Pair"], [r[1:] for r in rows]))
 
 
@@ -350,7 +342,7 @@ def _transcript(words: Sequence[Word], detected: Detected) -> Section | None:
             if open_paragraph:
                 parts.append(text)
             continue
-        if not all(is_number(w.get(k)) for k in ("p", "s", "e")):
+        if not all(k in w for k in ("p", "s", "e")):
             continue
         s, e = int(w["s"]), int(w["e"])
         if (not open_paragraph or (last_end is not None and s - last_end >= PARAGRAPH_PAUSE_MS)
@@ -370,13 +362,18 @@ def sections(item: MediaItem, audio: str | None = None, source: str | None = Non
 
     `audio`: the recording's address relative to the report (None: no player); `source`: the
     recording's name as shown."""
-    raw_words = _words(item)
+    return _sections(readable(item), audio, source, redacted_audio)
+
+
+def _sections(item: MediaItem, audio: str | None, source: str | None, redacted_audio: bool) -> list[Section]:
+    """`sections` of a readable item (see `readable`): its parts have the shapes they should."""
+    raw_words = item.get("transcript", {}).get("words", [])
     words = _spoken(raw_words)
     anchors = _Anchors(words)
     lanes = voice_activity(item, words)
     ends = [e for _, spans in lanes for _, e in spans] + [w.e for w in words]
     length = item.get("length")
-    length_ms = int(length) if is_number(length) and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
+    length_ms = int(length) if length is not None and 0 < length <= MAX_LENGTH_MS else max(ends, default=0)
     detected = found_detections(item)
     built = [_summary(item, lanes, words, audio, source, redacted_audio), _timeline(lanes, length_ms, detected),
              insights_section(item, anchors), _sentiment(item, length_ms), _metrics(item), _knowledge(item, anchors),
@@ -389,10 +386,14 @@ def sections(item: MediaItem, audio: str | None = None, source: str | None = Non
 def build(item: MediaItem, audio: str | None = None, source: str | None = None,
           redacted_audio: bool = False) -> tuple[str, list[str]]:
     """The call report of a v3 media item as one HTML document (see `sections`), and its sections' ids."""
-    metadata = as_dict(item.get("metadata"))
-    title = str(metadata.get("title") or source or item.get("mediaId") or "call")
+    return _document(readable(item), audio, source, redacted_audio)
+
+
+def _document(item: MediaItem, audio: str | None, source: str | None, redacted_audio: bool) -> tuple[str, list[str]]:
+    """`build` of a readable item."""
+    title = str(item.get("metadata", {}).get("title") or source or item.get("mediaId") or "call")
     subtitle = esc(f"Call report · media {item.get('mediaId', '')}")
-    parts = sections(item, audio, source, redacted_audio)
+    parts = _sections(item, audio, source, redacted_audio)
     return page(title, subtitle, parts, script=audio is not None), [s.id for s in parts]
 
 
@@ -406,6 +407,7 @@ def page_at(item: MediaItem, place: Path, source: Path | None, beside: Path | No
             redacted_audio: bool = False) -> str:
     """The call report to be written at `place` for an item processed from the recording `source`: its
     player plays the recording `choose_recording` picks, by a path relative to `place`."""
-    recording, redacted = choose_recording(item, source, beside, redacted_audio)
-    return render(item, audio_address(recording, place), printable(source.name) if source is not None else None,
-                  redacted)
+    readable_item = readable(item)
+    recording, redacted = choose_recording(readable_item, source, beside, redacted_audio)
+    return _document(readable_item, audio_address(recording, place),
+                     printable(source.name) if source is not None else None, redacted)[0]

@@ -9,7 +9,6 @@ from speechproc.formats.detected import Found
 from speechproc.report.page import Linker, Moment, Section, esc, number, table
 from speechproc.report.player import is_redacted
 from speechproc.results import DetectorResult, MediaItem
-from speechproc.results.reading import as_dict, dicts
 
 MAX_ROWS = 500  # detections listed one by one; the rest are counted
 
@@ -38,10 +37,11 @@ def _one_by_one(anchors: Linker, found: Sequence[Found]) -> str:
 
 
 def predictions_section(item: MediaItem, anchors: Linker, found: Sequence[Found]) -> Section | None:
-    """Detections (by detector, then one by one) and classifiers; None when the item has neither."""
-    prediction = as_dict(item.get("prediction"))
-    detectors = dicts(prediction.get("detectors"))
-    classifiers = dicts(prediction.get("classifiers"))
+    """Detections (by detector, then one by one) and classifiers; None when the item has neither. The item
+    is a readable one (see `speechproc.results.reading.readable`)."""
+    prediction = item.get("prediction", {})
+    detectors = prediction.get("detectors", [])
+    classifiers = prediction.get("classifiers", [])
     if not detectors and not classifiers:
         return None
     body = ""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from speechproc.report.page import Linker, Section, esc, facts, table
 from speechproc.results import MediaItem
-from speechproc.results.reading import as_dict, dicts, is_number
 
 OUTCOMES_SHOWN = {"resolved": "resolved in the call", "unresolved": "not resolved", "followUp": "follow-up promised"}
 
 
 def insights_section(item: MediaItem, anchors: Linker) -> Section | None:
-    """What happened in the call (speechproc's `insights`): each piece of evidence linked to its moment."""
-    found = as_dict(item.get("insights"))
+    """What happened in the call (speechproc's `insights`): each piece of evidence linked to its moment. The
+    item is a readable one (see `speechproc.results.reading.readable`)."""
+    found = item.get("insights", {})
     if not found:
         return None
     shown = []
@@ -22,18 +22,18 @@ def insights_section(item: MediaItem, anchors: Linker) -> Section | None:
         if isinstance(value, str):
             shown.append((label, esc(value)))
     body = facts(shown) if shown else ""
-    actions = dicts(found.get("actionItems"))
+    actions = found.get("actionItems", [])
     if "actionItems" in found:
         rows = [(anchors.link(a.get("s"), None, str(a.get("speaker", ""))), esc(a.get("speaker", "")),
                  esc(a.get("text", ""))) for a in actions]
         body += "<h3>Promised for after the call</h3>" + (
             table(["When", "Who", "What"], rows) if rows else '<p class="note">Nothing was promised.</p>')
-    answers = dicts(found.get("answers"))
+    answers = found.get("answers", [])
     if answers:
         rows = [(esc(a.get("question", "")), _answer(a.get("answer")),
-                 anchors.link(a.get("s")) if is_number(a.get("s")) else "") for a in answers]
+                 anchors.link(a["s"]) if "s" in a else "") for a in answers]
         body += "<h3>Quality questions</h3>" + table(["Question", "Answer", "Shown at"], rows)
-    model = as_dict(found.get("model"))
+    model = found.get("model", {})
     if model.get("name"):
         body += f'<p class="note">Read by {esc(model["name"])}: a language model, which can be wrong.</p>'
     return Section("insights", "What happened in the call", body)

@@ -76,13 +76,13 @@ class Section:
     body: str
 
 
-Moment = tuple[object, str | None]  # a time in ms (read from an item: anything) and its label, or None
+Moment = tuple[float | None, str | None]  # a time in ms (None: none) and its label, or None
 
 
 class Linker(Protocol):
     """What links moments of the call to the transcript (the call report's anchors)."""
 
-    def link(self, s: object, text: str | None = None, speaker: str | None = None) -> str:
+    def link(self, s: float | None, text: str | None = None, speaker: str | None = None) -> str:
         """A link to the word said at `s` ms (labelled `text`, then the time; or the time alone)."""
         ...
 

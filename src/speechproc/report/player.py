@@ -13,14 +13,14 @@ from pathlib import Path
 from speechproc.formats import JSON_SUFFIX
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.results import MediaItem
-from speechproc.results.reading import dicts
 
 
 def recording_streams(item: MediaItem) -> dict[str, Path]:
-    """The item's recordings that are local files: stream name -> path (original, redacted-audio)."""
+    """The item's recordings that are local files: stream name -> path (original, redacted-audio). The
+    item is a readable one (see `speechproc.results.reading.readable`), as for every function here."""
     out = {}
-    for stream in dicts(item.get("streams")):
-        location = stream.get("streamLocation") if isinstance(stream, dict) else None
+    for stream in item.get("streams", []):
+        location = stream.get("streamLocation")
         if isinstance(location, str) and location.startswith("file://"):
             out[str(stream.get("streamName"))] = Path(urllib.parse.unquote(urllib.parse.urlparse(location).path,
                                                                             errors="surrogateescape"))
@@ -54,7 +54,7 @@ def audio_address(recording: Path | None, report: Path) -> str | None:
 
 def is_redacted(item: MediaItem) -> bool:
     """Whether the item's audio was redacted (it has a redacted-audio stream)."""
-    return any(s.get("streamName") == "redacted-audio" for s in dicts(item.get("streams")))
+    return any(s.get("streamName") == "redacted-audio" for s in item.get("streams", []))
 
 
 def choose_recording(item: MediaItem, source: Path | None, beside: Path | None = None,

@@ -19,6 +19,7 @@ from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
 from speechproc.results import MediaItem
+from speechproc.results.reading import readable
 from speechproc.store import ownership
 from speechproc.store.catalog import Catalog
 from speechproc.store.corpus import searchable
@@ -134,8 +135,8 @@ def call(target: str, output: str | Path | None = None,
         if os.fspath(output or "").endswith(("/", os.sep)) or _is_dir(place):
             raise refuse(place, "names a folder; give a file name", option)
         # a copy of the item may have lost its streams: the catalog's record still says it was redacted
-        was_redacted = record is not None and report_player.is_redacted(record["item"])
-        recording, redacted = report_player.choose_recording(item, source, json_file, was_redacted)
+        was_redacted = record is not None and report_player.is_redacted(readable(record["item"]))
+        recording, redacted = report_player.choose_recording(readable(item), source, json_file, was_redacted)
         audio = report_player.audio_address(recording, place)
         html, parts = _build(target, item, audio, name, redacted)
         if record is not None and ownership.canonical(place) in _report_places(record, json_file):

@@ -1,12 +1,13 @@
 """Reading speechproc's results back: `load` a `.v3.json`, its speaker `turns`, and `words_frame` and
-`turns_frame`, the transcript as pandas DataFrames (pandas is imported only when a frame is made)."""
+`turns_frame`, the transcript as pandas DataFrames (pandas is imported only when a frame is made); and
+`readable`, a copy of a hand-made item whose parts have the shapes its readers rely on."""
 from __future__ import annotations
 
 import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard, TypeVar, cast
 
 from speechproc.results import PUNCTUATION_FLAG, TURN_FLAG, MediaItem, Turn, Word
 
@@ -42,6 +43,53 @@ def dicts(value: Sequence[Shape] | None) -> list[Shape]:
     """The objects of a JSON array (anything else in it, or a value that is no array, is left out), of the
     shape its entries should have (read them with `.get`: a hand-made one may lack any key)."""
     return cast(list[Shape], [x for x in value if isinstance(x, dict)]) if isinstance(value, list) else []
+
+
+# The parts of a v3 media item that its readers walk into, by what each should hold: an object (a dict of
+# its own parts), an array of objects (a list of one such dict) or a finite number (float).
+Part: TypeAlias = "dict[str, Part] | list[dict[str, Part]] | type[float]"
+_SPAN: dict[str, Part] = {"s": float, "e": float}
+_MENTIONS: Part = [{"occurrences": [_SPAN]}]  # a keyword's mentions, a category's matches
+ITEM_PARTS: dict[str, Part] = {
+    "length": float, "metadata": {}, "errors": [{}], "streams": [{}],
+    "transcript": {"words": [{"p": float, "s": float, "e": float}], "voiceActivity": [{"occurrences": [_SPAN]}]},
+    "speakerSentiments": [{"sentimentValues": [{"s": float, "e": float, "v": float}]}],
+    "metrics": [{"metricValues": [{}]}],
+    "knowledge": {"keywords": [{"mentions": _MENTIONS}], "topics": [{"keywords": [{}]}]},
+    "categories": [{"categoryMatches": _MENTIONS}],
+    "spotting": {"groups": [{"spottedKeywords": [{"mentions": _MENTIONS}]}]},
+    "conversation": {"speakerVerbNounPairs": [{"verbNounPairs": [{"s": float}]}]},
+    "prediction": {"detectors": [{}], "classifiers": [{}]},
+    "insights": {"actionItems": [{"s": float}], "answers": [{"s": float}], "model": {}},
+}
+
+
+def readable(item: MediaItem) -> MediaItem:
+    """A copy of a media item (a JSON object: TypeError otherwise) whose parts in ITEM_PARTS hold what they
+    should, so that a reader needs no further checks: an object part that is none is an empty object, an
+    array part that is none an empty array, an array's entries that are no objects are left out, and a
+    number part that is not finite (a bool, NaN, text) is left out. Everything else is as it was, in its
+    order; a part that is missing stays missing, so read them with `.get(key, default)`."""
+    if not isinstance(item, dict):
+        raise TypeError(f"a media item is a JSON object, not {type(item).__name__}")
+    return cast(MediaItem, _readable(item, ITEM_PARTS))
+
+
+def _readable(value: object, parts: dict[str, Part]) -> dict[str, object]:
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, object] = {}
+    for key, part in value.items():
+        shape = parts.get(key)
+        if shape is None:
+            out[key] = part
+        elif isinstance(shape, list):
+            out[key] = [_readable(x, shape[0]) for x in part if isinstance(x, dict)] if isinstance(part, list) else []
+        elif isinstance(shape, dict):
+            out[key] = _readable(part, shape)
+        elif is_number(part):
+            out[key] = part
+    return out
 
 
 def _flags(word: Word) -> list[str]:
