@@ -125,3 +125,13 @@ class ErrorBody(_ErrorBodyRequired, total=False):
 def body_of(error: SpeechprocError) -> ErrorBody:
     """`error.body()`, as the type it is."""
     return cast(ErrorBody, error.body())  # every body but the transcript's 404 object form
+
+
+def printable(text: str) -> str:
+    """A message that may quote a path, as valid UTF-8 text: a byte of a path that is not UTF-8 (a surrogate
+    that stands for it) is written `\\xNN`."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that does not stand for a byte
+        raw = text.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")

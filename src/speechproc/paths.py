@@ -18,6 +18,8 @@ from pathlib import Path
 
 import platformdirs
 
+from speechproc.errors import printable  # noqa: F401  (paths' messages; defined once, with the errors)
+
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 HOST_TAG = _HOST  # this host in the names of speechproc's files: a hash, so that no host name is written
 _TEMPORARY = re.compile(r"\.speechproc-([0-9a-f]{8})-(\d+)-[0-9a-f]{8}\.tmp$")
@@ -39,15 +41,6 @@ def path_text(raw: bytes) -> str:
 def shown(path: str | Path) -> str:
     """A path as text for people (the summary, notes, messages): see `path_text`. The catalog keeps the same."""
     return path_text(os.fsencode(os.fspath(path)))
-
-
-def printable(text: str) -> str:
-    """A message that may quote such a path, as valid UTF-8 text (a byte that is not UTF-8 as `\\xNN`)."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a lone surrogate that does not stand for a byte
-        raw = text.encode("utf-8", "backslashreplace")
-    return raw.decode("utf-8", "backslashreplace")
 
 
 def absolute(path: str | Path) -> Path:

@@ -11,21 +11,14 @@ from typing import Any
 import click
 
 from speechproc import errors as E
-from speechproc.errors import SpeechprocError
+from speechproc.errors import (
+    SpeechprocError,
+    printable,  # noqa: F401  (text for the terminal, as the library's messages)
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
 MAX_WORKERS = 256
-
-
-def printable(text: str) -> str:
-    """Text for the terminal, always valid UTF-8: a byte of a path that is not UTF-8 (a surrogate that
-    stands for it) is written `\\xNN`, as the library's messages write it (`paths.printable`)."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a lone surrogate that does not stand for a byte
-        raw = text.encode("utf-8", "backslashreplace")
-    return raw.decode("utf-8", "backslashreplace")
 
 
 def emit(obj: Any) -> None:
