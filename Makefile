@@ -58,6 +58,7 @@ bench: setup
 	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/alignment.py --recognition sequential --json benchmarks/alignment.sequential.result.json
 	$(BIN)/python benchmarks/throughput.py --calls 0 --rounds 2 --json benchmarks/throughput.result.json  # about 27 minutes
+	$(BIN)/python benchmarks/whole_runs.py --rounds 3 --json benchmarks/whole_runs.result.json  # about 20 minutes
 	$(BIN)/python benchmarks/stage_profile.py --json benchmarks/stage_profile.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/decoding.py --experiment window --json benchmarks/decoding.window.result.json
 	$(BIN)/python benchmarks/decoding.py --experiment greedy --json benchmarks/decoding.greedy.result.json

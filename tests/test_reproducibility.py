@@ -51,6 +51,33 @@ def test_kernels_run_on_one_thread_inside_the_block_and_get_their_threads_back()
     assert [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"] == blas_before
 
 
+# torch imported inside the block, by a model load: the block did not import it, the load limits it, and it
+# gets its own count back at the end.
+TORCH_LOADED_INSIDE = """
+import sys
+from speechproc.concurrency import one_thread_each
+from speechproc.engines.models import loaded_once
+@loaded_once(maxsize=1)
+def load_something():
+    import torch
+    return torch.get_num_threads()
+with one_thread_each():
+    assert "torch" not in sys.modules, "the block imported torch"
+    before = load_something()
+    import torch
+    inside = torch.get_num_threads()
+print(before, inside, torch.get_num_threads())
+"""
+
+
+def test_torch_loaded_inside_the_block_runs_on_one_thread():
+    result = subprocess.run([sys.executable, "-c", TORCH_LOADED_INSIDE], capture_output=True, text=True,
+                            env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    before, inside, after = map(int, result.stdout.split())
+    assert (before, inside, after) == (2, 1, 2)
+
+
 # Computes, under one_thread_each, a digest of the recogniser's features of the sample call, of its CAM++ window
 # embeddings (their pieces computed `threads` at a time) and of MiniLM sentence embeddings.
 DIGESTS = """

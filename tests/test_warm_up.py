@@ -92,8 +92,13 @@ def conversation(seconds: float, channels: int = 2) -> Conversation:
     return conv
 
 
+def warm_up_thread() -> threading.Thread:
+    return next(t for t in threading.enumerate() if t.name == pipeline.WARM_UP_THREAD)
+
+
 def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
-    """(stage, thread) of every stage's model load that `_recognise` started, recognition itself left out."""
+    """(model, thread) of every load the warm-up made: the recogniser's while the recording is decoded
+    (checked: before the decoded channels are there, nothing else), then the later stages' models."""
     from speechproc.stages import asr
 
     prepared: list[tuple[str, str]] = []
@@ -101,22 +106,40 @@ def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
         module = getattr(pipeline, name)
         monkeypatch.setattr(module, "prepare", lambda options, name=name: prepared.append(
             (name, threading.current_thread().name)))
-    monkeypatch.setattr(asr, "check_language", lambda options: None)
-    while_recognising: list[tuple[str, str]] = []
 
-    def recognise(conv, options, on_seconds):  # lasts until the loads started before it have ended
-        for thread in threading.enumerate():
-            if thread.name == pipeline.WARM_UP_THREAD:
-                thread.join(WAIT_S)
-        while_recognising.extend(prepared)
+    monkeypatch.setattr(asr, "load", lambda options: prepared.append(("recogniser", threading.current_thread().name)))
+    decoded = threading.Event()
+    pipeline._warm_up(pipeline.Run(Path("call.wav"), stage_options(raw), conv, None, None), decoded)
+    thread = warm_up_thread()
+    wait_until(lambda: not thread.is_alive() or threading.Event.wait.__code__ in stack_of(thread),
+               "the warm-up never waited for the decoded recording")
+    assert prepared == [("recogniser", pipeline.WARM_UP_THREAD)]  # only the recogniser, before decoding ends
+    decoded.set()
+    thread.join(WAIT_S)
+    assert not thread.is_alive()
+    return prepared[1:]
 
-    monkeypatch.setattr(asr, "run", recognise)
-    pipeline._recognise(pipeline.Run(Path("call.wav"), stage_options(raw), conv, None, None))
+
+def test_the_warm_up_loads_nothing_for_given_words(monkeypatch):
+    run = pipeline.Run(Path("call.wav"), stage_options(CALLCENTER), conversation(60), None, [])
+    pipeline._warm_up(run, threading.Event())
+    assert not any(t.name == pipeline.WARM_UP_THREAD for t in threading.enumerate())
+
+
+def test_a_recogniser_that_cannot_load_ends_the_warm_up(monkeypatch):
+    from speechproc.stages import asr
+
+    loads: list[str] = []
+    monkeypatch.setattr(asr, "load", lambda options: loads.append("recogniser") or (_ for _ in ()).throw(OSError()))
+    monkeypatch.setattr(pipeline.knowledge, "prepare", lambda options: loads.append("knowledge"))
+    decoded = threading.Event()
+    decoded.set()
+    pipeline._warm_up(pipeline.Run(Path("call.wav"), stage_options(CALLCENTER), conversation(60), None, None),
+                      decoded)
     for thread in threading.enumerate():
         if thread.name == pipeline.WARM_UP_THREAD:
-            thread.join()
-    assert while_recognising == prepared  # every load started before recognition, none after it
-    return prepared
+            thread.join(WAIT_S)
+    assert loads == ["recogniser"]
 
 
 def test_the_models_of_the_stages_that_will_run_load_while_recognition_runs(monkeypatch):
@@ -128,3 +151,28 @@ def test_the_models_of_the_stages_that_will_run_load_while_recognition_runs(monk
 
 def test_a_long_recording_loads_its_models_after_recognition(monkeypatch):
     assert warmed(monkeypatch, conversation(pipeline.WARM_UP_MAX_S + 1), CALLCENTER) == []
+
+
+NO_TORCH = """
+import sys
+from speechproc import api
+from speechproc.config import v3
+batch = api.process([sys.argv[1]], v3.validate({}), out_dir=sys.argv[2], force=True, deliver=False)
+assert batch.items[0].status == "finished", batch.items[0].error
+print("torch" in sys.modules)
+"""
+
+
+def test_a_run_whose_models_need_no_torch_never_imports_it(tmp_path):
+    """A two-channel call with the default configuration needs the recogniser alone (the channels name the
+    speakers): torch, a second of CPU to import, is never loaded."""
+    import os
+    import subprocess
+
+    from conftest import SAMPLES
+
+    result = subprocess.run([sys.executable, "-c", NO_TORCH, str(SAMPLES / "call.flac"), str(tmp_path / "out")],
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "SPEECHPROC_HOME": str(tmp_path / "home")})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split()[-1] == "False"

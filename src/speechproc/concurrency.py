@@ -15,11 +15,20 @@ word. A worker process has fewer threads than the main one, so such kernels woul
 on `--workers`. While a recording is analysed every such kernel runs on one thread, and a stage with
 much of that work cuts it into pieces fixed by the recording alone and computes them side by side
 (`ordered`), as recognition gives each thread a decoder of its own.
+
+Where the time goes: with SPEECHPROC_TRACE naming a folder, every process appends what it spends its time
+on (`traced`: start-up, model loads, each stage, VAD, writing, waiting for work) to a file of its own
+there, one JSON object a line, in Chrome's trace-event form (`ph` "X", microseconds since the epoch), so that
+the processes of one run line up (benchmarks/whole_runs.py reads them; Perfetto opens them).
 """
 from __future__ import annotations
 
+import json
+import os
 import queue
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -30,6 +39,7 @@ from typing import TypeVar
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 WAIT_STEP_S = 0.5
+TRACE_ENV = "SPEECHPROC_TRACE"
 
 
 def ordered(function: Callable[[Item], Result], items: Iterable[Item], workers: int,
@@ -81,21 +91,91 @@ def _result(future: Future):
 def one_thread_each() -> Iterator[None]:
     """While the block runs, numpy's and scipy's BLAS and torch's operators each compute on one thread (torch
     threads started inside the block too); their thread counts are given back afterwards. One block at a
-    time per process: the limits are the process's."""
+    time per process: the limits are the process's.
+
+    torch is not imported for this (its import costs a second of CPU, and many configurations never need
+    it): where it is loaded already it is limited now, and where it is loaded inside the block, whatever
+    loads it calls `limit_torch` (every model load does, `models.loaded_once`, and so does each stage)."""
     import scipy.linalg  # noqa: F401  (loads scipy's own BLAS, so that the limit reaches it too)
     from threadpoolctl import threadpool_limits
 
-    torch: ModuleType | None
-    try:
-        import torch
-    except ImportError:  # no torch: only the BLAS limit applies
-        torch = None
-    torch_threads = torch.get_num_threads() if torch is not None else 0
     with threadpool_limits(limits=1, user_api="blas"):
-        if torch is not None:
-            torch.set_num_threads(1)
+        _torch_limit.clear()
+        _torch_limit.append(None)  # inside the block: torch not limited yet
         try:
+            limit_torch()
             yield
         finally:
-            if torch is not None:
-                torch.set_num_threads(torch_threads)
+            torch, threads = loaded("torch"), _torch_limit.pop()
+            if torch is not None and threads is not None:
+                torch.set_num_threads(threads)
+
+
+def loaded(name: str) -> ModuleType | None:
+    """The module if it has been imported in full (not while another thread is still importing it)."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return None
+    return module
+
+
+_torch_limit: list[int | None] = []  # inside one_thread_each: torch's thread count before it was limited, or None
+
+
+def limit_torch() -> None:
+    """Inside `one_thread_each`, torch on one thread if it is loaded (its count kept, to give back at the
+    end of the block); nothing otherwise. Cheap: called before every stage and after every model load."""
+    torch = loaded("torch")
+    if _torch_limit and _torch_limit[-1] is None and torch is not None:
+        _torch_limit[-1] = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+
+@contextmanager
+def traced(name: str) -> Iterator[None]:
+    """Record the block as a span named `name` of this thread, when SPEECHPROC_TRACE names a folder."""
+    if not os.environ.get(TRACE_ENV):
+        yield
+        return
+    start = time.time()
+    try:
+        yield
+    finally:
+        record_span(name, start, time.time())
+
+
+def record_span(name: str, start: float, end: float) -> None:
+    """Append a span of this thread (`start` and `end` in seconds since the epoch) to this process's trace
+    file; nothing when SPEECHPROC_TRACE is not set, and a folder that cannot be written loses the span only."""
+    folder = os.environ.get(TRACE_ENV)
+    if not folder:
+        return
+    event = {"name": name, "ph": "X", "ts": round(start * 1e6), "dur": round((end - start) * 1e6),
+             "pid": os.getpid(), "tid": threading.current_thread().name}
+    try:
+        with open(os.path.join(folder, f"trace-{os.getpid()}.jsonl"), "a", encoding="utf-8") as f:
+            f.write(json.dumps(event) + "\n")
+    except OSError:
+        pass
+
+
+_started_up: list[bool] = []
+
+
+def started_up() -> None:
+    """Record this process's start-up (from its birth to now) as a span, once per process."""
+    if not _started_up:
+        _started_up.append(True)
+        record_span("start-up", process_started_at(), time.time())
+
+
+def process_started_at() -> float:
+    """When this process began, in seconds since the epoch (Linux /proc; now, elsewhere)."""
+    try:
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # starttime, the 22nd field
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.time()

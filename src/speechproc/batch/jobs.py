@@ -18,6 +18,7 @@ from typing import Any, cast
 from speechproc import errors as E
 from speechproc import results
 from speechproc.batch.publishing import publish_item
+from speechproc.concurrency import traced
 from speechproc.conversation import Conversation, MediaFacts, RecognizedWord
 from speechproc.formats import expiry, openpgp, v3json
 from speechproc.paths import printable
@@ -178,8 +179,9 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
     body = cast(results.MediaItem, expiry.with_expiry(body, job.time_to_live))  # its expiresOn, if it has one
     if job.encryption is not None:
         body["encryption"] = job.encryption.reference()
-    written = publish_item(body, conv, outputs, state.ledger, job.input, Path(job.source) if job.source else job.input,
-                           job.encryption)
+    with traced("publish"):
+        written = publish_item(body, conv, outputs, state.ledger, job.input,
+                               Path(job.source) if job.source else job.input, job.encryption)
     on_stage("publish", "finished")
     # absolute already (a symbolic link keeps its name); a download is not kept, so no stream sends it
     source = os.fspath(job.input) if job.source is None else None

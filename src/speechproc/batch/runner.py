@@ -27,6 +27,7 @@ from speechproc.batch.planning import (
 )
 from speechproc.batch.publishing import redacted_audio_path
 from speechproc.batch.workers import Engine, Finished, InProcess, LocalPool, plan_workers
+from speechproc.concurrency import started_up, traced
 from speechproc.config import item_metadata
 from speechproc.config import v3 as config_module
 from speechproc.config.options import build as build_options
@@ -81,6 +82,7 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
     metadata is `metadata`, then its row of the `metadata_csv` manifest, then its sidecar file
     (`item_metadata`), all read and validated before any audio is (ConfigurationError). `report`: write
     each item's HTML call report too; an unchanged item that is skipped gets it from its stored result."""
+    started_up()
     run = run or RunOptions()
     reporter = reporter or Reporter()
     out = out_folder(run.out_dir, paths)  # and every URL parsed, before anything is done
@@ -114,7 +116,8 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
         finally:
             pool.close()
         if run.deliver:
-            _deliver(cat, settings, reporter)
+            with traced("deliver"):
+                _deliver(cat, settings, reporter)
     return BatchResult(results, problems)
 
 
@@ -163,7 +166,8 @@ class _Batch:
                 while engine.free() and (nxt := next(waiting, None)) is not None:
                     index, inp = nxt
                     self.reporter.item_started(inp)
-                    prepared = self.prepare(inp)
+                    with traced("prepare a job"):
+                        prepared = self.prepare(inp)
                     if isinstance(prepared, Job):
                         engine.submit(index, prepared)
                     else:
@@ -173,7 +177,8 @@ class _Batch:
                     break
                 stop = False
                 for finished in engine.wait(recorder):
-                    done = self.finish(finished, inputs[finished.index])
+                    with traced("record a job"):
+                        done = self.finish(finished, inputs[finished.index])
                     results[finished.index] = done
                     self.reporter.item_done(done)
                     stop = stop or bool(finished.result and finished.result.interrupted)

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from speechproc.batch.jobs import INTERRUPTED, Job, JobEvents, JobResult, run_job
+from speechproc.concurrency import started_up, traced
 
 MEMORY_PER_WORKER = 2 * 2**30  # what `auto` allows each worker (models, audio and analytics of a long call)
 PARENT_CHECK_S = 0.5  # how often a worker looks whether its parent is still there
@@ -93,7 +94,8 @@ class InProcess:
 
     def wait(self, events: JobEvents) -> list[Finished]:
         index, job = self._queue.pop(0)
-        return [Finished(index, job, run_job(job, events))]
+        with traced("job"):
+            return [Finished(index, job, run_job(job, events))]
 
     def interrupt(self, events: JobEvents) -> list[Finished]:
         """The jobs submitted and not yet run (a running one hears Ctrl-C itself and returns its result)."""
@@ -159,7 +161,8 @@ class LocalPool:
 
     def wait(self, events: JobEvents) -> list[Finished]:
         busy = [w for w in self._slots if w.current is not None]
-        wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+        with traced("waiting for the workers"):
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
         finished = []
         for worker in busy:
             finished += self._collect(worker, events)
@@ -288,14 +291,17 @@ def _serve(conn: Connection, threads: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _interrupt)
     events = MessageEvents(conn.send, lambda: os.getppid() == parent)
+    started_up()
     while True:
         try:
-            job = conn.recv()
+            with traced("waiting for a job"):
+                job = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
         if job is None:
             return
-        result = run_job(job, events)
+        with traced("job"):
+            result = run_job(job, events)
         try:
             conn.send(("done", result))
         except (OSError, KeyboardInterrupt):

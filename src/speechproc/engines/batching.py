@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from speechproc.concurrency import ordered
+from speechproc.concurrency import ordered, traced
 from speechproc.media import give_back_memory
 
 RATE = 16000  # the recogniser's sample rate
@@ -218,8 +218,9 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
         raise ValueError(f"chunk_s must be 1-{CHUNK_S} seconds, not {chunk_s}")
     if decoders > 1 and again is None:
         raise ValueError("several decoders need `again`: a single-worker recogniser for the chunks decoded again")
-    speech = list(ordered(lambda samples: speech_pieces(samples, vad, chunk_s), channels,
-                          min(decoders, len(channels)), "speechproc-vad"))
+    with traced("vad"):
+        speech = list(ordered(lambda samples: speech_pieces(samples, vad, chunk_s), channels,
+                              min(decoders, len(channels)), "speechproc-vad"))
     give_back_memory()  # the VAD's working memory, before decoding takes its own
     chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces, chunk_s * RATE)]
     chunks.sort(key=lambda c: (c.pieces[0][0], c.channel))

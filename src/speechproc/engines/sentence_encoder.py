@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from speechproc.concurrency import ordered
 
 TRANSFORMER = "sentence_transformers.models.Transformer"
 POOLING = "sentence_transformers.models.Pooling"
@@ -82,10 +85,15 @@ class BertSentenceEncoder:
         rows = np.zeros((len(texts), width), dtype=np.float32)
         cleaned = [str(t).strip().lower() if self.lowercase else str(t).strip() for t in texts]
         order = sorted(range(len(cleaned)), key=lambda i: -len(cleaned[i]))  # like lengths share a batch
-        with self._torch.inference_mode():
-            for first in range(0, len(order), batch_size):
-                picked = order[first:first + batch_size]
-                rows[picked] = self._embed([cleaned[i] for i in picked]).numpy()
+        batches = [order[first:first + batch_size] for first in range(0, len(order), batch_size)]
+
+        def embedded(picked: list[int]) -> np.ndarray:
+            with self._torch.inference_mode():  # a thread's own mode
+                return self._embed([cleaned[i] for i in picked]).numpy()
+
+        # the batches side by side, one per core: each one's numbers are the same on any thread
+        for picked, vectors in zip(batches, ordered(embedded, batches, os.cpu_count() or 1, "speechproc-encoder")):
+            rows[picked] = vectors
         return rows
 
     def _embed(self, texts: list[str]):  # -> torch.Tensor, one normalised row per text

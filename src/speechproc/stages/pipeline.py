@@ -1,6 +1,7 @@
 """The ordered stages and the runner: progress events per stage, failures named by stage."""
 from __future__ import annotations
 
+import functools
 import threading
 import uuid
 from collections.abc import Callable
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from speechproc import errors as E
-from speechproc.concurrency import one_thread_each
+from speechproc.concurrency import limit_torch, one_thread_each, traced
 from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.engines import inventory
 from speechproc.media import ASR_RATE, give_back_memory
@@ -69,8 +70,7 @@ def _always(run: Run) -> bool:
 
 def _recognise(run: Run) -> None:
     if run.words is None:
-        asr.check_language(run.options.recognition)  # loads the recogniser: one that cannot load fails before any warm-up
-        _warm_up(run)
+        asr.check_language(run.options.recognition)  # the recogniser, loaded while the recording was decoded
         recognition = vocabulary.with_hint(run.conv, run.options.recognition, run.options.vocabulary,
                                            lambda: asr.load(run.options.recognition))
         asr.run(run.conv, recognition, run.on_seconds)
@@ -84,27 +84,38 @@ def _recognise(run: Run) -> None:
         _take_words(run.conv, run.words)
 
 
-def _warm_up(run: Run) -> None:
-    """Load the models of the later stages that will run in a background thread, while recognition runs:
-    they are ready when it ends instead of loading after it. Recognition spends its time in native code
-    that lets go of the GIL. A stage that reaches its model first waits for the load under way
-    (`models.loaded_once`); a load that fails here fails again, with its error, in the stage.
+def _warm_up(run: Run, decoded: threading.Event) -> None:
+    """Load models in a background thread while the main one works: the recogniser while the recording is
+    decoded, then, once it is (`decoded` set), the models of the later stages that will run, while
+    recognition runs. Each is then ready when its stage starts instead of loading there; decoding and
+    recognition spend their time in native code that lets go of the GIL. A stage that reaches its model
+    first waits for the load under way (`models.loaded_once`); a load that fails here fails again, with
+    its error, in the stage. Only when the recording is recognised (not for given words).
 
-    Not for recordings over WARM_UP_MAX_S: there the loads are a small share of the time, and the models
-    would add their memory to the audio's and the decoders' at the peak of recognition."""
-    if max((len(ch.samples) for ch in run.conv.channels if ch.samples is not None), default=0) > WARM_UP_MAX_S * ASR_RATE:
-        return
-    todo = [stage.prepare for stage in STAGES if stage.prepare is not None and stage.runs(run)]
-    if todo:
-        threading.Thread(target=_prepare, args=(todo, run), name=WARM_UP_THREAD, daemon=True).start()
+    The later stages' models not for recordings over WARM_UP_MAX_S: there the loads are a small share of
+    the time, and the models would add their memory to the audio's and the decoders' at the peak of
+    recognition."""
+    if run.words is None:
+        threading.Thread(target=_prepare, args=(run, decoded), name=WARM_UP_THREAD, daemon=True).start()
 
 
-def _prepare(todo: list[Callable[[Run], None]], run: Run) -> None:
-    for prepare in todo:
+def _prepare(run: Run, decoded: threading.Event) -> None:
+    def quietly(load: Callable[[], object]) -> bool:
         try:
-            prepare(run)
+            load()
+            return True
         except Exception:  # the stage loads it again and reports the error
-            pass
+            return False
+
+    if not quietly(lambda: asr.load(run.options.recognition)):
+        return  # the job fails as recognition starts: nothing more to load for it
+    decoded.wait()
+    longest = max((len(ch.samples) for ch in run.conv.channels if ch.samples is not None), default=0)
+    if not longest or longest > WARM_UP_MAX_S * ASR_RATE:
+        return  # not decoded (it failed), or a long recording
+    for stage in STAGES:
+        if stage.prepare is not None and stage.runs(run):
+            quietly(functools.partial(stage.prepare, run))
 
 
 def _release_recognition_audio(run: Run) -> None:
@@ -232,13 +243,24 @@ def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEve
 
 
 def _run_stages(run: Run, on_stage: StageEvent) -> None:
+    decoded = threading.Event()
+    _warm_up(run, decoded)
+    try:
+        _each_stage(run, on_stage, decoded)
+    finally:
+        decoded.set()  # a warm-up still waiting for the decoded channels stops (there are none, or it goes on)
+
+
+def _each_stage(run: Run, on_stage: StageEvent, decoded: threading.Event) -> None:
     for stage in STAGES:
         if not stage.runs(run):
             on_stage(stage.name, "skipped")
         else:
             on_stage(stage.name, "started")
+            limit_torch()  # loaded by an earlier stage or the warm-up, not through a model load
             try:
-                stage.step(run)
+                with traced(stage.name):
+                    stage.step(run)
             except E.SpeechprocError:
                 on_stage(stage.name, "failed")
                 raise
@@ -247,5 +269,7 @@ def _run_stages(run: Run, on_stage: StageEvent) -> None:
                 raise E.SpeechprocError(E.STAGE_FAILED, f"stage {stage.name} failed: {type(exc).__name__}: {exc}",
                                         status=500) from exc
             on_stage(stage.name, "finished")
+        if stage.name == "decode":
+            decoded.set()
         if stage.then is not None:
             stage.then(run)
