@@ -237,8 +237,8 @@ def main() -> None:
         sides = [s for s in sides if s != "speechproc_before"]
     elif not (args.before / "src" / "speechproc").is_dir():
         parser.error(f"--before {args.before}: no src/speechproc there")
-    if not set(workloads) <= set(WORKLOADS) or not set(sides) <= set(SIDES) or args.rounds < 1:
-        parser.error(f"--workloads from {WORKLOADS}, --sides from {SIDES}, --rounds at least 1")
+    if not set(workloads) <= set(WORKLOADS) or not set(sides) <= set(SIDES) or min(args.rounds, args.threads) < 1:
+        parser.error(f"--workloads from {WORKLOADS}, --sides from {SIDES}, --rounds and --threads at least 1")
     if not CALL.exists():
         sys.exit(f"{CALL} is needed (../shared beside the project)")
     command = "python benchmarks/whole_runs.py " + " ".join(sys.argv[1:])
