@@ -5,8 +5,8 @@ the framed signal and its Fourier transform hold well over a gigabyte, for a res
 Silero VAD builds two more copies of the whole input before running the model 10,000 windows at a
 time (the padded input, then every window with its context), and the model's working memory for 10,000
 windows. `BlockFeatureExtractor`, `StreamingSileroVAD` and `speech_timestamps` give the same numbers (the
-same frames, window, Mel filters, clamp; the same model batches and state; the same speech decisions)
-while holding one block at a time. `install` puts them in place for the recogniser's own VAD too.
+same frames, window, Mel filters, clamp; the same model state and probabilities; the same speech
+decisions) while holding one block at a time. `install` puts them in place for the recogniser's own VAD too.
 
 The Mel projection is not faster-whisper's matrix product: numpy hands that to its multi-threaded BLAS,
 whose sums round differently with the number of threads it may use (one in a worker process, one per
@@ -26,7 +26,13 @@ from faster_whisper.feature_extractor import FeatureExtractor
 from faster_whisper.utils import get_assets_path
 
 BLOCK_FRAMES = 6000  # 60 s of 10 ms frames
-VAD_WINDOW, VAD_CONTEXT, VAD_BATCH = 512, 64, 10000  # as faster-whisper's SileroVADModel runs the model
+VAD_WINDOW, VAD_CONTEXT = 512, 64  # as faster-whisper's SileroVADModel runs the model
+FW_VAD_BATCH = 10000  # the windows of one model call in faster-whisper's SileroVADModel
+# The windows of one model call here. A window's probability is the same number in a call of any size (the
+# encoder takes each window on its own, the LSTM steps through them in order with its state carried over),
+# and a thousand windows' working memory stays in the cache: 10 % faster than faster-whisper's batches on
+# one core, 15-30 % with two channels at once (docs/benchmarks.md#whole-runs-against-bare-recognition).
+VAD_BATCH = 1000
 
 
 def install(model) -> None:  # model: faster_whisper.WhisperModel
