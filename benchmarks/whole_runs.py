@@ -16,6 +16,8 @@ round, so that a slow spell of the machine does not fall on one side:
 - `bare_two_replicas`: faster-whisper's fastest recognition on 2 cores: BatchedInferencePipeline (VAD,
   batch 8, beam 5, word timestamps, tiny.en int8), each channel on a replica of its own with one thread,
   both channels at once; the model loaded once, the files one after another, decoded by faster-whisper;
+- `bare_two_replicas_huge_pages`: the same, its allocator on transparent huge pages as `speechproc run`
+  starts itself (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): the peer given the same system setting;
 - `bare_joined`: BatchedInferencePipeline on both channels joined end to end in one array (all threads);
 - `bare_sequential`: WhisperModel.transcribe channel by channel, no VAD (all threads).
 
@@ -35,8 +37,8 @@ the same command from that checkout's source: a change measured against the code
 run (its timeline too, where that code writes one).
 
 Usage: python benchmarks/whole_runs.py [--rounds 3] [--workloads long,folder] [--before DIR]
-                                       [--sides speechproc,speechproc_before,bare_two_replicas,bare_joined,
-                                                bare_sequential]
+                                       [--sides speechproc,speechproc_before,bare_two_replicas,
+                                                bare_two_replicas_huge_pages,bare_joined,bare_sequential]
                                        [--json OUT]
 """
 from __future__ import annotations
@@ -57,7 +59,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from throughput import CALL, CONFIG, SPEECHPROC, timed, write_wav  # noqa: E402
 
-SIDES = ("speechproc", "speechproc_before", "bare_two_replicas", "bare_joined", "bare_sequential")
+SIDES = ("speechproc", "speechproc_before", "bare_two_replicas", "bare_two_replicas_huge_pages", "bare_joined",
+         "bare_sequential")
+HUGE_PAGES = "glibc.malloc.hugetlb=1"  # the allocator setting `speechproc run` starts itself with
 WORKLOADS = ("long", "folder")
 FOLDER_CALLS, FOLDER_CALL_S, FOLDER_STEP_S = 6, 240, 21
 
@@ -132,7 +136,10 @@ def measure(side: str, target: Path, work: Path, threads: int, run_no: int, befo
                    "--force", "--config", str(CONFIG), "--workers", "auto"]
     else:
         trace = None
-        command = [sys.executable, "-c", BARE, str(target), side.removeprefix("bare_"), str(threads)]
+        mode = side.removeprefix("bare_").removesuffix("_huge_pages")
+        if side.endswith("_huge_pages"):
+            env["GLIBC_TUNABLES"] = HUGE_PAGES
+        command = [sys.executable, "-c", BARE, str(target), mode, str(threads)]
     cpu = children_cpu()
     started = time.time()
     wall, rss, _ = timed(command, env)

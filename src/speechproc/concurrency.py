@@ -40,6 +40,8 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 WAIT_STEP_S = 0.5
 TRACE_ENV = "SPEECHPROC_TRACE"
+TUNABLES_ENV = "GLIBC_TUNABLES"  # read by glibc when a process starts
+HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb"  # 1: the allocator asks for transparent huge pages
 
 
 def ordered(function: Callable[[Item], Result], items: Iterable[Item], workers: int,
@@ -144,14 +146,15 @@ def traced(name: str) -> Iterator[None]:
         record_span(name, start, time.time())
 
 
-def record_span(name: str, start: float, end: float) -> None:
-    """Append a span of this thread (`start` and `end` in seconds since the epoch) to this process's trace
-    file; nothing when SPEECHPROC_TRACE is not set, and a folder that cannot be written loses the span only."""
+def record_span(name: str, start: float, end: float, args: dict | None = None) -> None:
+    """Append a span of this thread (`start` and `end` in seconds since the epoch, `args` what it tells) to
+    this process's trace file; nothing when SPEECHPROC_TRACE is not set, and a folder that cannot be written
+    loses the span only."""
     folder = os.environ.get(TRACE_ENV)
     if not folder:
         return
     event = {"name": name, "ph": "X", "ts": round(start * 1e6), "dur": round((end - start) * 1e6),
-             "pid": os.getpid(), "tid": threading.current_thread().name}
+             "pid": os.getpid(), "tid": threading.current_thread().name, **({"args": args} if args else {})}
     try:
         with open(os.path.join(folder, f"trace-{os.getpid()}.jsonl"), "a", encoding="utf-8") as f:
             f.write(json.dumps(event) + "\n")
@@ -163,10 +166,17 @@ _started_up: list[bool] = []
 
 
 def started_up() -> None:
-    """Record this process's start-up (from its birth to now) as a span, once per process."""
+    """Record this process's start-up (from its birth to now) as a span, once per process, with whether its
+    allocator asks for huge pages."""
     if not _started_up:
         _started_up.append(True)
-        record_span("start-up", process_started_at(), time.time())
+        record_span("start-up", process_started_at(), time.time(), {"huge_pages": huge_pages_on()})
+
+
+def huge_pages_on() -> bool:
+    """Whether this process started with glibc's allocator asking for huge pages (speechproc.cli.launch)."""
+    given = dict(part.partition("=")[::2] for part in os.environ.get(TUNABLES_ENV, "").split(":"))
+    return given.get(HUGE_PAGES_TUNABLE, "0") not in ("", "0")
 
 
 def process_started_at() -> float:

@@ -1,4 +1,4 @@
 """`python -m speechproc.cli`: the command line."""
-from speechproc.cli.commands import entry
+from speechproc.cli import entry
 
 entry()
