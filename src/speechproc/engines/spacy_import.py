@@ -89,14 +89,10 @@ def import_for(model: str | Path, shown_name: str) -> None:
     ImportError where spaCy is not installed."""
     thinc_compat = sys.modules.get(HIDDEN_FROM)
     if thinc_compat is None:
-        if needs_torch(model) or "torch" in sys.modules:
-            import spacy  # noqa: F401
-        else:
+        if "torch" not in sys.modules and not needs_torch(model):
             with torch_hidden_from_thinc():
                 import thinc.compat  # noqa: F401
-            import spacy  # noqa: F401
-        return
-    if not getattr(thinc_compat, "has_torch", True) and needs_torch(model) and _torch_installed():
+    elif not getattr(thinc_compat, "has_torch", True) and needs_torch(model) and _torch_installed():
         raise SpeechprocError(MODEL_UNAVAILABLE, f"spaCy model '{shown_name}' may run on torch, but spaCy was "
                               "loaded without torch in this process for a pipeline that needs none; run it "
                               "in a process of its own", status=500)
