@@ -13,6 +13,9 @@ round, so that a slow spell of the machine does not fall on one side:
 - `speechproc`: `speechproc run --config configs/callcenter.yaml --workers auto` (every analytic: voice
   features, advanced punctuation, all four metric groups, sentiment per speaker, verb-noun pairs,
   keywords and topics), writing every output;
+- `speechproc_transcript`: the same command with configs/stereo-call.yaml (the transcript alone, with
+  advanced punctuation: no analytic model loaded): the run's recognition and what surrounds it, so that
+  the analytics' share of the gap is measured, not inferred;
 - `bare_two_replicas`: faster-whisper's fastest recognition on 2 cores: BatchedInferencePipeline (VAD,
   batch 8, beam 5, word timestamps, tiny.en int8), each channel on a replica of its own with one thread,
   both channels at once; the model loaded once, the files one after another, decoded by faster-whisper;
@@ -37,8 +40,9 @@ the same command from that checkout's source: a change measured against the code
 run (its timeline too, where that code writes one).
 
 Usage: python benchmarks/whole_runs.py [--rounds 3] [--workloads long,folder] [--before DIR]
-                                       [--sides speechproc,speechproc_before,bare_two_replicas,
-                                                bare_two_replicas_huge_pages,bare_joined,bare_sequential]
+                                       [--sides speechproc,speechproc_before,speechproc_transcript,
+                                                bare_two_replicas,bare_two_replicas_huge_pages,
+                                                bare_joined,bare_sequential]
                                        [--json OUT]
 """
 from __future__ import annotations
@@ -59,8 +63,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from throughput import CALL, CONFIG, SPEECHPROC, timed, write_wav  # noqa: E402
 
-SIDES = ("speechproc", "speechproc_before", "bare_two_replicas", "bare_two_replicas_huge_pages", "bare_joined",
-         "bare_sequential")
+TRANSCRIPT_CONFIG = ROOT / "configs" / "stereo-call.yaml"  # the side speechproc_transcript: no analytic
+
+SIDES = ("speechproc", "speechproc_before", "speechproc_transcript", "bare_two_replicas",
+         "bare_two_replicas_huge_pages", "bare_joined", "bare_sequential")
 HUGE_PAGES = "glibc.malloc.hugetlb=1"  # the allocator setting `speechproc run` starts itself with
 WORKLOADS = ("long", "folder")
 FOLDER_CALLS, FOLDER_CALL_S, FOLDER_STEP_S = 6, 240, 21
@@ -132,8 +138,9 @@ def measure(side: str, target: Path, work: Path, threads: int, run_no: int, befo
         env.update(SPEECHPROC_HOME=str(work / f"home-{side}"), SPEECHPROC_TRACE=str(trace))
         if side == "speechproc_before":  # another checkout of speechproc, run from its own source
             env["PYTHONPATH"] = str(before / "src")
+        config = TRANSCRIPT_CONFIG if side == "speechproc_transcript" else CONFIG
         command = [str(SPEECHPROC), "run", str(target), "--out", str(work / f"out-{side}-{target.stem}"), "--quiet",
-                   "--force", "--config", str(CONFIG), "--workers", "auto"]
+                   "--force", "--config", str(config), "--workers", "auto"]
     else:
         trace = None
         mode = side.removeprefix("bare_").removesuffix("_huge_pages")
@@ -166,18 +173,27 @@ def workload(name: str, target: Path, audio_s: float, sides: list[str], rounds: 
                         "x_realtime": round(audio_s / statistics.median(walls), 1)}
     if "speechproc" in runs:
         ours = runs["speechproc"]
-        for peer in (s for s in sides if s != "speechproc" and s in runs):
-            per_round = sorted(p["wall_s"] / o["wall_s"] for o, p in zip(ours, runs[peer]))
-            result[f"speed_vs_{peer}"] = {
-                "ratio_of_medians": round(result[peer]["wall_s"] / result["speechproc"]["wall_s"], 2),
-                "per_round_least": round(per_round[0], 2), "per_round_median": round(statistics.median(per_round), 2),
-                "per_round_largest": round(per_round[-1], 2)}
+        for peer in (s for s in sides if s != "speechproc"):
+            result[f"speed_vs_{peer}"] = speed(ours, runs[peer])
+        if "speechproc_transcript" in runs:  # the transcript alone against the bare sides
+            for peer in (s for s in sides if s.startswith("bare_")):
+                result[f"transcript_speed_vs_{peer}"] = speed(runs["speechproc_transcript"], runs[peer])
         middle = sorted(ours, key=lambda m: m["wall_s"])[len(ours) // 2]
         result["timeline"] = timeline(middle["trace"], middle["started"])
-    if "speechproc_before" in runs:
-        middle = sorted(runs["speechproc_before"], key=lambda m: m["wall_s"])[len(runs["speechproc_before"]) // 2]
-        result["timeline_before"] = timeline(middle["trace"], middle["started"])  # {} where it writes none
+    for side, key in (("speechproc_before", "timeline_before"), ("speechproc_transcript", "timeline_transcript")):
+        if side in runs:
+            middle = sorted(runs[side], key=lambda m: m["wall_s"])[len(runs[side]) // 2]
+            result[key] = timeline(middle["trace"], middle["started"])  # {} where the code writes none
     return result
+
+
+def speed(ours: list[dict], peer: list[dict]) -> dict:
+    """The peer's wall time over ours: the ratio of the medians, and the least, median and largest ratio of
+    the runs of one round."""
+    per_round = sorted(p["wall_s"] / o["wall_s"] for o, p in zip(ours, peer))
+    medians = statistics.median(p["wall_s"] for p in peer) / statistics.median(o["wall_s"] for o in ours)
+    return {"ratio_of_medians": round(medians, 2), "per_round_least": round(per_round[0], 2),
+            "per_round_median": round(statistics.median(per_round), 2), "per_round_largest": round(per_round[-1], 2)}
 
 
 KINDS = {"decode": "decode", "vad": "vad", "asr": "recognition", "publish": "writing", "start-up": "start-up",
