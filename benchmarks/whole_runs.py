@@ -63,11 +63,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from throughput import CALL, CONFIG, SPEECHPROC, timed, write_wav  # noqa: E402
 
+from speechproc.cli.launch import HUGE_PAGES_TUNABLE  # noqa: E402
+
 TRANSCRIPT_CONFIG = ROOT / "configs" / "stereo-call.yaml"  # the side speechproc_transcript: no analytic
 
 SIDES = ("speechproc", "speechproc_before", "speechproc_transcript", "bare_two_replicas",
          "bare_two_replicas_huge_pages", "bare_joined", "bare_sequential")
-HUGE_PAGES = "glibc.malloc.hugetlb=1"  # the allocator setting `speechproc run` starts itself with
+HUGE_PAGES = f"{HUGE_PAGES_TUNABLE}=1"  # the allocator setting `speechproc run` starts itself with
 WORKLOADS = ("long", "folder")
 FOLDER_CALLS, FOLDER_CALL_S, FOLDER_STEP_S = 6, 240, 21
 
@@ -172,15 +174,13 @@ def workload(name: str, target: Path, audio_s: float, sides: list[str], rounds: 
                         "peak_rss_mb": max(m["peak_rss_mb"] for m in measured),
                         "x_realtime": round(audio_s / statistics.median(walls), 1)}
     if "speechproc" in runs:
-        ours = runs["speechproc"]
         for peer in (s for s in sides if s != "speechproc"):
-            result[f"speed_vs_{peer}"] = speed(ours, runs[peer])
-        if "speechproc_transcript" in runs:  # the transcript alone against the bare sides
-            for peer in (s for s in sides if s.startswith("bare_")):
-                result[f"transcript_speed_vs_{peer}"] = speed(runs["speechproc_transcript"], runs[peer])
-        middle = sorted(ours, key=lambda m: m["wall_s"])[len(ours) // 2]
-        result["timeline"] = timeline(middle["trace"], middle["started"])
-    for side, key in (("speechproc_before", "timeline_before"), ("speechproc_transcript", "timeline_transcript")):
+            result[f"speed_vs_{peer}"] = speed(runs["speechproc"], runs[peer])
+    if "speechproc_transcript" in runs:  # the transcript alone against the bare sides
+        for peer in (s for s in sides if s.startswith("bare_")):
+            result[f"transcript_speed_vs_{peer}"] = speed(runs["speechproc_transcript"], runs[peer])
+    for side, key in (("speechproc", "timeline"), ("speechproc_before", "timeline_before"),
+                      ("speechproc_transcript", "timeline_transcript")):
         if side in runs:
             middle = sorted(runs[side], key=lambda m: m["wall_s"])[len(runs[side]) // 2]
             result[key] = timeline(middle["trace"], middle["started"])  # {} where the code writes none
