@@ -144,6 +144,33 @@ def test_intents_that_can_never_be_adopted_are_swept_but_not_a_live_writers(tmp_
     assert live.exists() and elsewhere.exists() and held.exists()  # held: its file is there to be adopted
 
 
+def test_intents_of_files_the_catalog_records_are_swept_whoever_wrote_them(tmp_path):
+    target = ownership.canonical(tmp_path / "call.txt")
+    target.write_text("recorded\n")
+    digest = paths.sha256_file(target)
+    recorded = intents.declare(target, digest, "m-1")  # this process: alive, and its file in place
+    other = intents.declare(target, "d" * 64, "m-2")
+    assert intents.sweep(tmp_path, lambda path, sha256: (path, sha256) == (target, digest)) == [recorded]
+    assert other.exists() and target.read_text() == "recorded\n"
+
+
+def test_an_intent_left_by_a_main_process_killed_after_recording_its_file_goes_at_the_next_check(tmp_path, catalog):
+    """Killed between the catalog's record of a worker's file and the removal of its intent: the next run's
+    check of the folder removes the intent, and the file stays speechproc's."""
+    target = tmp_path / "call.v3.json"
+    ledger = ownership.Ledger({})
+    ownership.write(target, '{"mediaId": "m-1"}\n', ledger, "m-1")  # a worker: intent, then the file
+    digest = paths.sha256_file(target)
+    catalog.written.record_output(str(ownership.canonical(target)), digest, "m-1")  # recorded, never settled
+    intent = intents.intent_file(ownership.canonical(target), digest)
+    intent.write_text(intent.read_text().replace(f'"pid": {os.getpid()}', f'"pid": {dead_pid()}'))
+    ownership._cleaned.discard(target.parent)  # as in a new process
+    ownership.check([target], catalog.written)
+    assert leftovers(tmp_path) == []
+    ownership.write(target, '{"mediaId": "m-2"}\n', catalog.written, "m-2")
+    assert json.loads(target.read_text())["mediaId"] == "m-2"
+
+
 def test_removing_a_half_written_set_removes_its_intents_too(tmp_path, catalog):
     ledger = ownership.Ledger({})
     outputs = {"text": tmp_path / "a.txt", "json": tmp_path / "a.v3.json"}

@@ -14,13 +14,16 @@ the storage every node of a Ray cluster sees, like the output itself.
   SHA-256 makes it speechproc's own (`matching`): it is adopted into the catalog's record, and then
   replaced like any output of speechproc's. A file whose content matches no intent stays protected.
 - An intent whose writer is gone (its process, on this host) and whose file does not hold its content
-  (never renamed, or written again since) is removed when a run next writes to that folder (`sweep`).
+  (never renamed, or written again since) is removed when a run next writes to that folder (`sweep`), and
+  so is one whose output the catalog records already (a main process killed between recording the file
+  and removing its intent).
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,9 +89,10 @@ def matching(path: Path, content_sha256: str) -> Intent | None:
     return found if found is not None and found.path == path and found.sha256 == content_sha256 else None
 
 
-def sweep(folder: Path) -> list[Path]:
-    """Remove the intents in `folder` that can never be adopted: their writer (on this host) is gone and the
-    file they name does not hold their content. Those of live writers, and of other hosts, stay."""
+def sweep(folder: Path, recorded: Callable[[Path, str], bool] | None = None) -> list[Path]:
+    """Remove the intents in `folder` that have done their work or can never be adopted: those whose output
+    and content `recorded(path, sha256)` says the catalog has, and those whose writer (on this host) is gone
+    and whose file does not hold their content. Other intents of live writers, and of other hosts, stay."""
     removed: list[Path] = []
     try:
         entries = [Path(e.path) for e in os.scandir(folder) if e.name.endswith(SUFFIX) and _NAME.match(e.name)]
@@ -96,6 +100,10 @@ def sweep(folder: Path) -> list[Path]:
         return removed
     for file in entries:
         intent = read(file)
+        if intent is not None and recorded is not None and recorded(intent.path, intent.sha256):
+            file.unlink(missing_ok=True)
+            removed.append(file)
+            continue
         if intent is None or intent.host != HOST_TAG or (intent.pid == os.getpid() or process_mark(intent.pid) is not None):
             continue
         try:

@@ -133,7 +133,7 @@ def check(targets: Iterable[Path | None], record: OutputRecord) -> None:
         if target is None:
             continue
         _check_name(Path(target))
-        _clean_once(Path(target).parent)
+        _clean_once(Path(target).parent, record)
         verdict = _conflict(Path(target), record)
         if verdict is not None:
             raise OutputConflict(Path(target), edited=verdict == "edited")
@@ -158,7 +158,7 @@ def write(path: Path, content: Content | Sealable, record: OutputRecord, media_i
     never orphans it. A file that did not exist when checked is never replaced, even if it appears while this
     one is written."""
     path = Path(path)
-    _clean_once(path.parent)
+    _clean_once(path.parent, record)
     try:
         with temporary(path) as tmp:
             if encryption is not None:
@@ -267,11 +267,17 @@ def _check_name(path: Path) -> None:
                                 f" bytes long, more than the {longest} the file system allows; rename the recording")
 
 
-def _clean_once(folder: Path) -> None:
+def _clean_once(folder: Path, record: OutputRecord) -> None:
+    """Stale temporary files and intents out of `folder`, once per process; with the catalog as `record`,
+    also the intents of files it records already."""
     if folder not in _cleaned:
         remove_stale_temporaries(folder)
-        intents.sweep(folder)
+        intents.sweep(folder, _recorded_in(record) if record.durable else None)
         _cleaned.add(folder)
+
+
+def _recorded_in(record: OutputRecord) -> Callable[[Path, str], bool]:
+    return lambda path, sha256: sha256 in record.output_hashes(str(path))
 
 
 def _conflict(path: Path, record: OutputRecord) -> str | None:
