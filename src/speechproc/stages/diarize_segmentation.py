@@ -1,4 +1,4 @@
-"""Segmentation-driven diarization (the default `speechproc.diarizer`), the pipeline of pyannote 3.1 built from
+"""Segmentation-driven diarization (`speechproc.diarizer: segmentation`), the pipeline of pyannote 3.1 built from
 the networks speechproc carries:
 
 1. pyannote's segmentation-3.0 (`engines.segmentation`) decides who speaks when inside each 10 s chunk (one

@@ -120,9 +120,9 @@ class DiarizationOptions:
                                 "The most speakers an estimate may find.").field()
     min_speakers: int = Setting("minSpeakers", 1, Int(minimum=1, maximum=MAX_SPEAKERS),
                                 "The fewest speakers an estimate may find.").field()
-    diarizer: str = Setting("diarizer", "segmentation", Str(enum=DIARIZERS),
-                            "How speakers are found: segmentation (segmentation-3.0 and CAM++, clustered) or "
-                            "windows (embeddings of sliding windows, counted by k-means).").field()
+    diarizer: str = Setting("diarizer", "windows", Str(enum=DIARIZERS),
+                            "How speakers are found: windows (embeddings of sliding windows, counted by k-means) "
+                            "or segmentation (segmentation-3.0 and CAM++, clustered).").field()
     speaker_names: tuple[str, ...] = Setting(
         "speakerNames", (), Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
         "Names for the speakers that diarization finds, in order of first speech.").field()
