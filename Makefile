@@ -51,6 +51,7 @@ lint: setup  # ruff, then mypy over src/ (settings: [tool.mypy] in pyproject.tom
 bench: setup
 	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
 	$(BIN)/python benchmarks/diarization.py --json benchmarks/diarization.result.json
+	$(BIN)/python benchmarks/diarization_cost.py --rounds 3 --skip-memory --json benchmarks/diarization_cost.result.json  # needs ../shared/evaldata
 	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
 	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
 	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json

@@ -173,38 +173,42 @@ THREADS = 2
 OVERLAP = False  # --overlap: also score with overlapped speech given to a second speaker
 
 
-SEGMENTATION = "segmentation"  # not an embedding: the segmentation pipeline (CAM++), the default diarizer
+SEGMENTATION = "segmentation"  # not an embedding: the segmentation pipeline (CAM++)
+HYBRID = "hybrid"  # nor this: the hybrid pipeline (segmentation-3.0's speech, CAM++ windows)
+PIPELINES = (SEGMENTATION, HYBRID)  # whose second voices come with them
 
 
 def diarized(audio: np.ndarray, embedding: str) -> tuple[list, list]:
     """(segments, second voices (s, e, speaker)) of `audio`: the windows pipeline with the `embedding` backend,
-    or the segmentation pipeline (whose second voices come with it)."""
-    from speechproc.stages import diarize, diarize_segmentation
-
-    if embedding != SEGMENTATION:
-        return diarize.diarize(audio, backend=embedding, threads=THREADS), []
+    or the segmentation or hybrid pipeline (whose second voices come with it)."""
     from speechproc.engines.models import load_campplus, load_segmentation
+    from speechproc.stages import diarize_hybrid, diarize_segmentation, diarize_windows
 
-    found = diarize_segmentation.diarize(audio, load_segmentation(), load_campplus(), threads=THREADS)
+    if embedding == SEGMENTATION:
+        found = diarize_segmentation.diarize(audio, load_segmentation(), load_campplus(), threads=THREADS)
+    elif embedding == HYBRID:
+        found = diarize_hybrid.diarize(audio, load_segmentation(), threads=THREADS)
+    else:
+        return diarize_windows.diarize(audio, backend=embedding, threads=THREADS), []
     return found.segments, found.overlaps
 
 
 def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict:
-    from speechproc.stages import diarize
+    from speechproc.stages.speaker_clusters import second_speakers
 
     length_ms = len(audio) * 1000 // 16000
     start = time.perf_counter()
     segments, second_voices = diarized(audio, embedding)
     took = time.perf_counter() - start
     hypothesis = [(g.s, g.e, g.speaker) for g in segments]
-    if embedding == SEGMENTATION:
+    if embedding in PIPELINES:
         hypothesis += second_voices
     scores = der(reference, hypothesis, length_ms)
     row = {"file": name, "seconds": round(length_ms / 1000, 1),
            "speakers_ref": len({str(sp) for *_, sp in reference}),
            "speakers_found": len({g.speaker for g in segments}),
            **{k: round(v, 4) for k, v in scores.items()}, "diarize_s": round(took, 2)}
-    if OVERLAP and embedding != SEGMENTATION:
+    if OVERLAP and embedding not in PIPELINES:
         from speechproc.engines.models import load_segmentation
         from speechproc.engines.segmentation import overlap_regions
 
@@ -212,7 +216,7 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
         overlaps = overlap_regions(load_segmentation(), audio)
         row["overlap_s"] = round(time.perf_counter() - start, 2)
         row["overlap_found_s"] = round(sum(e - s for s, e in overlaps) / 1000, 1)
-        row["der_with_overlap"] = round(der(reference, hypothesis + diarize.second_speakers(segments, overlaps),
+        row["der_with_overlap"] = round(der(reference, hypothesis + second_speakers(segments, overlaps),
                                             length_ms)["der"], 4)
     return row
 
@@ -222,7 +226,8 @@ def run(embedding: str, asr_times: dict[str, float]) -> dict:
     from speechproc.stages import diarize
     from speechproc.stages.options import DiarizationOptions
 
-    diarize.prepare(DiarizationOptions(embedding="campplus" if embedding == SEGMENTATION else embedding))
+    diarize.prepare(DiarizationOptions(embedding="campplus" if embedding in PIPELINES else embedding,
+                                       diarizer=embedding if embedding in PIPELINES else "windows"))
     rows = []
     for name, path, reference in references():
         audio = mono(path)

@@ -15,7 +15,7 @@ several recordings per speaker (LibriSpeech, VCTK, VoxCeleb1, CMU ARCTIC, AISHEL
    threshold: every test recording against everyone enrolled (named right, named wrong, not named), and
    against everyone but its own speaker (any name is wrong).
 3. Conversations: 3-4 speakers' test recordings (not the enrolled ones) joined turn by turn with 0.3 s
-   pauses, mixed to one channel, diarized (`diarize.diarize_voices`) and named, with one of the speakers
+   pauses, mixed to one channel, diarized (`diarize_windows.diarized`) and named, with one of the speakers
    not enrolled. Reported: the share of speech named right, named wrong, left unnamed; DER (no collar) and
    whether the speaker count is right.
 
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc import media  # noqa: E402
-from speechproc.stages import diarize, identify  # noqa: E402
+from speechproc.stages import diarize_windows, identify  # noqa: E402
 from speechproc.stages.options import SPEAKER_MATCH_THRESHOLD, EnrolledSpeaker  # noqa: E402
 
 AUDIO = (".flac", ".wav", ".mp3", ".m4a", ".ogg", ".opus")
@@ -162,7 +162,7 @@ def conversation(speakers: dict[str, dict], rng: random.Random) -> tuple[np.ndar
     gap = np.zeros(int(GAP_S * media.ASR_RATE), dtype=np.float32)
     for who, audio in turns:
         audio = audio / max(float(np.max(np.abs(audio))), 1e-6) * 0.5
-        for s, e in diarize.speech_regions(audio):
+        for s, e in diarize_windows.speech_regions(audio):
             reference.append((at * 1000 // media.ASR_RATE + s, at * 1000 // media.ASR_RATE + e, who))
         pieces += [audio.astype(np.float32), gap]
         at += len(audio) + len(gap)
@@ -187,7 +187,8 @@ def conversations(speakers: dict[str, dict], count: int, threshold: float) -> di
         audio, reference = conversation(speakers, rng)
         present = sorted({who for _, _, who in reference})
         stranger = rng.choice(present)
-        segments, voices = diarize.diarize_voices(audio)
+        found = diarize_windows.diarized(audio)
+        segments, voices = found.segments, found.voices
         labels = sorted(voices)
         named = identify.identify([voices[k] for k in labels], people(speakers, leave_out=stranger), threshold)
         name_of = {k: (p.name if p is not None else f"Speaker {k}") for k, p in zip(labels, named)}

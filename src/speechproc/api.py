@@ -34,7 +34,7 @@ from speechproc.config.resolving import resolve
 from speechproc.config.settings import Settings
 from speechproc.delivery import outbox
 from speechproc.engines import inventory
-from speechproc.formats import TEXT_FORMATS, openpgp, v3json
+from speechproc.formats import TEXT_FORMATS, openpgp, rttm, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.report import writing as reports
 from speechproc.stages.pipeline import needed
@@ -59,7 +59,8 @@ __all__ = [
 Configuration = Settings | Mapping[str, Any] | str | Path | None
 MediaPart = Literal["item", "metadata", "progress", "streams"]
 
-TRANSCRIPT_FORMATS = TEXT_FORMATS  # the text formats of `get_transcript` (besides json)
+TRANSCRIPT_FORMATS = TEXT_FORMATS  # the text formats of `get_transcript` (besides json), alternate formats too
+SPEAKER_FORMATS = ("rttm",)  # and who spoke when, as `run --rttm` writes it
 EXPORT_FORMATS = exports.FORMATS  # the formats of `export`
 
 
@@ -87,7 +88,7 @@ def process(paths: list[str | Path], settings: Configuration = None, metadata: M
             *, out_dir: str | Path | None = None, force: bool = False, reporter: Reporter | None = None,
             catalog: Catalog | None = None, deliver: bool = True, workers: int | None = 1, engine: str = "local",
             ray_address: str | None = None, metadata_csv: str | Path | None = None,
-            report: bool = False) -> BatchResult:
+            report: bool = False, rttm: bool = False) -> BatchResult:
     """`speechproc run`: process every recording under `paths` (see `runner.process` and `RunOptions`).
     With `engine` "ray", Ray and the cluster at `ray_address` are checked first, then the configuration
     and the metadata (a file's path or a dict) are read; ConfigurationError before anything is done."""
@@ -96,7 +97,7 @@ def process(paths: list[str | Path], settings: Configuration = None, metadata: M
     settings = _settings(settings)
     common = config_v3.load_metadata(metadata) if isinstance(metadata, str | Path) else dict(metadata or {})
     run = runner.RunOptions(metadata=common, metadata_csv=metadata_csv, out_dir=out_dir, force=force, report=report,
-                            deliver=deliver, workers=workers, engine=engine, ray_address=ray_address)
+                            rttm=rttm, deliver=deliver, workers=workers, engine=engine, ray_address=ray_address)
     return runner.process(paths, settings, run, reporter=reporter, catalog=catalog)
 
 
@@ -147,7 +148,8 @@ list_media = reading.list_media
 
 def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None = None,
                    catalog: Catalog | None = None) -> results.TranscriptResponse | str:
-    """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats) or one text format."""
+    """`GET /media/{id}/transcript[/fmt]`: JSON (optionally with alternate formats), one text format, or who spoke
+    when as RTTM (`fmt` "rttm": the file `run --rttm` writes)."""
     with using(catalog) as cat:
         row = reading.media_row(cat, media_id)
     item = row["item"]
@@ -155,6 +157,8 @@ def get_transcript(media_id: str, fmt: str = "json", include: list[str] | None =
         raise openpgp.not_readable(media_id, "transcript")
     if item["status"] != "finished" or "transcript" not in item:
         raise TranscriptNotReady()
+    if fmt == "rttm":
+        return rttm.of_item(item, rttm.file_id_of(Path(row["outputs"].get("json", "")).name, media_id))
     stored = stored_transcript(item, Settings(row["configuration"]).language)
     if fmt == "json":
         return {**v3json.summary(item), "transcript": stored.with_alternate_formats(item["transcript"], include or [])}

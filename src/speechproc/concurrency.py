@@ -56,6 +56,8 @@ def ordered(function: Callable[[Item], Result], items: Iterable[Item], workers: 
         futures.append(future)
         todo.put((future, item))
     stop = threading.Event()
+    done: Future = Future()
+    done.set_result(None)
 
     def work() -> None:
         while not stop.is_set():
@@ -73,8 +75,10 @@ def ordered(function: Callable[[Item], Result], items: Iterable[Item], workers: 
     for k in range(max(1, min(workers, len(futures)))):
         threading.Thread(target=work, name=f"{name}-{k}", daemon=True).start()
     try:
-        for future in futures:
-            yield _result(future)
+        for k in range(len(futures)):
+            result = _result(futures[k])
+            futures[k] = done  # its result is let go of once given: a long run never holds them all
+            yield result
     finally:
         stop.set()
         for future in futures:

@@ -276,6 +276,7 @@ class Conversation:
     channels: list[Channel] = field(default_factory=list)
     diarized_speakers: list[str] = field(default_factory=list)  # set when one channel holds several speakers
     diarized_voices: dict[str, np.ndarray] = field(default_factory=dict)  # internal: their voices (CAM++ embeddings)
+    diarized_pieces: dict[str, np.ndarray] = field(default_factory=dict)  # internal: the embeddings each voice is made of
     speaker_roles: dict[str, str] = field(default_factory=dict)  # an enrolled speaker's role, by name
     overlapped: list[tuple[int, int, str]] = field(default_factory=list)  # (s, e, speaker) talking over another
     recognized: list[RecognizedWord] = field(default_factory=list)

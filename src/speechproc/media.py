@@ -158,10 +158,13 @@ def _wav_header(path: Path) -> dict[str, int]:
     return {}
 
 
+FINITE_BLOCK = 1 << 22  # samples checked at once (a long recording is never checked in one temporary array)
+
+
 def finite(samples: np.ndarray) -> np.ndarray:
     """`samples` with NaN and infinity (a float recording may hold them) made silence; the same array when
     every sample is finite."""
-    if np.all(np.isfinite(samples)):
+    if all(np.isfinite(samples[i:i + FINITE_BLOCK]).all() for i in range(0, len(samples), FINITE_BLOCK)):
         return samples
     return np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)
 

@@ -16,7 +16,7 @@ from speechproc.batch.reuse import url_key
 from speechproc.config.settings import Settings
 from speechproc.conversation import MediaFacts, RecognizedWord
 from speechproc.errors import ErrorBody, body_of
-from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, TEXT_FORMATS, get_writer
+from speechproc.formats import INSIGHTS_SUFFIX, JSON_SUFFIX, REPORT_SUFFIX, RTTM_SUFFIX, TEXT_FORMATS, get_writer
 from speechproc.media import MEDIA_EXTENSIONS
 from speechproc.paths import absolute, shown
 from speechproc.stages.options import Options
@@ -111,9 +111,10 @@ def _walk(folder: Path, note: Callable[[str], None]) -> Iterator[Path]:
 
 
 def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False,
-                 insights: bool = False) -> dict[Path | str, dict[str, Path]]:
+                 insights: bool = False, rttm: bool = False) -> dict[Path | str, dict[str, Path]]:
     """Output file per format for every input; `call.wav` -> `call.v3.json`, `call.srt`, ... (and with
-    `report`, the HTML call report `call.report.html`; with `insights`, `call.insights.txt`).
+    `report`, the HTML call report `call.report.html`; with `insights`, `call.insights.txt`; with `rttm`,
+    who spoke when, `call.rttm`).
 
     Beside the input, or under `out_dir` mirroring the tree below each folder argument; a URL's under
     `out_dir`, named after the last segment of its path. No two inputs ever share an output file (the
@@ -142,6 +143,8 @@ def output_paths(inputs: list[Input], out_dir: Path | None, report: bool = False
             plain["report"] = base + REPORT_SUFFIX
         if insights:
             plain["insights"] = base + INSIGHTS_SUFFIX
+        if rttm:
+            plain["rttm"] = base + RTTM_SUFFIX
         if any(place / n == inp.path for n in plain.values()):  # never overwrite the input itself
             long_suffixes = {"json": JSON_SUFFIX, "report": REPORT_SUFFIX, "insights": INSIGHTS_SUFFIX}
             plain = {k: inp.path.name + long_suffixes.get(k, Path(n).suffix) for k, n in plain.items()}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, DetectorFindings
-from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, openpgp
+from speechproc.formats import JSON_SUFFIX, TEXT_FORMATS, audio, get_writer, openpgp, rttm
 from speechproc.formats.insights_text import render as insights_text
 from speechproc.formats.stored import writer_language
 from speechproc.paths import printable
@@ -56,14 +56,17 @@ def publish_item(body: MediaItem, conv: Conversation, outputs: dict[str, Path], 
 def contents(body: MediaItem, conv: Conversation, places: dict[str, Path], recording: Path | None,
              source: Path | None = None, encryption: openpgp.PublicKey | None = None) -> Iterator[tuple[str, Sealable]]:
     """The content of each output `places` names, in the order written, each made when its turn comes: the
-    copies of `recording` (none without one), the text formats, the HTML call report (drawn once the redacted
-    audio it plays is in place; none when drawing it fails), the insights, and the v3 JSON last."""
+    copies of `recording` (none without one), the text formats (and RTTM, when asked for), the HTML call report
+    (drawn once the redacted audio it plays is in place; none when drawing it fails), the insights, and the v3
+    JSON last."""
     if recording is not None:
         yield from recording_copies(recording, conv.detectors or [], places, encryption).items()
     page = _report(body, places, source)
     lang = writer_language(conv.language)
     for name in TEXT_FORMATS:
         yield name, get_writer(name, lang).render(conv.words)
+    if "rttm" in places:
+        yield "rttm", rttm.of_item(body, rttm.file_id_of(places["json"].name, body["mediaId"]))
     if page is not None:
         yield "report", page
     if "insights" in places:

@@ -6,6 +6,7 @@ catalog. One bad input fails its own item only. Items left running by a killed p
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -60,6 +61,7 @@ class RunOptions:
     out_dir: str | Path | None = None  # where the outputs go; None: beside each recording
     force: bool = False  # process unchanged recordings again
     report: bool = False  # also write each item's HTML call report
+    rttm: bool = False  # also write who spoke when as RTTM
     deliver: bool = True  # send the callbacks that are due at the end
     workers: int | None = 1  # jobs at once; None: as `workers.plan_workers` decides
     engine: str = "local"  # local or ray
@@ -96,7 +98,7 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
         # an input that cannot be read at all (missing, a looping link) fails with no output files
         options = build_options(settings)
         names = output_paths([i for i in inputs if i.remote or unreadable(i.path) is None], out, run.report,
-                             options.insights.requested)
+                             options.insights.requested, run.rttm)
         if run.engine == "ray":
             threads = settings.local("threads") or 1
             pool: Engine = distributed.RayPool(run.ray_address, run.workers, threads)
@@ -223,7 +225,9 @@ class _Batch:
             if state != "claimed":
                 assert row is not None  # the finished item, or the one being processed elsewhere
                 if state == "finished" and "report" in self.names.get(inp.key, {}):
-                    row = _report_of_skipped(row, self.catalog, self.reporter)
+                    row = _of_skipped(reporting.report_of_unchanged, "report", row, self.catalog, self.reporter)
+                if state == "finished" and "rttm" in self.names.get(inp.key, {}):
+                    row = _of_skipped(reporting.rttm_of_unchanged, "RTTM", row, self.catalog, self.reporter)
                 return _skipped(inp, state, row, self.reporter)
             outputs = {} if problem else self.names.get(inp.key, {})
             if self.settings.public_key is not None:  # every file of an encrypted item is written as NAME.gpg
@@ -370,15 +374,17 @@ def record(result: JobResult, settings: Settings, catalog: Catalog) -> JobResult
         return replace(result, status="failed", item=body, error=first)
 
 
-def _report_of_skipped(row: MediaRow, catalog: Catalog, reporter: Reporter) -> MediaRow:
-    """The call report of an unchanged item, from its stored result (`reporting.report_of_unchanged`); a
-    failure to write it is a note: the item stays as it was."""
+def _of_skipped(write: Callable[[MediaRow, Catalog], MediaRow], what: str, row: MediaRow, catalog: Catalog,
+                reporter: Reporter) -> MediaRow:
+    """An output of an unchanged item asked for in this run, written from its stored result by `write`
+    (`reporting.report_of_unchanged`, `rttm_of_unchanged`); a failure to write it is a note: the item stays
+    as it was."""
     try:
-        return reporting.report_of_unchanged(row, catalog)
+        return write(row, catalog)
     except E.SpeechprocError as exc:
-        reporter.note(f"media {row['media_id']}: report not written ({exc.message})")
+        reporter.note(f"media {row['media_id']}: {what} not written ({exc.message})")
     except Exception as exc:
-        reporter.note(f"media {row['media_id']}: report not written ({type(exc).__name__}: {exc})")
+        reporter.note(f"media {row['media_id']}: {what} not written ({type(exc).__name__}: {exc})")
     return row
 
 

@@ -78,18 +78,22 @@ def main() -> None:
 @click.option("--report", "with_report", is_flag=True,
               help="Also write each item's HTML call report, NAME.report.html, beside its other outputs (see "
                    "`speechproc report`); an unchanged item that is skipped gets one from its stored result.")
+@click.option("--rttm", "with_rttm", is_flag=True,
+              help="Also write who spoke when as RTTM, NAME.rttm, beside the other outputs (each speaker's voice "
+                   "activity, for diarization scorers such as dscore or pyannote.metrics; speaker names "
+                   "percent-encoded); an unchanged item that is skipped gets one from its stored result.")
 @click.option("--ray-address", metavar="ADDR", type=TEXT,
               help="With --engine ray: the cluster to join (HOST:PORT of `ray start --head`, or 'auto' for the "
                    "one running on this machine). Without it a local Ray is started for this run.")
 @v3_errors
 def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | None, metadata_csv: str | None,
         out_dir: str | None, force: bool, quiet: bool, workers: int | None, engine: str, with_report: bool,
-        ray_address: str | None) -> None:
+        with_rttm: bool, ray_address: str | None) -> None:
     """Transcribe and analyse recordings: files, folders walked recursively, or http(s) URLs.
 
     Each recording becomes a media item; its outputs go beside it (call.wav ->
-    call.v3.json, call.txt, call.srt, call.vtt, call.dfxp, and with --report
-    call.report.html) or under --out. A URL is downloaded first (its outputs go
+    call.v3.json, call.txt, call.srt, call.vtt, call.dfxp, with --report
+    call.report.html, with --rttm call.rttm) or under --out. A URL is downloaded first (its outputs go
     under --out, named after its path; its query string is never shown or kept).
     Recordings whose content and configuration are unchanged since a finished run
     are skipped.
@@ -109,7 +113,7 @@ def run(paths: tuple[str, ...], config_file: str | None, metadata_file: str | No
     try:  # Ray, then the configuration, then the metadata are checked first: exit 2 before anything is done
         batch = api.process(list(paths), config_file, metadata_file, out_dir=out_dir, force=force, reporter=reporter,
                             workers=None if workers == AUTO else workers, engine=engine, ray_address=ray_address,
-                            metadata_csv=metadata_csv, report=with_report)
+                            metadata_csv=metadata_csv, report=with_report, rttm=with_rttm)
     except SpeechprocError:
         raise
     except KeyboardInterrupt as exc:
@@ -148,8 +152,10 @@ cli_media.add_commands(main)
 
 @main.command()
 @click.argument("media_id", type=TEXT)
-@click.option("--format", "fmt", default="json", show_default=True, type=click.Choice(["json", *api.TRANSCRIPT_FORMATS]),
-              help="Output format.")
+@click.option("--format", "fmt", default="json", show_default=True,
+              type=click.Choice(["json", *api.TRANSCRIPT_FORMATS, *api.SPEAKER_FORMATS]),
+              help="Output format: the v3 JSON, a caption or text format, or rttm (who spoke when, for "
+                   "diarization scorers).")
 @click.option("--include-alternate-format", "include", multiple=True, type=click.Choice(list(api.TRANSCRIPT_FORMATS)),
               help="With --format json: add this format, Base64 encoded (repeatable).")
 @v3_errors
@@ -162,6 +168,7 @@ def transcript(media_id: str, fmt: str, include: tuple[str, ...]) -> None:
     Example:
       speechproc transcript 6f1c...-... --format srt
       speechproc transcript 6f1c...-... --include-alternate-format webvtt
+      speechproc transcript 6f1c...-... --format rttm > call.rttm
     """
     if include and fmt != "json":
         raise click.UsageError("--include-alternate-format goes with --format json")

@@ -70,9 +70,9 @@ def _check_local_choices(local: dict, path: str) -> None:
     if local.get("speakers") not in (None, 1) and local.get("diarization", True) and local["speakers"] < least:
         raise invalid(f"{path}.minSpeakers", f"{least} is more than speakers ({local['speakers']}), which fixes "
                       "the count")
-    if local.get("diarizer") == "segmentation" and local.get("speakerEmbedding") == "resemblyzer":
-        raise invalid(f"{path}.diarizer", "the segmentation diarizer uses CAM++ embeddings: set speakerEmbedding: "
-                      "campplus, or diarizer: windows for resemblyzer")
+    if local.get("diarizer") in ("segmentation", "hybrid") and local.get("speakerEmbedding") == "resemblyzer":
+        raise invalid(f"{path}.diarizer", f"the {local['diarizer']} diarizer uses CAM++ embeddings: set "
+                      "speakerEmbedding: campplus, or diarizer: windows for resemblyzer")
     if "topicTaxonomy" in local:
         try:
             taxonomy.load(local["topicTaxonomy"])

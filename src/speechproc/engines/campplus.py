@@ -51,23 +51,78 @@ def _povey_window() -> np.ndarray:
     return ((0.5 - 0.5 * np.cos(2 * np.pi * n / (FRAME - 1))) ** 0.85).astype(np.float32)
 
 
-def fbank(samples: np.ndarray, block: int = 8192) -> np.ndarray:
+FBANK_BLOCK = 8192  # frames computed at once
+
+
+def fbank(samples: np.ndarray, block: int = FBANK_BLOCK) -> np.ndarray:
     """Kaldi-compatible 80-band log-Mel filterbank of 16 kHz audio (no dither, DC removed, pre-emphasis
     0.97, Povey window, 512-point FFT, power, snip edges): (frames, 80), one frame every 10 ms.
     Computed in blocks of frames so memory stays flat on long recordings."""
     samples = np.asarray(samples, dtype=np.float32)
-    n_frames = 0 if len(samples) < FRAME else 1 + (len(samples) - FRAME) // SHIFT
+    n_frames = frame_count(len(samples))
     out = np.empty((n_frames, MEL_BINS), dtype=np.float32)
-    banks, window, eps = _kaldi_mel_banks(), _povey_window(), np.finfo(np.float32).eps
     for lo in range(0, n_frames, block):
-        idx = (np.arange(lo, min(lo + block, n_frames)) * SHIFT)[:, None] + np.arange(FRAME)[None, :]
-        frames = samples[idx]
-        frames = frames - frames.mean(axis=1, keepdims=True)
-        frames = np.concatenate([frames[:, :1] * (1 - PREEMPHASIS), frames[:, 1:] - PREEMPHASIS * frames[:, :-1]],
-                                axis=1) * window
-        power = np.abs(np.fft.rfft(frames, n=FFT, axis=1)) ** 2
-        out[lo: lo + len(idx)] = np.log(np.maximum(power.astype(np.float32) @ banks, eps))
+        out[lo: min(lo + block, n_frames)] = _fbank_frames(samples, lo, min(lo + block, n_frames))
     return out
+
+
+def frame_count(samples: int) -> int:
+    """Filterbank frames of a recording of `samples` samples."""
+    return 0 if samples < FRAME else 1 + (samples - FRAME) // SHIFT
+
+
+def _fbank_frames(samples: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Frames lo..hi of `fbank`, computed together (the same numbers only for the same lo and hi)."""
+    banks, window, eps = _kaldi_mel_banks(), _povey_window(), np.finfo(np.float32).eps
+    idx = (np.arange(lo, hi) * SHIFT)[:, None] + np.arange(FRAME)[None, :]
+    frames = samples[idx]
+    frames = frames - frames.mean(axis=1, keepdims=True)
+    frames = np.concatenate([frames[:, :1] * (1 - PREEMPHASIS), frames[:, 1:] - PREEMPHASIS * frames[:, :-1]],
+                            axis=1) * window
+    power = np.abs(np.fft.rfft(frames, n=FFT, axis=1)) ** 2
+    return np.log(np.maximum(power.astype(np.float32) @ banks, eps))
+
+
+class Filterbanks:
+    """`fbank(samples)` read a slice at a time without ever holding it whole: each block of FBANK_BLOCK frames
+    is computed when first read, exactly as `fbank` computes it (so the numbers are the same), and the few
+    read last are kept. Slices of it are arrays; it is safe to read from several threads."""
+
+    KEPT_BLOCKS = 4
+
+    def __init__(self, samples: np.ndarray) -> None:
+        import threading
+
+        self._samples = np.asarray(samples, dtype=np.float32)
+        self._frames = frame_count(len(self._samples))
+        self._kept: dict[int, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._frames
+
+    def _block(self, index: int) -> np.ndarray:
+        with self._lock:
+            found = self._kept.pop(index, None)
+            if found is None:
+                lo = index * FBANK_BLOCK
+                found = _fbank_frames(self._samples, lo, min(lo + FBANK_BLOCK, self._frames))
+            self._kept[index] = found  # the most recently read last
+            while len(self._kept) > self.KEPT_BLOCKS:
+                self._kept.pop(next(iter(self._kept)))
+            return found
+
+    def __getitem__(self, wanted: slice) -> np.ndarray:
+        lo, hi, step = wanted.indices(self._frames)
+        if step != 1:
+            raise ValueError("Filterbanks: only contiguous slices")
+        if hi <= lo:
+            return np.zeros((0, MEL_BINS), dtype=np.float32)
+        pieces = []
+        for index in range(lo // FBANK_BLOCK, (hi - 1) // FBANK_BLOCK + 1):
+            first = index * FBANK_BLOCK
+            pieces.append(self._block(index)[max(lo - first, 0): hi - first])
+        return pieces[0].copy() if len(pieces) == 1 else np.concatenate(pieces)
 
 
 # --- the network -----------------------------------------------------------------------------------------
@@ -239,7 +294,7 @@ def load(path: Path, expected_sha256: str | None = None):  # -> torch.nn.Module
     return network
 
 
-def embed_spans(network, features: np.ndarray, regions: list[tuple[int, int]], starts: np.ndarray,
+def embed_spans(network, features: np.ndarray | Filterbanks, regions: list[tuple[int, int]], starts: np.ndarray,
                 lengths: np.ndarray, chunk: int = 2000, threads: int = 1) -> np.ndarray:
     """One L2-normalised embedding per window, the network run over the speech rather than once per window.
 
@@ -295,7 +350,8 @@ def _pieces(laid: np.ndarray, total: int, longest: int, chunk: int) -> list[tupl
     return pieces
 
 
-def _laid_out(features: np.ndarray, regions: list[tuple[int, int]], offsets: np.ndarray, lo: int, hi: int) -> np.ndarray:
+def _laid_out(features: np.ndarray | Filterbanks, regions: list[tuple[int, int]], offsets: np.ndarray, lo: int,
+              hi: int) -> np.ndarray:
     """Frames lo..hi of the regions' frames laid end to end (a copy)."""
     pieces = []
     first_region = int(np.searchsorted(offsets, lo, side="right") - 1)

@@ -110,19 +110,23 @@ class StreamingSileroVAD(fw_vad.SileroVADModel):
             return super().__call__(audio, num_samples, context_size_samples)
         return self._run(audio, len(audio) // VAD_WINDOW - 1, audio[-VAD_WINDOW:])
 
-    def probabilities(self, audio: np.ndarray) -> np.ndarray:
-        """What the model gives for `audio` zero-padded to whole windows as faster-whisper pads it (always
-        by 1 to VAD_WINDOW samples), without that padded copy of the whole input."""
+    def probabilities(self, audio: np.ndarray, scale: float | None = None) -> np.ndarray:
+        """What the model gives for `audio` (times `scale`) zero-padded to whole windows as faster-whisper pads it
+        (always by 1 to VAD_WINDOW samples), without that padded copy of the whole input."""
         whole = len(audio) // VAD_WINDOW
         tail = np.zeros(VAD_WINDOW, dtype=np.float32)
         tail[: len(audio) - whole * VAD_WINDOW] = audio[whole * VAD_WINDOW:]
-        return self._run(audio, whole, tail)
+        return self._run(audio, whole, tail, scale)
 
-    def _run(self, audio: np.ndarray, whole: int, tail: np.ndarray) -> np.ndarray:
+    def _run(self, audio: np.ndarray, whole: int, tail: np.ndarray, scale: float | None = None) -> np.ndarray:
         """The model over windows 0..whole-1 of `audio` and then `tail`, VAD_BATCH at a time with the state carried
         over. Each window's context is the end of the window before it (zeros for the first), and the last
-        window's own end is zeroed, as faster-whisper does (its context view writes through)."""
+        window's own end is zeroed, as faster-whisper does (its context view writes through). With `scale`,
+        every window is multiplied by `np.float32(scale)` as it is read: the numbers of a scaled copy."""
+        factor = np.float32(scale) if scale is not None else None
         tail = tail.astype(np.float32, copy=True)
+        if factor is not None:
+            tail *= factor
         tail[-VAD_CONTEXT:] = 0
         total = whole + 1
         h = np.zeros((1, 1, 128), dtype=np.float32)
@@ -136,6 +140,8 @@ class StreamingSileroVAD(fw_vad.SileroVADModel):
             if inside > 0:
                 batch[:inside, VAD_CONTEXT:] = audio[first * VAD_WINDOW:(first + inside) * VAD_WINDOW].reshape(
                     inside, VAD_WINDOW)
+                if factor is not None:
+                    batch[:inside, VAD_CONTEXT:] *= factor
             if last == total:
                 batch[-1, VAD_CONTEXT:] = tail
             batch[1:, :VAD_CONTEXT] = batch[:-1, -VAD_CONTEXT:]
@@ -152,11 +158,12 @@ def _streaming_vad_model() -> StreamingSileroVAD:
 
 
 def speech_timestamps(audio: np.ndarray, vad_options: fw_vad.VadOptions | None = None, sampling_rate: int = 16000,
-                      **kwargs) -> list[dict[str, int]]:
+                      scale: float | None = None, **kwargs) -> list[dict[str, int]]:
     """faster-whisper's `get_speech_timestamps`: the same speech chunks (start and end samples), decided the same
-    way from the same probabilities, without its padded copy of the whole input."""
+    way from the same probabilities, without its padded copy of the whole input. With `scale`, those of
+    `audio * np.float32(scale)`, each window scaled as it is read (no scaled copy of the whole input)."""
     options = vad_options or fw_vad.VadOptions(**kwargs)
-    probabilities = _streaming_vad_model().probabilities(np.asarray(audio, dtype=np.float32))
+    probabilities = _streaming_vad_model().probabilities(np.asarray(audio, dtype=np.float32), scale)
     speeches = _speech(probabilities.reshape(-1), options, sampling_rate, len(audio))
     return _padded(speeches, options, sampling_rate, len(audio))
 

@@ -3,8 +3,9 @@
 The network reads 10 s of 16 kHz audio and gives, every 16.875 ms, log-probabilities of 7 "powerset" classes:
 nobody, one of three local speakers, or two of them at once. Slid over a recording (10 s chunks every 2.5 s,
 the last one zero-padded), it gives `local_activity`, who of each chunk's local speakers talks in each frame
-(the segmentation diarizer's first step), and `overlap_regions`, where two speakers talk at once (the class
-probabilities of every frame averaged over the chunks that hold it, over 0.5).
+(the segmentation diarizer's first step), `frame_probabilities`, where someone speaks and where two speakers talk
+at once (the class probabilities of every frame averaged over the chunks that hold it: the hybrid diarizer's
+speech), and `overlap_regions`, where two speakers talk at once (over 0.5).
 
     waveform -> instance norm -> sinc filterbank (80 band-pass filters, 251 taps, stride 10) -> |.| ->
     max-pool 3 -> instance norm -> leaky ReLU -> [conv 5 -> max-pool 3 -> instance norm -> leaky ReLU] x 2 ->
@@ -37,6 +38,9 @@ FRAMES_PER_CHUNK = 589
 TWO_SPEAKERS = (4, 5, 6)  # the powerset classes {0,1}, {0,2}, {1,2}
 THRESHOLD = 0.5
 BATCH = 8  # chunks per network call
+# The powerset classes as who of a chunk's three local speakers talks.
+POWERSET = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+LOCAL_SPEAKERS = 3
 
 
 def _network():  # -> torch.nn.Module
@@ -165,20 +169,23 @@ def _chunk_probabilities(network, samples: np.ndarray, step_s: float = STEP_S, t
     """(first frame, class probabilities (FRAMES_PER_CHUNK, 7)) of each 10 s chunk, one every `step_s` (the
     last zero-padded); the first frame counts frames of FRAME_STEP_S from the start of `samples`. The chunks
     go through the network BATCH at a time, `threads` batches side by side: the batches depend on the
-    recording alone, so the numbers do not depend on the threads."""
+    recording alone, so the numbers do not depend on the threads. Each batch copies only its own chunks (the
+    last zero-padded): no copy of a long recording is made."""
     import torch
 
     from speechproc.concurrency import ordered
 
     starts = chunk_starts(len(samples), step_s)
-    padded = np.zeros(starts[-1] + CHUNK, dtype=np.float32)
-    padded[:len(samples)] = samples
-    audio = torch.from_numpy(padded)
+
+    def chunk_at(start: int) -> np.ndarray:
+        piece = np.zeros(CHUNK, dtype=np.float32)
+        piece[:max(0, min(CHUNK, len(samples) - start))] = samples[start:start + CHUNK]
+        return piece
 
     def batch_of(first: int) -> np.ndarray:
+        batch = np.stack([chunk_at(s) for s in starts[first:first + BATCH]])[:, None]
         with torch.inference_mode():
-            batch = torch.stack([audio[s:s + CHUNK] for s in starts[first:first + BATCH]])[:, None]
-            return network(batch).exp().double().numpy()
+            return network(torch.from_numpy(batch)).exp().double().numpy()
 
     firsts = range(0, len(starts), BATCH)
     for first, found in zip(firsts, ordered(batch_of, firsts, threads, "speechproc-segmentation")):
@@ -191,20 +198,51 @@ def frames_of(samples: int) -> int:
     return math.ceil(samples / RATE / FRAME_STEP_S)
 
 
+@dataclass
+class FrameProbabilities:
+    """Per frame of a recording (every FRAME_STEP_S), averaged over the chunks that hold it: the probability
+    that someone speaks, and that two speakers talk at once."""
+
+    speech: np.ndarray
+    two: np.ndarray
+    alone: np.ndarray  # (chunks, LOCAL_SPEAKERS) seconds each local speaker of a chunk talks alone (its argmax)
+
+
+def frame_probabilities(network, samples: np.ndarray, step_s: float = STEP_S, threads: int = 1) -> FrameProbabilities:
+    """The network's classes over 16 kHz mono `samples` (10 s chunks every `step_s`, `threads` batches side by
+    side: the same numbers for any), averaged per frame, one chunk at a time (of each chunk only how long each
+    of its local speakers talks alone is kept)."""
+    last = chunk_starts(len(samples), step_s)[-1]
+    two = np.zeros(round(last / RATE / FRAME_STEP_S) + FRAMES_PER_CHUNK)
+    speech = np.zeros_like(two)
+    counted = np.zeros_like(two)
+    alone = []
+    for first, chunk in _chunk_probabilities(network, samples, step_s, threads):
+        two[first:first + len(chunk)] += chunk[:, list(TWO_SPEAKERS)].sum(axis=-1)
+        speech[first:first + len(chunk)] += 1.0 - chunk[:, 0]
+        counted[first:first + len(chunk)] += 1
+        alone.append(np.bincount(np.argmax(chunk, axis=1), minlength=len(POWERSET))[1:1 + LOCAL_SPEAKERS] * FRAME_STEP_S)
+    frames = frames_of(len(samples))
+    counted = np.maximum(counted, 1)
+    return FrameProbabilities((speech / counted)[:frames], (two / counted)[:frames],
+                              np.array(alone, dtype=np.float64).reshape(-1, LOCAL_SPEAKERS))
+
+
 def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:
     """Per frame (every FRAME_STEP_S), the probability that two speakers talk, averaged over the chunks."""
-    last = chunk_starts(len(samples))[-1]
-    total = np.zeros(round(last / RATE / FRAME_STEP_S) + FRAMES_PER_CHUNK)
-    counted = np.zeros_like(total)
-    for first, chunk in _chunk_probabilities(network, samples):
-        total[first:first + len(chunk)] += chunk[:, list(TWO_SPEAKERS)].sum(axis=-1)
-        counted[first:first + len(chunk)] += 1
-    return (total / np.maximum(counted, 1))[:frames_of(len(samples))]
+    return frame_probabilities(network, samples).two
 
 
-# The powerset classes as who of a chunk's three local speakers talks.
-POWERSET = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1]], dtype=np.uint8)
-LOCAL_SPEAKERS = 3
+def spans_above(probability: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """(start, end) in ms of each run of frames whose `probability` is over `threshold`: from the centre of its
+    first frame to the centre of the first frame after it (of the last frame, at the end)."""
+    above = probability > threshold
+    edges = np.flatnonzero(np.diff(np.r_[0, above.astype(np.int8), 0]))
+    centre = FRAME_SPAN_S / 2
+    return [(round((centre + a * FRAME_STEP_S) * 1000), round((centre + min(b, len(above) - 1) * FRAME_STEP_S) * 1000))
+            for a, b in zip(edges[::2], edges[1::2])]
+
+
 
 
 @dataclass
@@ -235,8 +273,4 @@ def overlap_regions(network, samples: np.ndarray, threshold: float = THRESHOLD) 
     first frame over `threshold` to the centre of the first one under it."""
     if len(samples) == 0:
         return []
-    above = two_speaker_probability(network, np.ascontiguousarray(samples, dtype=np.float32)) > threshold
-    edges = np.flatnonzero(np.diff(np.r_[0, above.astype(np.int8), 0]))
-    centre = FRAME_SPAN_S / 2
-    return [(round((centre + a * FRAME_STEP_S) * 1000), round((centre + min(b, len(above) - 1) * FRAME_STEP_S) * 1000))
-            for a, b in zip(edges[::2], edges[1::2])]
+    return spans_above(two_speaker_probability(network, np.ascontiguousarray(samples, dtype=np.float32)), threshold)

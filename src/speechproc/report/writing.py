@@ -13,7 +13,7 @@ from typing import TypedDict, cast
 
 from speechproc import errors as E
 from speechproc.config.documents_io import parse_document, read_bounded
-from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, openpgp
+from speechproc.formats import JSON_SUFFIX, REPORT_SUFFIX, openpgp, rttm
 from speechproc.paths import absolute, printable
 from speechproc.report import call as call_report
 from speechproc.report import corpus as corpus_report
@@ -202,6 +202,24 @@ def report_of_unchanged(row: MediaRow, catalog: Catalog) -> MediaRow:
     page = call_report.page_at(row["item"], place, Path(row["input_path"]), json_file)
     write_own_report(place, page, row, catalog)
     outputs = {**row["outputs"], "report": str(place.absolute())}
+    catalog.media.update(row["media_id"], outputs=outputs)
+    return {**row, "outputs": outputs}
+
+
+def rttm_of_unchanged(row: MediaRow, catalog: Catalog) -> MediaRow:
+    """Write who spoke when (RTTM) of an unchanged (skipped) item from its stored result, beside its .v3.json, as
+    its own output (`formats/rttm.py`); the row with the RTTM among its outputs (as it was, without a .v3.json)."""
+    if "json" not in row["outputs"]:
+        return row
+    if openpgp.is_encrypted(row["item"]):  # its RTTM was written encrypted with it, or cannot be now
+        if "rttm" in row["outputs"] and Path(row["outputs"]["rttm"]).is_file():
+            return row
+        raise E.NotFoundError(E.RESOURCE_NOT_FOUND, f"media {row['media_id']} is encrypted: the catalog keeps none "
+                              "of its results (its RTTM is written, encrypted, when it is processed with --rttm)")
+    place, file_id = rttm.place_of(Path(row["outputs"]["json"]), row["media_id"])
+    write_requested(place, rttm.of_item(row["item"], file_id), catalog, row["media_id"],
+                    _earlier_items(place, row, catalog), None)
+    outputs = {**row["outputs"], "rttm": str(place.absolute())}
     catalog.media.update(row["media_id"], outputs=outputs)
     return {**row, "outputs": outputs}
 

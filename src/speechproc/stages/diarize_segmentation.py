@@ -14,7 +14,7 @@ the networks speechproc carries:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from speechproc.engines import campplus, segmentation
 from speechproc.media import finite
 from speechproc.stages import speaker_clusters as clusters
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS
-from speechproc.stages.speaker_clusters import Segment
+from speechproc.stages.speaker_clusters import Diarized, Segment
 
 
 @dataclass(frozen=True)
@@ -38,17 +38,6 @@ class SegmentationTuning:
 
 
 TUNING = SegmentationTuning()
-
-
-@dataclass
-class Diarized:
-    """Who spoke when: one speaker at a time (`segments`), the second voice where two speak (`overlaps`), and
-    each speaker's voice (the unit centroid of its embeddings). Speakers 0..k-1 by first appearance."""
-
-    segments: list[Segment] = field(default_factory=list)
-    overlaps: list[tuple[int, int, int]] = field(default_factory=list)  # (start ms, end ms, speaker)
-    voices: dict[int, np.ndarray] = field(default_factory=dict)
-    clusters: int = 0  # the speakers the clustering found (one that never holds the floor has no segment)
 
 
 @dataclass

@@ -11,7 +11,11 @@ A voice takes a person's name only when (`identify`):
 - the similarity is at least the threshold (calibrated: `docs/benchmarks.md#speakers-by-name`), and
 - the person is the voice's best match by at least MARGIN over the next person, and
 - the voice is the person's best match among the recording's voices (mutual best): two voices never take
-  one name, and a diarization that split one person in two names only the better half.
+  one name, and a diarization that split one person in two names only the better half, and
+- where the diarization kept the embeddings a speaker's voice was made of (its windows), the speaker is
+  one voice, or every part of it is the person (`mixed`): split in two by k-means, two parts that each hold
+  at least MIXED_SHARE of it and are not as alike as one voice (SAME_VOICE) must both reach the threshold.
+  A cluster that mixes two people is named after neither.
 A voice that matches no one keeps its `Speaker N`.
 """
 from __future__ import annotations
@@ -26,10 +30,12 @@ from speechproc.conversation import Conversation
 from speechproc.engines import inventory
 from speechproc.engines.models import default_threads
 from speechproc.media import finite
-from speechproc.stages import diarize
+from speechproc.stages import diarize_windows
 from speechproc.stages.options import EnrolledSpeaker, IdentifyOptions
 
 MARGIN = 0.05  # the best person's similarity over the second best's, for a name to be given
+MIXED_SHARE = 0.2  # a part of a speaker's windows this large ...
+SAME_VOICE = 0.85  # ... whose centroid is less alike to the other part's than this is another voice
 MIN_ENROLL_SPEECH_S = 5.0  # speech an enrollment needs, in all its recordings together
 MIN_EXEMPLAR_SPEECH_S = 2.0  # and each of them
 MAX_VOICE_SPEECH_S = 180.0  # a voice is computed from at most this much speech of a recording (its first)
@@ -64,12 +70,12 @@ def voice_of(samples: np.ndarray, encoder: str | None = None, threads: int = 1,
     """The voice of 16 kHz mono `samples` (its speech, as the VAD finds it, or `regions` in ms), from at most
     MAX_VOICE_SPEECH_S of speech; None when there is no speech."""
     samples = finite(samples)
-    found = _capped(regions if regions is not None else diarize.speech_regions(samples), MAX_VOICE_SPEECH_S)
+    found = _capped(regions if regions is not None else diarize_windows.speech_regions(samples), MAX_VOICE_SPEECH_S)
     if not found:
         return None
-    tuning = diarize.TUNINGS["campplus"]
-    windows = diarize.plan_windows(found, tuning.window_s, tuning.hop_s)
-    embeddings = diarize.embed(samples, found, windows, "campplus", encoder, threads)
+    tuning = diarize_windows.TUNINGS["campplus"]
+    windows = diarize_windows.plan_windows(found, tuning.window_s, tuning.hop_s)
+    embeddings = diarize_windows.embed(samples, found, windows, "campplus", encoder, threads)
     return Voice(unit(embeddings.mean(axis=0)), sum(e - s for s, e in found) / 1000)
 
 
@@ -85,8 +91,9 @@ def similarities(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker]
 
 
 def identify(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker], threshold: float,
-             margin: float = MARGIN) -> list[EnrolledSpeaker | None]:
-    """For each voice, the person it is (see the module's rules), or None."""
+             margin: float = MARGIN, pieces: Sequence[np.ndarray | None] | None = None) -> list[EnrolledSpeaker | None]:
+    """For each voice, the person it is (see the module's rules), or None. `pieces`: for each voice, the unit
+    embeddings it was made of (None where not kept), for the rule against mixed speakers."""
     if not voices or not people:
         return [None] * len(voices)
     scores = similarities(voices, people)
@@ -97,8 +104,29 @@ def identify(voices: Sequence[np.ndarray], people: Sequence[EnrolledSpeaker], th
         second = scores[i, ranked[1]] if len(people) > 1 else -1.0
         mutual = int(np.argmax(scores[:, best])) == i
         good = scores[i, best] >= threshold and scores[i, best] - second >= margin and mutual
+        parts = pieces[i] if pieces is not None else None
+        if good and parts is not None and mixed(parts, people[best], threshold):
+            good = False
         named.append(people[best] if good else None)
     return named
+
+
+def mixed(pieces: np.ndarray, person: EnrolledSpeaker, threshold: float) -> bool:
+    """Whether a speaker made of the unit embeddings `pieces` holds a voice that is not `person`'s: split in two
+    by k-means, both parts hold MIXED_SHARE of it, are less alike than SAME_VOICE, and one of them is under the
+    threshold to the person's best exemplar."""
+    emb = np.nan_to_num(np.asarray(pieces, dtype=np.float32))
+    if len(emb) < 2:
+        return False
+    halves = diarize_windows.kmeans(emb, 2)
+    shares = np.bincount(halves, minlength=2) / len(halves)
+    if shares.min() < MIXED_SHARE:
+        return False
+    centroids = np.stack([unit(emb[halves == k].mean(axis=0)) for k in (0, 1)])
+    if float(centroids[0] @ centroids[1]) >= SAME_VOICE:
+        return False
+    exemplars = np.asarray(person.exemplars, dtype=np.float32).reshape(-1, emb.shape[1])
+    return float(np.min(np.max(centroids @ exemplars.T, axis=1))) < threshold
 
 
 def enrollment_voices(recordings: Sequence[np.ndarray], names: Sequence[str], encoder: str | None = None,
@@ -132,12 +160,12 @@ def applies(conv: Conversation, options: IdentifyOptions) -> bool:
 
 
 def _speaker_regions(conv: Conversation, speaker: str) -> list[tuple[int, int]]:
-    """The spans (ms) of one speaker's words, merged across pauses under diarize.BRIDGE_MS."""
+    """The spans (ms) of one speaker's words, merged across pauses under diarize_windows.BRIDGE_MS."""
     spans: list[tuple[int, int]] = []
     for word in conv.recognized:
         if word.speaker != speaker or word.e <= word.s:
             continue
-        if spans and word.s - spans[-1][1] < diarize.BRIDGE_MS:
+        if spans and word.s - spans[-1][1] < diarize_windows.BRIDGE_MS:
             spans[-1] = (spans[-1][0], max(spans[-1][1], word.e))
         else:
             spans.append((word.s, word.e))
@@ -173,7 +201,8 @@ def run(conv: Conversation, options: IdentifyOptions, diarized_named: bool = Fal
     if diarized_named and conv.diarized_speakers:
         renameable = set()
     names = list(heard)
-    people = identify([heard[n] for n in names], options.people, options.threshold)
+    pieces = [conv.diarized_pieces.get(n) for n in names]
+    people = identify([heard[n] for n in names], options.people, options.threshold, pieces=pieces)
     renamed = {old: person.name for old, person in zip(names, people) if person is not None and old in renameable}
     taken = set(conv.speakers) - set(renamed)
     renamed = {old: new for old, new in renamed.items() if new not in taken}  # a configured name stays its own

@@ -24,7 +24,7 @@ ENGLISH = ("en-US", "en-UK", "en-AU")  # the languages detectors, discovery, ver
 DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")
 SPEAKER_EMBEDDINGS = ("campplus", "resemblyzer")
-DIARIZERS = ("segmentation", "windows")
+DIARIZERS = ("windows", "hybrid", "segmentation")
 MAX_SPEAKERS = 20
 
 # Settings that more than one stage reads: declared once, each stage's field made from the declaration.
@@ -121,8 +121,9 @@ class DiarizationOptions:
     min_speakers: int = Setting("minSpeakers", 1, Int(minimum=1, maximum=MAX_SPEAKERS),
                                 "The fewest speakers an estimate may find.").field()
     diarizer: str = Setting("diarizer", "windows", Str(enum=DIARIZERS),
-                            "How speakers are found: windows (embeddings of sliding windows, counted by k-means) "
-                            "or segmentation (segmentation-3.0 and CAM++, clustered).").field()
+                            "How speakers are found: windows (embeddings of sliding windows, counted by k-means), "
+                            "hybrid (the same inside segmentation-3.0's speech, with its overlapped speech) or "
+                            "segmentation (segmentation-3.0's speakers per chunk, clustered).").field()
     speaker_names: tuple[str, ...] = Setting(
         "speakerNames", (), Arr(Str(non_empty=True, max_len=64), min_items=1, max_items=MAX_SPEAKERS, unique=True),
         "Names for the speakers that diarization finds, in order of first speech.").field()

@@ -10,10 +10,15 @@ of segmentation-driven diarization (`diarize_segmentation`), on plain arrays.
   one (they talk at the same time, or are told apart by the network inside 10 s).
 - `reconstruct`: per frame of the recording, how many speak (the chunks' count, averaged and rounded) and
   which clusters (the most active, averaged over the chunks that hold the frame).
+- `second_speakers`: who talks besides the speaker holding the floor where two talk at once, for pipelines
+  that find overlapped speech apart from who speaks when.
+
+`Diarized` is what every diarization pipeline gives the stage.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,6 +32,20 @@ class Segment:
     s: int  # ms
     e: int
     speaker: int  # 0-based, numbered by first appearance
+
+
+@dataclass
+class Diarized:
+    """Who spoke when: one speaker at a time (`segments`), the second voice where two speak (`overlaps`), each
+    speaker's voice (the unit centroid of its embeddings) and the unit embeddings it was made of (`pieces`,
+    where the pipeline keeps them: how alike a speaker's own speech is, for naming). Speakers 0..k-1 by
+    first appearance."""
+
+    segments: list[Segment] = field(default_factory=list)
+    overlaps: list[tuple[int, int, int]] = field(default_factory=list)  # (start ms, end ms, speaker)
+    voices: dict[int, np.ndarray] = field(default_factory=dict)
+    clusters: int = 0  # the speakers the clustering found (one that never holds the floor has no segment)
+    pieces: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 def agglomerate(emb: np.ndarray, threshold: float, min_size: int, min_speakers: int = 1,
@@ -176,4 +195,31 @@ def reconstruct(active: np.ndarray, firsts: np.ndarray, clusters: np.ndarray, fr
         picked = ranked[rows, n]
         speaking = level[rows, picked] > 0
         out[rows[speaking], n] = picked[speaking]
+    return out
+
+
+def second_speakers(segments: list[Segment], overlaps: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, speaker) for every stretch where two speakers talk at once: the one talking there besides
+    the speaker whose segments hold it, taken to be the nearest other speaker in time (most often the one just
+    before or after, who starts early or ends late; of two as near, the earlier). `segments` hold one speaker
+    at a time (none overlaps another)."""
+    ordered = sorted(segments, key=lambda g: (g.s, g.e))
+    starts, ends = [g.s for g in ordered], [g.e for g in ordered]
+    out = []
+    for s, e in overlaps:
+        first, end = bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)  # ordered[first:end] meet s..e
+        held: dict[int, int] = {}
+        for g in ordered[first:end]:
+            held[g.speaker] = held.get(g.speaker, 0) + min(e, g.e) - max(s, g.s)
+        main = max(held, key=lambda k: (held[k], -k)) if held else None
+        other = next((g.speaker for g in ordered[first:end] if g.speaker != main), None)
+        left, right = first - 1, end
+        while other is None and (left >= 0 or right < len(ordered)):
+            take_left = right >= len(ordered) or (left >= 0 and s - ordered[left].e <= ordered[right].s - e)
+            g = ordered[left] if take_left else ordered[right]
+            left, right = (left - 1, right) if take_left else (left, right + 1)
+            if g.speaker != main:
+                other = g.speaker
+        if other is not None:
+            out.append((s, e, other))
     return out
