@@ -18,8 +18,10 @@ Scores, per half:
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
-Usage: python benchmarks/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|all] [--threads 2]
+Usage: python benchmarks/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|fresh|all] [--threads 2]
+                                     [--calls benchmarks/insights_calls.json]
                                      [--json benchmarks/insights.result.json] [--show]
+       python benchmarks/insights.py --calls benchmarks/insights_fresh.json --split fresh   (the third set, held out)
        python benchmarks/insights.py --long 60   (one call of an hour or more: seconds, pieces, peak memory)
        python benchmarks/insights.py --tune dev-report.json   (the decision lines, from the dev calls alone)
 """
@@ -191,7 +193,10 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "all"), default="dev")
+    parser.add_argument("--calls", type=Path, default=CALLS,
+                        help="the calls: benchmarks/insights_calls.json (dev and test halves) or "
+                             "benchmarks/insights_fresh.json (the held-out third set)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--context", type=int, default=8192)
     parser.add_argument("--json", type=Path)
@@ -207,7 +212,7 @@ def main() -> int:
     if args.tune:
         print(json.dumps(tune(json.loads(args.tune.read_text())), indent=1))
         return 0
-    data = json.loads(CALLS.read_text())
+    data = json.loads(args.calls.read_text())
     questions = tuple(InsightQuestion(name, text) for name, text in data["questions"].items())
     options = InsightsOptions(summary=True, reason=True, outcome=True, action_items=True, questions=questions,
                               model=args.model, threads=args.threads, context=args.context)
@@ -233,12 +238,13 @@ def main() -> int:
         rows.append(row)
         if args.show:
             print(json.dumps(row, ensure_ascii=False), flush=True)
-    report = {"command": f"python benchmarks/insights.py --model {args.model} --split {args.split}",
+    report = {"command": f"python benchmarks/insights.py --model {args.model} --split {args.split} --calls "
+                         f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}",
               "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,
-              "splits": {split: summarise([r for r in rows if r["split"] == split]) for split in ("dev", "test")
+              "splits": {split: summarise([r for r in rows if r["split"] == split]) for split in ("dev", "test", "fresh")
                          if any(r["split"] == split for r in rows)},
               "calls": rows}
-    kinds = {call["id"]: tuple(call["truth"]["reason"]) for call in data["calls"]}
+    kinds = {call["id"]: call["truth"].get("kind") or tuple(call["truth"]["reason"]) for call in data["calls"]}
     for split, summary in report["splits"].items():
         chosen = [r for r in rows if r["split"] == split]
         summary["drivers"] = driver_scores(chosen, kinds, drivers.DRIVER_SIMILARITY)
