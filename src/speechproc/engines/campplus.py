@@ -9,6 +9,7 @@ dict so its weights load as they are.
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -91,8 +92,6 @@ class Filterbanks:
     KEPT_BLOCKS = 4
 
     def __init__(self, samples: np.ndarray) -> None:
-        import threading
-
         self._samples = np.asarray(samples, dtype=np.float32)
         self._frames = frame_count(len(self._samples))
         self._kept: dict[int, np.ndarray] = {}

@@ -243,8 +243,6 @@ def spans_above(probability: np.ndarray, threshold: float) -> list[tuple[int, in
             for a, b in zip(edges[::2], edges[1::2])]
 
 
-
-
 @dataclass
 class LocalActivity:
     """Who speaks when inside each chunk, as the network decides it (its most likely class per frame)."""

@@ -1,7 +1,7 @@
 """Speaker diarization for one channel that holds several speakers (the mono fallback): the stage. It runs one
 of three pipelines (`speechproc.diarizer`), each giving who spoke when (`speaker_clusters.Diarized`):
 
-- `windows` (the default; always with Resemblyzer embeddings): `diarize_windows`, CAM++ embeddings of
+- `windows` (the default, and the only one with Resemblyzer embeddings): `diarize_windows`, embeddings of
   sliding windows inside the Silero VAD's speech, k-means with count rules;
 - `hybrid`: `diarize_hybrid`, segmentation-3.0's speech and overlapped speech, the windows' embeddings
   and count rules inside it;
