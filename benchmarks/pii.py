@@ -56,6 +56,11 @@ def scripted(split: str) -> list[dict]:
             for half in chosen for call in halves[half]]
 
 
+def voice_args(voice: int | list[str]) -> list[str]:
+    """espeak-ng's arguments for a call's voice: an index into VOICES, or the arguments themselves."""
+    return VOICES[voice] if isinstance(voice, int) else [str(arg) for arg in voice]
+
+
 def speak(text: str, voice: list[str], folder: Path) -> np.ndarray:
     raw, wav = folder / "raw.wav", folder / "turn.wav"
     subprocess.run(["espeak-ng", *voice, "-w", str(raw), text], check=True)
@@ -277,9 +282,8 @@ def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en") -> l
         scratch.mkdir()
         by_file = {}
         for call in calls:
-            agent, caller = call["voices"]
-            build_call(folder / f"{call['id']}.wav", call["script"], {"Agent": VOICES[agent], "Caller": VOICES[caller]},
-                       scratch)
+            agent, caller = (voice_args(v) for v in call["voices"])
+            build_call(folder / f"{call['id']}.wav", call["script"], {"Agent": agent, "Caller": caller}, scratch)
             by_file[f"{call['id']}.wav"] = call
         settings = v3.validate({"prediction": {"detectors": [{"detectorName": "PII"}]}, "speechproc": {"model": model}})
         batch = api.process([folder], settings, out_dir=Path(tmp) / "out", force=True, deliver=False)
@@ -295,7 +299,7 @@ def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en") -> l
     return out
 
 
-HALVES = ("dev", "test", "fresh", "last")
+HALVES = ("dev", "test", "fresh", "last", "fifth")
 
 
 def main() -> None:
