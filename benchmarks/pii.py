@@ -17,7 +17,7 @@ of any kind; wrongly taken, the other words inside a detection of that kind; lea
 that kind heard and left outside every detection. Kept: the share of other words outside every detection.
 A word the recogniser left out cannot leak and does not count.
 
-Usage: python benchmarks/pii.py --split dev|test|all [--json FILE] [--keep DIR] [--show]
+Usage: python benchmarks/pii.py --split dev|test|all [--strictness strict] [--json FILE] [--keep DIR] [--show]
        python benchmarks/pii.py --rescore DIR [--split ...]   # kept calls' recognised words, today's rules
        python benchmarks/pii.py --rescore DIR --presidio      # Presidio's analyzer beside the rules
 """
@@ -179,9 +179,9 @@ def spoken(media: dict) -> list[dict]:
     return out
 
 
-def rescored(kept: dict, finder=None) -> tuple[list, dict]:
-    """A kept call with its detections found again from its recognised words: by today's rules, or by
-    `finder(tokens)` (a list of DetectedClass)."""
+def rescored(kept: dict, finder=None, strictness: str = "balanced") -> tuple[list, dict]:
+    """A kept call with its detections found again from its recognised words: by today's rules in the mode
+    `strictness`, or by `finder(tokens)` (a list of DetectedClass)."""
     from speechproc.conversation import Token
     from speechproc.stages.detect import personal_data
 
@@ -190,12 +190,30 @@ def rescored(kept: dict, finder=None) -> tuple[list, dict]:
     tokens = [Token(p=w["p"], c=w.get("c", 1.0), s=w["s"], e=w["e"], w=w["w"], m=w.get("m"), speaker=w["speaker"])
               for w in media["_words"]]
     tokens.sort(key=lambda w: (w.s, w.p))
-    found = finder(tokens) if finder else personal_data(tokens)
+    found = finder(tokens) if finder else personal_data(tokens, strict=strictness)
     media["prediction"]["detectors"] = [{"detections": [
         {"detectorClassLabel": d.label, "detectedSegments": [
             {"speakerName": speaker, "occurrences": [{"s": s, "e": e} for s, e in spans]}
             for speaker, spans in d.segments.items()]} for d in found]}]
     return [(speaker, [tuple(part) for part in parts]) for speaker, parts in kept["script"]], media
+
+
+@functools.lru_cache(maxsize=1)
+def names_finder(model: str, strictness: str):
+    """The detector with another spaCy pipeline (a folder or an installed name) tagging the names."""
+    import spacy
+
+    from speechproc.stages import pii
+    from speechproc.stages.detect import question_reader
+    from speechproc.stages.pii_questions import Askers
+    from speechproc.stages.pii_strict import STRICT_SIMILARITY
+
+    nlp = spacy.load(model, exclude=["parser", "lemmatizer", "senter"])
+
+    def find(tokens):
+        askers = Askers(question_reader(), STRICT_SIMILARITY)
+        return pii.find(tokens, pii.KINDS, nlp, askers.ask, strictness, askers.broad_ask)
+    return find
 
 
 def patterns_only(tokens):
@@ -270,7 +288,8 @@ def marked_text(script: list, item: dict) -> str:
     return "\n".join(lines)
 
 
-def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en") -> list[tuple[list, dict]]:
+def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en",
+               strictness: str = "balanced") -> list[tuple[list, dict]]:
     """Each call spoken and run through the pipeline: (script, media item with `_words`)."""
     from speechproc import api, results
     from speechproc.config import v3
@@ -285,7 +304,8 @@ def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en") -> l
             agent, caller = (voice_args(v) for v in call["voices"])
             build_call(folder / f"{call['id']}.wav", call["script"], {"Agent": agent, "Caller": caller}, scratch)
             by_file[f"{call['id']}.wav"] = call
-        settings = v3.validate({"prediction": {"detectors": [{"detectorName": "PII"}]}, "speechproc": {"model": model}})
+        pii = {"detectorName": "PII", "parameters": [{"parameter": "strictness", "value": strictness}]}
+        settings = v3.validate({"prediction": {"detectors": [pii]}, "speechproc": {"model": model}})
         batch = api.process([folder], settings, out_dir=Path(tmp) / "out", force=True, deliver=False)
         out = []
         for item in batch.items:
@@ -309,11 +329,15 @@ def main() -> None:
                              "fresh (held back, then set on), last (held back) or all (each half scored apart)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--model", default="tiny.en", help="the recogniser (speechproc.model): tiny.en or base")
+    parser.add_argument("--strictness", choices=("balanced", "strict"), default="balanced",
+                        help="the PII detector's mode (its strictness parameter)")
     parser.add_argument("--show", action="store_true", help="print each call's words, marked as found or left")
     parser.add_argument("--keep", help="keep each call's script and result here, for --rescore")
     parser.add_argument("--rescore", help="score the calls kept in this folder again, with the detector as it is now")
     parser.add_argument("--patterns-only", action="store_true",
                         help="with --rescore: also the detector without its sentence encoder reading questions")
+    parser.add_argument("--names-model", help="with --rescore: also the detector with this spaCy pipeline (a folder "
+                        "or a name) tagging names, beside the bundled one")
     parser.add_argument("--presidio", action="store_true",
                         help="with --rescore: Presidio's analyzer alone and added to the rules, beside the rules")
     args = parser.parse_args()
@@ -323,17 +347,22 @@ def main() -> None:
         wanted = scripted(half)
         if not args.rescore:
             results[half] = {"calls": len(wanted),
-                             "rules": score_and_show(args, recognised(wanted, args.keep, args.model), wanted)}
+                             "rules": score_and_show(args, recognised(wanted, args.keep, args.model, args.strictness),
+                                                    wanted)}
             continue
         ids = {call["id"] for call in wanted}
         kept = [k for k in (json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json")))
                 if k.get("id") in ids]
         if not kept:
             sys.exit(f"{args.rescore}: no kept calls of the {half} half (*.json written by --keep) there")
-        results[half] = {"calls": len(kept), "rules": score_and_show(args, [rescored(k) for k in kept], kept)}
+        results[half] = {"calls": len(kept), "rules": score_and_show(args, [rescored(k, strictness=args.strictness)
+                                                                           for k in kept], kept)}
         if args.patterns_only:
             results[half]["patterns only"] = score_and_show(args, [rescored(k, patterns_only) for k in kept], kept,
                                                             show=False)
+        if args.names_model:
+            finder = names_finder(args.names_model, args.strictness)
+            results[half]["names model"] = score_and_show(args, [rescored(k, finder) for k in kept], kept, show=False)
         if args.presidio:
             for name, with_rules in (("presidio", False), ("rules+presidio", True)):
                 results[half][name] = score_and_show(args, [rescored(k, presidio_finder(with_rules)) for k in kept],
@@ -352,10 +381,12 @@ def score_and_show(args: argparse.Namespace, calls: list[tuple[list, dict]], nam
 
 def finish(args: argparse.Namespace, results: dict) -> None:
     options = " ".join(f"--{name.replace('_', '-')}" for name in ("patterns_only", "presidio") if getattr(args, name))
-    command = f"python benchmarks/pii.py --split {args.split}" + (f" --rescore DIR {options}" if args.rescore else "")
+    parts = ["python benchmarks/pii.py", f"--split {args.split}"] + (["--rescore DIR", options] if args.rescore else [])
     model = "as kept" if args.rescore else args.model
-    command += f" --model {args.model}" if args.model != "tiny.en" and not args.rescore else ""
-    result = {"command": command.strip(), "model": model, **results}
+    parts += [f"--model {args.model}"] if args.model != "tiny.en" and not args.rescore else []
+    parts += [f"--strictness {args.strictness}"] if args.strictness != "balanced" else []
+    command = " ".join(part for part in parts if part)
+    result = {"command": command, "model": model, "strictness": args.strictness, **results}
     print(json.dumps(result, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

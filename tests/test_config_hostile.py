@@ -368,3 +368,27 @@ def test_metadata_given_as_data_is_checked_like_a_file():
             config.validate_metadata({"extended": extended})
         assert info.value.code == errors.METADATA_NOT_PARSEABLE
         assert info.value.message.startswith(message)
+
+
+@pytest.mark.parametrize("parameters, says", [
+    ([{"parameter": "strictness", "value": "paranoid"}], "strictness is one of balanced, strict"),
+    ([{"parameter": "strictness", "value": "Strict"}], "strictness is one of balanced, strict"),
+    ([{"parameter": "strictness", "value": ""}], "strictness is one of balanced, strict"),
+    ([{"parameter": "strictness", "value": 1}], "expected a string"),
+    ([{"parameter": "strictness", "value": "strict"}, {"parameter": "strictness", "value": "balanced"}],
+     "given twice"),
+])
+def test_a_bad_pii_strictness_is_refused_before_any_audio(tmp_path, home, parameters, says):
+    write_wav(tmp_path / "call.wav", [0.0] * 16000, 16000)
+    (tmp_path / "cfg.json").write_text(json.dumps({"prediction": {"detectors": [
+        {"detectorName": "PII", "parameters": parameters}]}}))
+    code, out = invoke("run", str(tmp_path / "call.wav"), "--config", str(tmp_path / "cfg.json"), "--out",
+                       str(tmp_path / "out"))
+    assert code != 0 and says in json.dumps(out), out
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing was processed
+    for strictness in ("balanced", "strict"):
+        assert config.validate({"prediction": {"detectors": [{"detectorName": "PII", "parameters": [
+            {"parameter": "strictness", "value": strictness}]}]}})
+    with pytest.raises(errors.ConfigurationError, match="unknown parameter 'strictness'"):
+        config.validate({"prediction": {"detectors": [{"detectorName": "PCI", "parameters": [
+            {"parameter": "strictness", "value": "strict"}]}]}})

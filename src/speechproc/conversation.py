@@ -157,6 +157,7 @@ class DetectedClass:
     label: str
     segments: dict[str, list[tuple[int, int]]]  # speaker -> (s, e) spans
     detector_class: int = 1
+    strict_only: bool = False  # found by the PII detector's strict mode alone
 
 
 @dataclass
@@ -168,6 +169,7 @@ class DetectorFindings:
     detections: list[DetectedClass]
     replacement: str | None = None  # transcript redaction
     tone: tuple[int, float] | None = None  # audio redaction: (Hz, gain)
+    strictness: str | None = None  # the PII detector's mode
 
     def regions(self) -> list[tuple[int, int]]:
         return sorted(span for d in self.detections for spans in d.segments.values() for span in spans)

@@ -13,7 +13,7 @@ from speechproc.delivery import destinations as callback_destinations
 from speechproc.formats import v3json
 from speechproc.results import JsonObject
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
-from speechproc.stages import pii, taxonomy
+from speechproc.stages import pii, pii_strict, taxonomy
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
 from speechproc.store import vocabularies
 
@@ -29,6 +29,7 @@ AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DETECTOR_NAMES = ("PCI", "SSN", "Number", "PII")
 DETECTION_LEVELS = ("entireRegion", "probableNumbers", "numbersOnly")
 PII_KINDS = pii.KINDS
+STRICTNESS = pii_strict.STRICTNESS
 _DETECTOR_NAMESPACE = uuid.UUID("6c1d1a36-0b6e-4b8e-9d1f-3f7e5a0c2b10")
 
 
@@ -132,23 +133,36 @@ def _check_detector(item: dict, path: str) -> None:
         raise invalid(f"{path}.detectorId", "unknown detector id (the ids are in the detector results)")
     if name is not None and by_id is not None and by_id != name:
         raise invalid(path, f"detectorId is the id of {by_id}, not of {name}")
+    seen: set[str] = set()
     for j, param in enumerate(item.get("parameters", [])):
         where = f"{path}.parameters[{j}]"
-        if (name or by_id, param["parameter"]) == ("PII", "entityTypes"):
-            kinds = [part.strip() for part in str(param.get("value", "")).split(",")]
-            unknown = [kind for kind in kinds if kind not in PII_KINDS]
-            if unknown or not kinds:
-                raise invalid(f"{where}.value", f"entityTypes is a comma-separated list of {', '.join(PII_KINDS)}; "
-                              f"{unknown[0] if unknown else 'nothing'!r} is not one of them")
-            continue
-        if (name or by_id) != "PCI" or param["parameter"] != "detectionLevel":
-            raise invalid(where, f"unknown parameter {param['parameter']!r} (PCI takes detectionLevel, PII "
-                          "entityTypes)")
-        if param.get("value") not in DETECTION_LEVELS:
-            raise invalid(f"{where}.value", f"detectionLevel is one of {', '.join(DETECTION_LEVELS)}")
+        _check_parameter(name or by_id, param, where)
+        if param["parameter"] in seen:
+            raise invalid(f"{where}.parameter", f"{param['parameter']} is given twice")
+        seen.add(param["parameter"])
     redactor = item.get("redactor")
     if redactor is not None and not redactor:
         raise invalid(f"{path}.redactor", "needs audio or transcript", E.REDACTOR_EMPTY)
+
+
+def _check_parameter(detector: str | None, param: dict, where: str) -> None:
+    """One detector parameter: PCI's detectionLevel, PII's entityTypes and strictness."""
+    value = param.get("value")
+    if (detector, param["parameter"]) == ("PII", "entityTypes"):
+        kinds = [part.strip() for part in str(value or "").split(",")]
+        unknown = [kind for kind in kinds if kind not in PII_KINDS]
+        if unknown or not kinds:
+            raise invalid(f"{where}.value", f"entityTypes is a comma-separated list of {', '.join(PII_KINDS)}; "
+                          f"{unknown[0] if unknown else 'nothing'!r} is not one of them")
+    elif (detector, param["parameter"]) == ("PII", "strictness"):
+        if value not in STRICTNESS:
+            raise invalid(f"{where}.value", f"strictness is one of {', '.join(STRICTNESS)} ({value!r} is not)")
+    elif (detector, param["parameter"]) == ("PCI", "detectionLevel"):
+        if value not in DETECTION_LEVELS:
+            raise invalid(f"{where}.value", f"detectionLevel is one of {', '.join(DETECTION_LEVELS)}")
+    else:
+        raise invalid(where, f"unknown parameter {param['parameter']!r} (PCI takes detectionLevel, PII "
+                      "entityTypes and strictness)")
 
 
 def _check_classifier(item: dict, path: str) -> None:

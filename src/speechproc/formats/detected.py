@@ -15,7 +15,8 @@ MAX_WORD_MS = 10000  # no recognised word lasts longer
 
 @dataclass(frozen=True)
 class Found:
-    """One occurrence of one detection: its detector, class label, speaker, times (ms) and the words there."""
+    """One occurrence of one detection: its detector, class label, speaker, times (ms) and the words there;
+    whether the PII detector's strict mode alone found it."""
 
     detector: str
     label: str
@@ -23,6 +24,7 @@ class Found:
     s: int
     e: int
     words: str
+    strict_only: bool = False
 
 
 def _spoken(item: MediaItem) -> list[tuple[str | None, int, int, str]]:
@@ -67,5 +69,6 @@ def found(item: MediaItem) -> list[Found]:
                         s, e = int(o["s"]), int(o["e"])
                         out.append(Found(str(detector.get("detectorName", "")),
                                          str(detection.get("detectorClassLabel", "")), speaker, s, e,
-                                         _words_in(spoken, starts, speaker, s, e)))
+                                         _words_in(spoken, starts, speaker, s, e),
+                                         detection.get("strictOnly") is True))
     return sorted(out, key=lambda f: (f.s, f.e, f.detector, f.label))

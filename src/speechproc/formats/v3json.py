@@ -11,6 +11,8 @@ from speechproc.conversation import (
     CallInsights,
     CategoryResult,
     Conversation,
+    DetectedClass,
+    DetectorFindings,
     Discovery,
     FrequencyPeak,
     KeyTerm,
@@ -159,14 +161,29 @@ def prediction_json(conv: Conversation) -> v3.Prediction:
                          "classifierDisplayName": c.display_name, "classifierType": c.type,
                          "predictedClassLabel": c.label, "predictionScore": c.score,
                          "predictedClass": c.predicted_class} for c in conv.classifiers or []],
-        "detectors": [{"detectorId": d.detector_id, "detectorName": d.name, "detectorVersion": d.version,
-                       "detectorDisplayName": d.display_name, "detectorType": "binary",
-                       "detections": [{"detectorClass": x.detector_class, "detectorClassLabel": x.label,
-                                       "detectedSegments": [{"speakerName": speaker,
-                                                             "occurrences": [{"s": s, "e": e} for s, e in spans]}
-                                                            for speaker, spans in x.segments.items()]}
-                                      for x in d.detections]} for d in conv.detectors or []],
+        "detectors": [_detector_json(d) for d in conv.detectors or []],
     }
+
+
+def _detection_json(x: DetectedClass) -> v3.Detection:
+    out: v3.Detection = {"detectorClass": x.detector_class, "detectorClassLabel": x.label,
+                         "detectedSegments": [{"speakerName": speaker, "occurrences": [{"s": s, "e": e} for s, e in spans]}
+                                              for speaker, spans in x.segments.items()]}
+    if x.strict_only:
+        out["strictOnly"] = True
+    return out
+
+
+def _detector_json(d: DetectorFindings) -> v3.DetectorResult:
+    """One detector's result; the PII detector's also says its `strictness`, and marks `strictOnly` what its
+    strict mode alone found."""
+    out: v3.DetectorResult = {
+        "detectorId": d.detector_id, "detectorName": d.name, "detectorVersion": d.version,
+        "detectorDisplayName": d.display_name, "detectorType": "binary",
+        "detections": [_detection_json(x) for x in d.detections]}
+    if d.strictness is not None:
+        out["strictness"] = d.strictness
+    return out
 
 
 def insights_json(found: CallInsights) -> v3.Insights:

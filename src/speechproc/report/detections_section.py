@@ -24,15 +24,21 @@ def _by_detector(detectors: Sequence[DetectorResult], anchors: Linker, found: Se
         where = "".join(f"<div>{esc(f'{label} · {speaker}' if label else speaker)}: "
                         f"{anchors.links(moments, speaker)}</div>"
                         for (label, speaker), moments in by_speaker.items())
-        rows.append((esc(d.get("detectorDisplayName") or name), str(len(mine)), where or "none"))
+        shown = str(d.get("detectorDisplayName") or name)
+        if isinstance(d.get("strictness"), str):
+            shown += f" ({d['strictness']})"
+        rows.append((esc(shown), str(len(mine)), where or "none"))
     return "<h3>Detections</h3>" + table(["Detector", "Stretches", "Where"], rows, numeric=(1,))
 
 
-def _one_by_one(anchors: Linker, found: Sequence[Found]) -> str:
+def _one_by_one(anchors: Linker, found: Sequence[Found], strict: bool) -> str:
+    """Every detection with its words; with a PII detector in strict mode, a column saying which of them its
+    strict mode alone found."""
     rows = [(anchors.link(x.s, None, x.speaker), esc(x.detector), esc(x.label), esc(x.speaker), esc(x.words))
-            for x in found[:MAX_ROWS]]
+            + (("strict only" if x.strict_only else "",) if strict else ()) for x in found[:MAX_ROWS]]
     more = len(found) - MAX_ROWS
-    return ("<h3>Each detection</h3>" + table(["When", "Detector", "Kind", "Speaker", "Words"], rows)
+    header = ["When", "Detector", "Kind", "Speaker", "Words"] + (["Found by"] if strict else [])
+    return ("<h3>Each detection</h3>" + table(header, rows)
             + (f'<p class="note">and {more} more, in the .v3.json</p>' if more > 0 else ""))
 
 
@@ -48,7 +54,7 @@ def predictions_section(item: MediaItem, anchors: Linker, found: Sequence[Found]
     if detectors:
         body += _by_detector(detectors, anchors, found)
         if found:
-            body += _one_by_one(anchors, found)
+            body += _one_by_one(anchors, found, any(d.get("strictness") == "strict" for d in detectors))
         body += ('<p class="note">Detected stretches are underlined in the transcript'
                  + ("; the redacted audio has them replaced by a tone." if is_redacted(item) else ".") + "</p>")
     if classifiers:

@@ -93,8 +93,7 @@ class WordDetails(TypedDict, total=False):
 
 
 class Word(_WordRequired, WordDetails):
-    """One transcript token: a word (no `m`), a punctuation mark (m="punc") or a turn marker (m="turn",
-    w = the speaker's name, s and e the turn's span)."""
+    """A transcript token: a word (no `m`), punctuation (m="punc") or a turn marker (m="turn", w its speaker)."""
 
 
 class AlternateFormat(TypedDict):
@@ -169,21 +168,28 @@ class Spotting(TypedDict):  # `spotting`: the configured keyword groups
     groups: list[SpottedGroup]
 
 
-class Detection(TypedDict):
+class _DetectionRequired(TypedDict):
     detectorClass: int
     detectorClassLabel: str
     detectedSegments: list[SpeakerSpans]
 
 
-class DetectorResult(TypedDict):
-    """One detector's result (`prediction.detectors`): what it found, by speaker."""
+class Detection(_DetectionRequired, total=False):  # speechproc's `strictOnly`: found by strict mode alone
+    strictOnly: bool
 
+
+class _DetectorRequired(TypedDict):
     detectorId: str
     detectorName: str
     detectorVersion: str
     detectorDisplayName: str
     detectorType: str  # "binary"
     detections: list[Detection]
+
+
+class DetectorResult(_DetectorRequired, total=False):
+    """One detector's result (`prediction.detectors`); speechproc's `strictness`: the PII detector's mode."""
+    strictness: str
 
 
 class ClassifierResult(TypedDict):

@@ -24,7 +24,8 @@ from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_en
 from speechproc.stages import pii
 from speechproc.stages.numbers import DigitRun, digit_runs, luhn
 from speechproc.stages.options import DetectOptions
-from speechproc.stages.pii_questions import QuestionReader
+from speechproc.stages.pii_questions import Askers, QuestionReader
+from speechproc.stages.pii_strict import DEFAULT_STRICTNESS, STRICT_SIMILARITY
 
 DETECTORS = {  # name -> (display name, class label)
     "PCI": ("Payment card numbers, expiry dates and security codes", "PCI"),
@@ -149,14 +150,21 @@ def detect(conv: Conversation, name: str, params: Mapping[str, str | None]) -> l
         return ssn(words, runs)
     if name == "PII":
         tokens = sorted(conv.words, key=lambda w: (w.s, w.p))  # with punctuation: where sentences end
-        return personal_data(tokens, entity_types(params.get("entityTypes")))
+        return personal_data(tokens, entity_types(params.get("entityTypes")), strictness(params))
     return long_numbers(runs)
 
 
-def personal_data(tokens: Sequence[Token], kinds: Sequence[str] = pii.KINDS) -> list[DetectedClass]:
+def personal_data(tokens: Sequence[Token], kinds: Sequence[str] = pii.KINDS,
+                  strict: str = DEFAULT_STRICTNESS) -> list[DetectedClass]:
     """The PII detector's detections in a transcript's tokens, with spaCy tagging names and the bundled
-    sentence encoder reading the questions no pattern reads."""
-    return pii.find(tokens, kinds, load_spacy(), question_reader())
+    sentence encoder reading the questions no pattern reads (and, in strict mode, more loosely)."""
+    askers = Askers(question_reader(), STRICT_SIMILARITY)
+    return pii.find(tokens, kinds, load_spacy(), askers.ask, strict, askers.broad_ask)
+
+
+def strictness(params: Mapping[str, str | None]) -> str:
+    """The PII detector's `strictness` parameter, or the default."""
+    return params.get("strictness") or DEFAULT_STRICTNESS
 
 
 @loaded_once(maxsize=1)
@@ -196,6 +204,7 @@ def run(conv: Conversation, options: DetectOptions) -> None:
         result = DetectorFindings(wanted.detector_id, wanted.name, DETECTORS[wanted.name][0], VERSION,
                                 detect(conv, wanted.name, wanted.parameters))
         result.replacement, result.tone = wanted.replacement, wanted.tone
+        result.strictness = strictness(wanted.parameters) if wanted.name == "PII" else None
         results.append(result)
     for result in results:  # redact after every detector has read the words as said
         if result.replacement is not None:

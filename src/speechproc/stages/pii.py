@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.pii_numbers import followed, numbers
 from speechproc.stages.pii_places import addresses
+from speechproc.stages.pii_strict import DEFAULT_STRICTNESS, strict_finds
 from speechproc.stages.pii_talk import BACK, PREAMBLE, Asker, answers, read_backs
 from speechproc.stages.pii_words import (
     DATE_DIGITS,
@@ -34,6 +35,7 @@ from speechproc.stages.pii_words import (
     MONTHS,
     NUMBER_WORDS,
     ORDINAL,
+    SENTENCE_STARTS,
     SHORT_WORDS,
     STOP,
     Ends,
@@ -64,16 +66,13 @@ NAME_CUE = re.compile(r"\b(my name is|my name's|name is|this is|i am|i'm|speakin
 # what follows is a name, however it was written: "my name is", "the last name is", not "what name is"
 STRONG_NAME_CUE = re.compile(r"\b(my|his|her|their|our|the|\w+'s) ((first|last|middle|full|maiden) )?name( is|'s)$|"
                              r"\bsurname is$")
-# words that start sentences, never a name however capitalised ("Thank you. Have a nice day.")
-SENTENCE_STARTS = frozenset("your my this that these those let have has now one nobody nothing bye goodbye hello hi good "
-                            "great sure well so please sorry yes no okay perfect right alright fine just there here "
-                            "what when where why how who which".split())
 BIRTH_TALK = re.compile(r"\b(date o[fn] birth|birth date|birthdate|born|birthday|dob|d o b)\b")
 WRITTEN_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 PRONOUNS = frozenset("i i'm i'll i've i'd he she we they you it".split())  # capitalised, and never a name
 PAUSE_MS = 1500
 TAGGED_CHARS = 100_000  # characters of one turn given to spaCy at once (it refuses a million)
 MAX_WORD_CHARS = 100  # of a word given to spaCy; no name is longer
+TAGGED_BATCH = 64  # turns spaCy reads at once
 READING_WORDS = frozenset("to let me read".split())  # "let me read dan at gmail dot com" ends no address
 MIN_SPELLED = 3  # letters in a row, at least, for a spelling
 AFTER_PRONOUN = frozenset("think thought used use have had am was will would can could did do need want got called tried "
@@ -129,21 +128,12 @@ def _cued_names(words: Sequence[Token], ends: Ends = frozenset()) -> list[list[T
 
 def _tagged_names(words: Sequence[Token], nlp) -> list[list[Token]]:
     """Words spaCy tags PERSON, turn by turn (a turn: one speaker's words in a row; a long one in pieces of
-    at most TAGGED_CHARS characters, as spaCy reads a text of a limited length)."""
+    at most TAGGED_CHARS characters, as spaCy reads a text of a limited length), the turns read in batches."""
+    pieces = _pieces(words)
+    texts = ["".join(w.w[:MAX_WORD_CHARS] + " " for w in turn) for turn, _ in pieces]
     out: list[list[Token]] = []
-    start = 0
-    while start < len(words):
-        end = start
-        size = 0
-        while end < len(words) and words[end].speaker == words[start].speaker and size < TAGGED_CHARS:
-            size += min(len(words[end].w), MAX_WORD_CHARS) + 1
-            end += 1
-        turn = words[start:end]
-        text, offsets = "", []
-        for w in turn:
-            offsets.append(len(text))
-            text += w.w[:MAX_WORD_CHARS] + " "
-        for entity in nlp(text).ents:
+    for (turn, offsets), doc in zip(pieces, nlp.pipe(texts, batch_size=TAGGED_BATCH)):
+        for entity in doc.ents:
             if entity.label_ != "PERSON":
                 continue
             first = bisect.bisect_left(offsets, entity.start_char)
@@ -157,6 +147,25 @@ def _tagged_names(words: Sequence[Token], nlp) -> list[list[Token]]:
                 tagged.pop(0)
             if tagged:
                 out.append(tagged)
+    return out
+
+
+def _pieces(words: Sequence[Token]) -> list[tuple[Sequence[Token], list[int]]]:
+    """The turns as spaCy reads them, each with the offset of each word in its text."""
+    out: list[tuple[Sequence[Token], list[int]]] = []
+    start = 0
+    while start < len(words):
+        end = start
+        size = 0
+        while end < len(words) and words[end].speaker == words[start].speaker and size < TAGGED_CHARS:
+            size += min(len(words[end].w), MAX_WORD_CHARS) + 1
+            end += 1
+        turn = words[start:end]
+        offsets, size = [], 0
+        for w in turn:
+            offsets.append(size)
+            size += len(w.w[:MAX_WORD_CHARS]) + 1
+        out.append((turn, offsets))
         start = end
     return out
 
@@ -324,14 +333,52 @@ def _spelling(word: Token) -> bool:
         text in ("dot", "not", "underscore", "dash")
 
 
-def find(tokens: Sequence[Token], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None) -> list[DetectedClass]:
+def find(tokens: Sequence[Token], kinds: Sequence[str] = KINDS, nlp=None, ask: Asker | None = None,
+         strictness: str = DEFAULT_STRICTNESS, broad_ask: Asker | None = None) -> list[DetectedClass]:
     """Every detection of `kinds` in `tokens` (a transcript's tokens in time order; its punctuation tells where
     sentences end); `nlp` (a spaCy pipeline) tags names, `ask` reads the questions no pattern reads. Every
     kind is looked for, so that a number's kind does not depend on `kinds`, then those of `kinds` kept;
-    stretches of one kind and speaker that overlap are one detection."""
+    stretches of one kind and speaker that overlap are one detection. With `strictness` "strict", what
+    `stages/pii_strict.py` adds (`broad_ask` reading questions more loosely) follows, where `balanced` took
+    nothing, each marked `strict_only`."""
     words = [t for t in tokens if t.is_word]
     ends = frozenset((t.speaker, t.e) for t in tokens if t.m == "punc" and t.w in (".", "?", "!"))
-    return merged(d for d in _found(words, nlp, ends, ask) if d.label in kinds)
+    found = merged(d for d in _found(words, nlp, ends, ask) if d.label in kinds)
+    if strictness != "strict":
+        return found
+    asks = frozenset((t.speaker, t.e) for t in tokens if t.m == "punc" and t.w == "?")
+    added = uncovered(merged(d for d in strict_finds(words, ends, asks, found, kinds, ask, broad_ask) if d.label in kinds), found)
+    return sorted(found + added, key=_start)
+
+
+def _start(one: DetectedClass) -> tuple[int, str]:
+    return min(s for spans in one.segments.values() for s, _ in spans), one.label
+
+
+def uncovered(extra: Iterable[DetectedClass], found: Sequence[DetectedClass]) -> list[DetectedClass]:
+    """The parts of `extra`'s spans that no detection of `found` covers, nor an earlier one of `extra` (of any
+    kind, on the same speaker), each a detection of its own marked `strict_only`."""
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for one in found:
+        for speaker, spans in one.segments.items():
+            taken.setdefault(speaker, []).extend(spans)
+    out = []
+    for one in extra:
+        for speaker, spans in one.segments.items():
+            for s, e in spans:
+                pieces = []
+                for a, b in sorted(taken.get(speaker, [])):
+                    if b <= s or a >= e:
+                        continue
+                    if a > s:
+                        pieces.append((s, a))
+                    s = max(s, b)
+                    if s >= e:
+                        break
+                pieces += [(s, e)] if s < e else []
+                out += [DetectedClass(one.label, {speaker: [piece]}, strict_only=True) for piece in pieces]
+                taken.setdefault(speaker, []).extend(pieces)
+    return out
 
 
 def merged(found: Iterable[DetectedClass]) -> list[DetectedClass]:
@@ -351,7 +398,7 @@ def merged(found: Iterable[DetectedClass]) -> list[DetectedClass]:
             else:
                 joined.append([s, e])
         out += [detection(label, [(speaker, s, e)]) for s, e in joined]
-    return sorted(out, key=lambda d: (min(s for spans in d.segments.values() for s, _ in spans), d.label))
+    return sorted(out, key=_start)
 
 
 def _found(words: Sequence[Token], nlp, ends: Ends, ask: Asker | None) -> list[DetectedClass]:

@@ -51,6 +51,7 @@ ACCOUNT_TALK = re.compile(r"\b(account|count number|member|membership|policy|ref
 MIXED = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z\d-]{4,}$")
 CORRECTING = re.compile(r"\b(no|sorry|not|actually|i mean|wrong|mistake|new one|old one|correct(ion)?)\b")
 FOLLOW_MS = 20000  # a correction or the rest of a number comes within this long
+MAX_PARTS = 8  # turns a number is carried on into, at most (a call of nothing but numbers is no one number)
 BETWEEN_WORDS = 4  # what the other speaker may say between two parts of a number ("okay", "uh huh")
 
 
@@ -185,11 +186,13 @@ def followed(words: Sequence[Token], found: Sequence[DetectedClass]) -> list[Det
             first, last = _widened(words, first, last, letters)
             out.append(detection(one.label, [words_span(words[first:last + 1])]))
             part = _next_part(words, last)
-            while part is not None:  # "five five five," "okay" "two one eight," "uh huh" "four four nine seven"
+            parts = 0
+            while part is not None and parts < MAX_PARTS:  # "five five five," "okay" "two one eight," ...
                 start, end = _widened(words, part, part, letters)
                 out.append(detection(one.label, [words_span(words[start:end + 1])]))
                 part = _next_part(words, end) if end > last else None
                 last = end
+                parts += 1
             digits = "".join(c for w in words[first:last + 1] for c in digits_of(w))
             start_at = bisect.bisect_right(runs, words[last].e, key=lambda r: r.s)
             for run in runs[start_at:]:  # a correction, or the other speaker reading it back

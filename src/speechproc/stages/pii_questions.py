@@ -57,10 +57,37 @@ class QuestionReader:
         self.kinds = [kind for kind, examples in EXAMPLES.items() for _ in examples]
         self.examples = encoder.encode([e for examples in EXAMPLES.values() for e in examples])
 
-    def __call__(self, questions: Sequence[str]) -> list[str | None]:
-        """For each question, the kind of personal data it asks for, or None."""
+    def __call__(self, questions: Sequence[str], min_similarity: float | None = None) -> list[str | None]:
+        """For each question, the kind of personal data it asks for, or None; `min_similarity` (default: the
+        reader's own) is how alike its nearest example must be."""
+        least = self.min_similarity if min_similarity is None else min_similarity
+        return [kind if similarity >= least else None for kind, similarity in self.nearest(questions)]
+
+    def nearest(self, questions: Sequence[str]) -> list[tuple[str | None, float]]:
+        """For each question, the kind of its nearest example (None: one that asks for no data) and how alike
+        they are."""
         if not questions:
             return []
         similarity = self.encoder.encode(list(questions)) @ self.examples.T
         best = np.argmax(similarity, axis=1)
-        return [self.kinds[k] if similarity[i, k] >= self.min_similarity else None for i, k in enumerate(best)]
+        return [(self.kinds[k], float(similarity[i, k])) for i, k in enumerate(best)]
+
+
+class Askers:
+    """The questions of one transcript read once, for two readings: `ask` at the reader's own similarity, and
+    `broad_ask` at a lower one (the PII detector's strict mode)."""
+
+    def __init__(self, reader: QuestionReader, broad_similarity: float) -> None:
+        self.reader, self.broad_similarity = reader, broad_similarity
+        self.read: dict[str, tuple[str | None, float]] = {}
+
+    def _nearest(self, questions: Sequence[str]) -> list[tuple[str | None, float]]:
+        unread = list(dict.fromkeys(q for q in questions if q not in self.read))
+        self.read.update(zip(unread, self.reader.nearest(unread)))
+        return [self.read[q] for q in questions]
+
+    def ask(self, questions: Sequence[str]) -> list[str | None]:
+        return [kind if s >= self.reader.min_similarity else None for kind, s in self._nearest(questions)]
+
+    def broad_ask(self, questions: Sequence[str]) -> list[str | None]:
+        return [kind if s >= self.broad_similarity else None for kind, s in self._nearest(questions)]

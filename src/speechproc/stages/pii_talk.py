@@ -66,7 +66,7 @@ SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$|\bso let's see$")  # 
 CONFIRMING = re.compile(r"^(is \w+ (correct|right)|isn't that|correct|did i get)")  # "is net correct" as heard
 
 
-def _turns(words: Sequence[Token]) -> list[list[Token]]:
+def turns_of(words: Sequence[Token]) -> list[list[Token]]:
     """One speaker's words in a row."""
     out: list[list[Token]] = []
     for w in words:
@@ -101,7 +101,7 @@ def _goes_on(rest: Sequence[Token], kind: str) -> bool:
     return False
 
 
-def _read_back(turn: Sequence[Token]) -> tuple[list[Token], bool]:
+def read_back(turn: Sequence[Token]) -> tuple[list[Token], bool]:
     """What the asker reads back in `turn` ("Let me read that back: 555 218 4497. Is that correct?"): the
     words after the cue and before the confirming question, or nothing when the turn reads nothing back;
     and whether the reading was certain (a reading cue, or a confirming question after it). A checking cue
@@ -123,7 +123,7 @@ def _read_back(turn: Sequence[Token]) -> tuple[list[Token], bool]:
 Asker = Callable[[Sequence[str]], list["str | None"]]  # questions -> the kind each asks for (`QuestionReader`)
 
 
-def _asked(turns: Sequence[Sequence[Token]], ask: Asker | None) -> list[str | None]:
+def asked_kinds(turns: Sequence[Sequence[Token]], ask: Asker | None) -> list[str | None]:
     """The kind of personal data each turn asks for: by the question patterns, else by `ask` (the last
     QUESTION_WORDS words of the turn)."""
     asked = [" ".join(plain(w) for w in turn[-QUESTION_WORDS:]) for turn in turns]
@@ -186,9 +186,9 @@ def answers(words: Sequence[Token], kinds: Sequence[str], ends: Ends = frozenset
     the end of its sentence when other talk follows. However the recogniser heard it ("Oak Avenue" as "O Cam
     a new"), what answers "what's your address?" is one. `ask` reads the questions no pattern reads."""
     out = []
-    turns = _turns(words)
+    turns = turns_of(words)
     pairs = [(q, a) for q, a in zip(turns, turns[1:]) if a[0].s - q[-1].e <= ANSWER_MS]
-    for (_, answer), kind in zip(pairs, _asked([q for q, _ in pairs], ask)):
+    for (_, answer), kind in zip(pairs, asked_kinds([q for q, _ in pairs], ask)):
         start = _answer_start(answer, kind) if kind is not None and kind in kinds else None
         if kind is None or start is None:
             continue
@@ -206,20 +206,23 @@ def answers(words: Sequence[Token], kinds: Sequence[str], ends: Ends = frozenset
     return out
 
 
-def read_backs(words: Sequence[Token], found: Sequence[DetectedClass], kinds: Sequence[str]) -> list[DetectedClass]:
+def read_backs(words: Sequence[Token], found: Sequence[DetectedClass], kinds: Sequence[str],
+               doubtful: bool = False) -> list[DetectedClass]:
     """What one speaker reads back of what the other just said ("Let me read that back: ... Is that
-    correct?"), of the kind found in the turn before it, or else of the kind its own words look like."""
+    correct?"), of the kind found in the turn before it, or else of the kind its own words look like; with
+    `doubtful`, whatever is read back after a turn that held data, however little it looks like it ("So
+    that's all I really are?" for a spelled name)."""
     out = []
-    turns = _turns(words)
+    turns = turns_of(words)
     for before, turn in zip(turns, turns[1:]):
-        again, certain = _read_back(turn)
+        again, certain = read_back(turn)
         if not again:
             continue
         heard = [d.label for d in found for s, e in d.segments.get(before[0].speaker, [])
                  if s < before[-1].e and e > before[0].s]
-        if not certain and not (heard and _reads_as(again, max(set(heard), key=heard.count))):
+        if not certain and not (heard and (doubtful or _reads_as(again, max(set(heard), key=heard.count)))):
             continue  # "so that's all set": nothing of the data given is read back
-        kind = max(set(heard), key=heard.count) if heard else _looks_like(again)
+        kind = max(set(heard), key=heard.count) if heard else looks_like(again)
         if kind in kinds:
             out.append(detection(kind, [words_span(again)]))
     return out
@@ -239,7 +242,7 @@ def _reads_as(said: Sequence[Token], kind: str) -> bool:
     return sum(looks) * 2 >= len(looks)
 
 
-def _looks_like(said: Sequence[Token]) -> str:
+def looks_like(said: Sequence[Token]) -> str:
     """The kind of personal data `said` looks like, for words read back with no answer found before them."""
     text = [plain(w) for w in said]
     digits = sum(len(re.sub(r"\D", "", t)) or (t in NUMBER_WORDS and t not in ("hundred", "thousand")) for t in text)

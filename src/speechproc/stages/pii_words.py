@@ -36,6 +36,10 @@ def plain(word: Token) -> str:
     return word.w.lower().strip(".,?!;:\"'()")
 
 
+# words that start sentences, never a name however capitalised ("Thank you. Have a nice day.")
+SENTENCE_STARTS = frozenset("your my this that these those let have has now one nobody nothing bye goodbye hello hi good "
+                            "great sure well so please sorry yes no okay perfect right alright fine just there here "
+                            "what when where why how who which".split())
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday today tomorrow".split())
 
 

@@ -10,6 +10,8 @@ Columns, in this order (a column appears when at least one exported item has it)
   detections.<detector>.<label>                     of them, how many of each kind (PII: name, address, ...)
   detected.<detector>.<label>                       the words the transcript holds there, " | " between
                                                     stretches (with redaction on, the replacement)
+  strictness.PII, strictOnly.PII                    the PII detector's mode (balanced | strict), and how many
+                                                    of its stretches its strict mode alone found
   classifier.<name>                                 the predicted class label
   insights.reason, insights.outcome, insights.summary, insights.actionItems (how many), insights.answer.<name>
                                                     the call insights: the reason, resolved | unresolved |
@@ -43,7 +45,8 @@ from speechproc.store.written import EXPORT_OWNER
 FORMATS = ("csv", "jsonl", "parquet")
 ITEM_COLUMNS = ("mediaId", "input", "status", "dateCreated", "dateFinished", "length", "mediaContentType", "error")
 METADATA_COLUMNS = ("title", "description", "externalId", "externalVersion")
-GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "detected.", "classifier.")
+GROUP_ORDER = ("extended.", "callDetails.", "metric.", "category.", "spotted.", "detections.", "detected.", "strictness.",
+               "strictOnly.", "classifier.")
 INSIGHT_COLUMNS = ("insights.reason", "insights.outcome", "insights.summary", "insights.actionItems")
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 INT64 = (-(2**63), 2**63 - 1)
@@ -104,6 +107,11 @@ def row(record: MediaRow) -> Row:
     prediction = as_dict(item.get("prediction"))
     for detector in prediction.get("detectors", []):
         out[f"detections.{detector['detectorName']}"] = _detections(detector)
+        if isinstance(detector.get("strictness"), str):
+            out[f"strictness.{detector['detectorName']}"] = detector["strictness"]
+            out[f"strictOnly.{detector['detectorName']}"] = sum(
+                len(segment.get("occurrences", [])) for detection in detector.get("detections", [])
+                if detection.get("strictOnly") is True for segment in detection.get("detectedSegments", []))
     for name, label, said in _detected(item):
         out[f"detections.{name}.{label}"] = len(said)
         out[f"detected.{name}.{label}"] = " | ".join(said)
