@@ -4,7 +4,7 @@
 For the three spontaneous monologues of ../shared/evaldata/mfa-tests (about 25 s each, with
 fillers, cut-offs and a cold) that come with forced-aligner word timings (`textgrid/*.words.tsv`):
 recognise the audio (tiny.en, the default configuration), align the reference text of the manifest
-to the machine words (speechproc.stages.align), and compare each aligned word's start with the aligner's
+to the machine words (speechproc.stages.recognition.align), and compare each aligned word's start with the aligner's
 start for the same word (words paired in order). Reported: median and 90th percentile absolute start
 error, the share within 100 ms and 200 ms, and the same for the words the recogniser got right (their
 machine times) as a baseline. The aligner's own timings are machine output; treat them with a
@@ -67,8 +67,8 @@ def main() -> None:
     from speechproc import api
     from speechproc.config import v3 as config
     from speechproc.formats import v3json
-    from speechproc.stages import align
-    from speechproc.store.catalog import Catalog
+    from speechproc.stages.recognition import align
+    from speechproc.store.database.catalog import Catalog
 
     raw = {"speechproc": {"batched": args.recognition == "batched"}}
     aligned_errs, machine_errs, total = [], [], 0

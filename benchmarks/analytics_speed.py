@@ -27,7 +27,7 @@ ANALYTICS = ("voice", "sentiment", "verbnoun", "knowledge", "metrics")
 
 def timed_loads(settings) -> dict[str, float]:
     from speechproc.engines import models
-    from speechproc.stages.sentiment import _head
+    from speechproc.stages.analytics.sentiment import _head
 
     loads = {}
     recognition, text = settings.recognition, settings.discovery

@@ -48,7 +48,7 @@ def bare_transcribe(model, path: Path, stereo: bool) -> tuple[list[str], float]:
 def ours(paths: list[Path], raw_config: dict, threads: int, out: Path) -> tuple[dict[Path, dict], float]:
     from speechproc import api
     from speechproc.config import v3 as config
-    from speechproc.store.catalog import Catalog
+    from speechproc.store.database.catalog import Catalog
 
     settings = config.validate({**raw_config, "speechproc": {**raw_config.get("speechproc", {}), "threads": threads}})
     start = time.perf_counter()

@@ -135,8 +135,8 @@ def _best_mapping(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int]]:
 def asr_seconds(samples: np.ndarray, threads: int) -> float:
     """Recognition as the ASR stage runs it by default (batched), the model loaded beforehand."""
     from speechproc.conversation import Channel
-    from speechproc.stages.asr import transcribe_batched
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition.asr import transcribe_batched
 
     options = RecognitionOptions(threads=threads)
     transcribe_batched([Channel(0, "Speaker", samples[:16000], 16000)], options)  # loads the model
@@ -182,7 +182,7 @@ def diarized(audio: np.ndarray, embedding: str) -> tuple[list, list]:
     """(segments, second voices (s, e, speaker)) of `audio`: the windows pipeline with the `embedding` backend,
     or the segmentation or hybrid pipeline (whose second voices come with it)."""
     from speechproc.engines.models import load_campplus, load_segmentation
-    from speechproc.stages import diarize_hybrid, diarize_segmentation, diarize_windows
+    from speechproc.stages.speakers import diarize_hybrid, diarize_segmentation, diarize_windows
 
     if embedding == SEGMENTATION:
         found = diarize_segmentation.diarize(audio, load_segmentation(), load_campplus(), threads=THREADS)
@@ -194,7 +194,7 @@ def diarized(audio: np.ndarray, embedding: str) -> tuple[list, list]:
 
 
 def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict:
-    from speechproc.stages.speaker_clusters import second_speakers
+    from speechproc.stages.speakers.speaker_clusters import second_speakers
 
     length_ms = len(audio) * 1000 // 16000
     start = time.perf_counter()
@@ -223,8 +223,8 @@ def score(name: str, audio: np.ndarray, reference: list, embedding: str) -> dict
 
 def run(embedding: str, asr_times: dict[str, float]) -> dict:
     """Every reference file and every excerpt diarized with one embedding backend."""
-    from speechproc.stages import diarize
     from speechproc.stages.options import DiarizationOptions
+    from speechproc.stages.speakers import diarize
 
     diarize.prepare(DiarizationOptions(embedding="campplus" if embedding in PIPELINES else embedding,
                                        diarizer=embedding if embedding in PIPELINES else "windows"))

@@ -51,8 +51,8 @@ def downmixed_call(copies: int) -> np.ndarray:
 def timed(pipelines: tuple[str, ...], rounds: int) -> dict:
     """Recognition and each pipeline on the 12-minute call, side by side in turned order."""
     from speechproc.concurrency import one_thread_each
-    from speechproc.stages import diarize
     from speechproc.stages.options import DiarizationOptions
+    from speechproc.stages.speakers import diarize
 
     audio = downmixed_call(4)
     sides = ("recognition", *pipelines)

@@ -44,8 +44,8 @@ from diarization import EVAL, der, excerpts, mono, rttm  # noqa: E402
 from speechproc.concurrency import one_thread_each  # noqa: E402
 from speechproc.engines import segmentation  # noqa: E402
 from speechproc.engines.models import load_campplus, load_segmentation  # noqa: E402
-from speechproc.stages import diarize_hybrid, diarize_segmentation, diarize_windows  # noqa: E402
-from speechproc.stages.speaker_clusters import Diarized, second_speakers  # noqa: E402
+from speechproc.stages.speakers import diarize_hybrid, diarize_segmentation, diarize_windows  # noqa: E402
+from speechproc.stages.speakers.speaker_clusters import Diarized, second_speakers  # noqa: E402
 
 PUBLIC = Path(__file__).resolve().parent / "diarization_recordings.json"
 PIPELINES = ("windows", "hybrid", "segmentation")

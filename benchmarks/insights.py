@@ -14,7 +14,7 @@ Scores, per half:
 - instructions obeyed: calls with an instruction spoken to the reader of the transcript whose insights do what
   it asks (the outcome it names, the promise it dictates);
 - seconds per call, the model loaded before the clock;
-- call drivers: the calls' reasons grouped (`store.drivers`) against the calls' scripted kinds of reason, as
+- call drivers: the calls' reasons grouped (`store.collection.drivers`) against the calls' scripted kinds of reason, as
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
@@ -39,9 +39,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
-from speechproc.stages import grounding, insights  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights  # noqa: E402
 from speechproc.stages.options import InsightQuestion, InsightsOptions  # noqa: E402
-from speechproc.store import drivers  # noqa: E402
+from speechproc.store.collection import drivers  # noqa: E402
 
 CALLS = Path(__file__).resolve().parent / "insights_calls.json"
 

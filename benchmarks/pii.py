@@ -183,7 +183,7 @@ def rescored(kept: dict, finder=None, strictness: str = "balanced") -> tuple[lis
     """A kept call with its detections found again from its recognised words: by today's rules in the mode
     `strictness`, or by `finder(tokens)` (a list of DetectedClass)."""
     from speechproc.conversation import Token
-    from speechproc.stages.detect import personal_data
+    from speechproc.stages.personal_data.detect import personal_data
 
     media = kept["media"]
     media["_words"] = spoken(media)
@@ -203,10 +203,10 @@ def names_finder(model: str, strictness: str):
     """The detector with another spaCy pipeline (a folder or an installed name) tagging the names."""
     import spacy
 
-    from speechproc.stages import pii
-    from speechproc.stages.detect import question_reader
-    from speechproc.stages.pii_questions import Askers
-    from speechproc.stages.pii_strict import STRICT_SIMILARITY
+    from speechproc.stages.personal_data import pii
+    from speechproc.stages.personal_data.detect import question_reader
+    from speechproc.stages.personal_data.pii_questions import Askers
+    from speechproc.stages.personal_data.pii_strict import STRICT_SIMILARITY
 
     nlp = spacy.load(model, exclude=["parser", "lemmatizer", "senter"])
 
@@ -218,8 +218,8 @@ def names_finder(model: str, strictness: str):
 
 def patterns_only(tokens):
     """The detector with its question patterns alone (no sentence encoder reading questions)."""
-    from speechproc.stages import pii
-    from speechproc.stages.detect import load_spacy
+    from speechproc.stages.personal_data import pii
+    from speechproc.stages.personal_data.detect import load_spacy
 
     return pii.find(tokens, pii.KINDS, load_spacy())
 
@@ -236,8 +236,8 @@ def presidio_finder(with_rules: bool):
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    from speechproc.stages.detect import load_spacy, personal_data
-    from speechproc.stages.pii_words import detection
+    from speechproc.stages.personal_data.detect import load_spacy, personal_data
+    from speechproc.stages.personal_data.pii_words import detection
 
     provider = NlpEngineProvider(nlp_configuration={
         "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": str(load_spacy().path)}]})

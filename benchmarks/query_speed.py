@@ -78,7 +78,7 @@ def fifty_categories() -> tuple[dict, ...]:
 
 
 def time_categories() -> dict:
-    from speechproc.stages import categories
+    from speechproc.stages.matching import categories
 
     conv = one_hour_call()
     definitions = fifty_categories()
@@ -138,7 +138,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from speechproc import api
-    from speechproc.store.catalog import Catalog
+    from speechproc.store.database.catalog import Catalog
 
     result = {"categories_one_hour_call": time_categories()}
     print("50 categories on a one-hour call:", result["categories_one_hour_call"])

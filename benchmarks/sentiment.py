@@ -42,7 +42,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from speechproc.engines.models import load_sentence_encoder
-    from speechproc.stages.sentiment import HEAD, minilm_scores, vader_scores
+    from speechproc.stages.analytics.sentiment import HEAD, minilm_scores, vader_scores
 
     BANDS["minilm"] = float(np.load(HEAD)["neutral_band"])
     encoder = load_sentence_encoder()

@@ -43,7 +43,7 @@ SHARED = ROOT.parent / "shared" / "evaldata"
 sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc import media  # noqa: E402
-from speechproc.store.catalog import Catalog  # noqa: E402
+from speechproc.store.database.catalog import Catalog  # noqa: E402
 
 SPEECHPROC = str(Path(sys.executable).parent / "speechproc")
 MAX_SOURCE_S = 15.0

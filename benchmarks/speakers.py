@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc import media  # noqa: E402
-from speechproc.stages import diarize_windows, identify  # noqa: E402
 from speechproc.stages.options import SPEAKER_MATCH_THRESHOLD, EnrolledSpeaker  # noqa: E402
+from speechproc.stages.speakers import diarize_windows, identify  # noqa: E402
 
 AUDIO = (".flac", ".wav", ".mp3", ".m4a", ".ogg", ".opus")
 GAP_S = 0.3

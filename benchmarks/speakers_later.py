@@ -34,8 +34,8 @@ from diarization_public import recordings  # noqa: E402
 
 from speechproc.concurrency import one_thread_each  # noqa: E402
 from speechproc.engines.models import load_campplus, load_segmentation  # noqa: E402
-from speechproc.stages import diarize, identify  # noqa: E402
 from speechproc.stages.options import SPEAKER_MATCH_THRESHOLD, DiarizationOptions, EnrolledSpeaker  # noqa: E402
+from speechproc.stages.speakers import diarize, identify  # noqa: E402
 
 LIST = Path(__file__).resolve().parent / "diarization_sim.json"
 FRAME_MS = 10

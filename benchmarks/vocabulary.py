@@ -133,7 +133,7 @@ def recognise(folder: Path, config: dict, out: Path) -> dict[str, list[str]]:
 
 
 def norm(word: str) -> str:
-    from speechproc.stages.soundalike import letters
+    from speechproc.stages.recognition.soundalike import letters
 
     return letters(word)
 
@@ -205,8 +205,8 @@ def score(cases: list[tuple[str, str, bool]], heard: dict[str, list[str]], liste
 def correction_speed() -> dict:
     from speechproc.conversation import RecognizedWord
     from speechproc.engines.models import load_whisper
-    from speechproc.stages import vocabulary as stage
     from speechproc.stages.options import VocabularyOptions, VocabularyTerm
+    from speechproc.stages.recognition import vocabulary as stage
 
     terms = TERMS + distractors(990)
     options = VocabularyOptions(terms=tuple(VocabularyTerm(t) for t in terms))

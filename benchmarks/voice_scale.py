@@ -69,8 +69,8 @@ def analyse(path: Path, ingest: dict | None, threads: int) -> tuple[list[dict], 
     from speechproc.config import options
     from speechproc.config import v3 as config
     from speechproc.conversation import Conversation
-    from speechproc.stages import ingest as ingest_stage
     from speechproc.stages import pipeline
+    from speechproc.stages.recognition import ingest as ingest_stage
 
     raw = {"speechModel": {"features": ["voiceFeatures"]}, "speechproc": {"threads": threads},
            "metrics": [{"metricGroupName": "talk-style-tone-and-volume"}]}
@@ -118,7 +118,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from speechproc.stages.voice import REFERENCE_DBFS
+    from speechproc.stages.speakers.voice import REFERENCE_DBFS
 
     recordings = [(p, ing, "sample") for p, ing in SAMPLES]
     if EVALDATA.is_dir():

@@ -33,7 +33,8 @@ def main() -> None:
     from speechproc.config import options
     from speechproc.config import v3 as config
     from speechproc.conversation import Conversation
-    from speechproc.stages import asr, ingest, voice
+    from speechproc.stages.recognition import asr, ingest
+    from speechproc.stages.speakers import voice
 
     wanted = options.build(config.validate({"speechproc": {"threads": args.threads}}))
     asr.load(wanted.recognition)

@@ -156,8 +156,8 @@ def truth_call(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from speechproc.conversation import Conversation, MediaFacts
     from speechproc.formats import v3json
     from speechproc.stages import pipeline
-    from speechproc.store import corpus
-    from speechproc.store.catalog import Catalog
+    from speechproc.store.collection import corpus
+    from speechproc.store.database.catalog import Catalog
     from text_helpers import truth_words
 
     configs = ROOT / "configs"
@@ -245,7 +245,7 @@ def pytest_runtest_call(item: pytest.Item):
 @pytest.fixture
 def catalog(tmp_path: Path):
     """A private, empty catalog (tests that store definitions or deliveries keep them to themselves)."""
-    from speechproc.store.catalog import Catalog
+    from speechproc.store.database.catalog import Catalog
 
     with Catalog(tmp_path / "catalog.sqlite3") as cat:
         yield cat

@@ -11,7 +11,7 @@ import pytest
 from conftest import SAMPLES, invoke
 from speechproc import api
 from speechproc.conversation import text_of
-from speechproc.stages import align
+from speechproc.stages.recognition import align
 from text_helpers import conversation
 
 CALL = conversation(("Agent", "Thank you for calling Acme. How can I help?"),
@@ -75,7 +75,7 @@ def voicemail(tmp_path_factory) -> dict:
 
 @pytest.mark.slow
 def test_align_rewrites_the_outputs_and_recomputes_the_analytics(voicemail, monkeypatch):
-    from speechproc.stages import turns
+    from speechproc.stages.recognition import turns
 
     seen = []
     real = turns.run

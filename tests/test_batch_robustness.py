@@ -19,8 +19,8 @@ from speechproc.batch import jobs, planning, reuse, runner
 from speechproc.config import v3 as config
 from speechproc.config.resolving import resolve
 from speechproc.media import file_hash
-from speechproc.store.catalog import Catalog
-from speechproc.store.media_rows import start_mark
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.database.media_rows import start_mark
 
 RATE = 8000
 

@@ -224,8 +224,8 @@ def test_the_words_do_not_depend_on_the_batches_or_the_decoders():
     """Each chunk's words are placed on their own (ChunkWordTimes), so one decoder of eight chunks, two of four
     and three of one give the same words, times and probabilities."""
     from speechproc.conversation import Channel
-    from speechproc.stages.asr import transcribe_batched
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition.asr import transcribe_batched
 
     track = media.decode(SAMPLES / "call.flac")
     found = []

@@ -14,7 +14,7 @@ from speechproc.config import v3 as config
 from speechproc.config.options import callback_options
 from speechproc.delivery import bodies, outbox, schedule, transport
 from speechproc.formats import v3json
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 
 @pytest.fixture(scope="module")

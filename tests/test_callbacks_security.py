@@ -21,7 +21,7 @@ from speechproc.config import v3 as config
 from speechproc.config.options import callback_options
 from speechproc.delivery import account, bodies, destinations, files, outbox, schedule, transport
 from speechproc.delivery import http as transport_http
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 MEDIA_ID = "00000000-0000-4000-8000-000000000002"
 ITEM = {"_links": {}, "formatVersion": "3.0.11", "mediaId": MEDIA_ID, "status": "finished",

@@ -5,7 +5,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from speechproc.store.catalog import SCHEMA_VERSION, Catalog
+from speechproc.store.database.catalog import SCHEMA_VERSION, Catalog
 
 V4_MEDIA = """
 CREATE TABLE media (

@@ -16,8 +16,8 @@ from speechproc.config import v3 as config
 from speechproc.config.resolving import resolve
 from speechproc.engines import classifiers
 from speechproc.errors import ConfigurationError
-from speechproc.stages import classify
-from speechproc.store.catalog import Catalog
+from speechproc.stages.matching import classify
+from speechproc.store.database.catalog import Catalog
 from text_helpers import conversation
 
 TRAINER = ROOT / "configs" / "classifiers" / "train_cancellation.py"

@@ -14,7 +14,7 @@ from conftest import invoke, write_wav
 from speechproc import api, errors
 from speechproc.config import v3 as config
 from speechproc.formats import get_writer
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 # ---------------------------------------------------------------- usage errors
 

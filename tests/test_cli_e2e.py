@@ -496,7 +496,7 @@ def test_keyword_groups_on_the_known_call(truth_call):
 @pytest.mark.slow
 def test_the_indexed_known_call_answers_corpus_queries(truth_call):
     from speechproc import api
-    from speechproc.store.catalog import Catalog
+    from speechproc.store.database.catalog import Catalog
 
     with Catalog(truth_call["_catalog"]) as catalog:
         out = api.query('SELECT mediaId, hits() FROM media WHERE "Agent" SAYS "refund*" '

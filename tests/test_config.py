@@ -171,7 +171,7 @@ def test_shipped_configurations_validate(path):
 
 
 def test_the_taxonomy_in_configs_is_the_bundled_one():
-    from speechproc.stages import taxonomy
+    from speechproc.stages.analytics import taxonomy
 
     shipped = Path(__file__).parent.parent / "configs" / "topics.yaml"
     assert taxonomy.load(shipped) == taxonomy.load()

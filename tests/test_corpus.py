@@ -7,8 +7,8 @@ from speechproc import api
 from speechproc.conversation import MetricValues
 from speechproc.errors import ConfigurationError
 from speechproc.query import parse
-from speechproc.store import corpus
-from speechproc.store.catalog import Catalog
+from speechproc.store.collection import corpus
+from speechproc.store.database.catalog import Catalog
 from text_helpers import conversation
 
 CALLS = [

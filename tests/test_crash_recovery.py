@@ -22,8 +22,8 @@ from conftest import SAMPLES, invoke, truth_for
 from speechproc import api, paths
 from speechproc import errors as E
 from speechproc.batch import jobs
-from speechproc.store import intents, ownership
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.files import intents, ownership
 from text_helpers import truth_words
 
 HOSTILE = {"empty.wav": b"", "random.mp3": os.urandom(4096), "page.flac": b"<html><body>not audio</body></html>",

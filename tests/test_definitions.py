@@ -5,7 +5,7 @@ import pytest
 
 from speechproc import api
 from speechproc.errors import ConfigurationError, NotFoundError
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from speechproc.config import v3 as config
 from speechproc.errors import ConfigurationError
-from speechproc.stages import detect, numbers
+from speechproc.stages.personal_data import detect, numbers
 from text_helpers import conversation, stage_options
 
 CARD = "4539148803436467"  # Luhn-valid test number

@@ -13,8 +13,9 @@ from conftest import SAMPLES, truth_for
 from speechproc.config import v3 as config
 from speechproc.conversation import Conversation, RecognizedWord, Token
 from speechproc.engines import resemblyzer
-from speechproc.stages import asr, diarize, diarize_windows, ingest, speaker_clusters
-from speechproc.stages.speaker_clusters import Segment
+from speechproc.stages.recognition import asr, ingest
+from speechproc.stages.speakers import diarize, diarize_windows, speaker_clusters
+from speechproc.stages.speakers.speaker_clusters import Segment
 from text_helpers import run_stage, stage_options
 
 # --- pure logic ------------------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ def test_the_resemblyzer_backend_still_splits_the_call(recognized_downmix):
 
 @pytest.mark.slow
 def test_words_without_duration_never_make_a_turn_of_their_own(recognized_downmix):
-    from speechproc.stages import turns
+    from speechproc.stages.recognition import turns
 
     conv = diarized(recognized_downmix, {})
     before = [w.speaker for w in conv.recognized]
@@ -364,7 +365,7 @@ def test_the_second_voice_is_found_by_search_as_by_sorting_every_segment(seed):
 
 
 def test_overlapped_speech_joins_the_second_speakers_voice_activity():
-    from speechproc.stages.turns import voice_activity
+    from speechproc.stages.recognition.turns import voice_activity
 
     words = [Token(p=0, c=0.9, s=0, e=2000, w="hello", speaker="A"), Token(p=1, c=0.9, s=2500, e=4000, w="there",
                                                                      speaker="B")]

@@ -9,9 +9,9 @@ from conftest import truth_for
 from speechproc import errors
 from speechproc.config import v3 as config
 from speechproc.engines import segmentation
-from speechproc.stages import diarize_hybrid as hybrid
-from speechproc.stages import diarize_windows
-from speechproc.stages.diarize_hybrid import HybridTuning
+from speechproc.stages.speakers import diarize_hybrid as hybrid
+from speechproc.stages.speakers import diarize_windows
+from speechproc.stages.speakers.diarize_hybrid import HybridTuning
 
 RATE = 16000
 
@@ -168,7 +168,7 @@ def test_no_segment_runs_past_the_end_of_a_short_recording(downmixed_samples, se
 def test_the_stage_runs_the_configured_pipeline(downmix, monkeypatch):
     import copy
 
-    from speechproc.stages import diarize
+    from speechproc.stages.speakers import diarize
     from text_helpers import recognised, run_stage, stage_options
 
     conv = recognised(downmix, "00000000-0000-0000-0000-00000000001e")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from speechproc.config import v3 as config
-from speechproc.stages import speaker_clusters as clusters
+from speechproc.stages.speakers import speaker_clusters as clusters
 
 # --- clustering ------------------------------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ def networks():
 
 @pytest.mark.slow
 def test_the_downmixed_call_has_two_speakers_with_their_voices(downmixed_samples, networks):
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     found = diarize_segmentation.diarize(downmixed_samples, *networks)
     assert {g.speaker for g in found.segments} == {0, 1} == set(found.voices)
@@ -149,7 +149,7 @@ def test_the_downmixed_call_has_two_speakers_with_their_voices(downmixed_samples
 @pytest.mark.slow
 def test_the_same_speakers_for_any_number_of_threads(downmixed_samples, networks):
     from speechproc.concurrency import one_thread_each
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     with one_thread_each():  # as the pipeline runs it
         one = diarize_segmentation.diarize(downmixed_samples, *networks, threads=1)
@@ -159,7 +159,7 @@ def test_the_same_speakers_for_any_number_of_threads(downmixed_samples, networks
 
 @pytest.mark.slow
 def test_bounds_and_a_fixed_count_hold_on_real_speech(downmixed_samples, networks):
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     for bounds in ({"min_speakers": 3}, {"speakers": 3}):
         found = diarize_segmentation.diarize(downmixed_samples, *networks, **bounds)
@@ -170,7 +170,7 @@ def test_bounds_and_a_fixed_count_hold_on_real_speech(downmixed_samples, network
 
 @pytest.mark.slow
 def test_nan_or_infinite_samples_are_silence_not_a_failure(downmixed_samples, networks):
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     broken = downmixed_samples.copy()
     broken[[16000 * 10, 16000 * 20 + 7, 16000 * 30]] = [np.nan, np.inf, -np.inf]
@@ -182,7 +182,7 @@ def test_nan_or_infinite_samples_are_silence_not_a_failure(downmixed_samples, ne
 @pytest.mark.slow
 @pytest.mark.parametrize("seconds", [0.5, 2.0, 9.9, 10.1])
 def test_no_segment_runs_past_the_end_of_a_short_recording(downmixed_samples, networks, seconds):
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     clip = downmixed_samples[16000 * 2: 16000 * 2 + int(16000 * seconds)]  # speech from its first sample
     found = diarize_segmentation.diarize(clip, *networks)
@@ -192,7 +192,7 @@ def test_no_segment_runs_past_the_end_of_a_short_recording(downmixed_samples, ne
 
 @pytest.mark.slow
 def test_silence_has_no_speakers(networks):
-    from speechproc.stages import diarize_segmentation
+    from speechproc.stages.speakers import diarize_segmentation
 
     found = diarize_segmentation.diarize(np.zeros(16000 * 12, dtype=np.float32), *networks)
     assert found.segments == [] and found.overlaps == [] and found.voices == {}
@@ -203,7 +203,7 @@ def test_overlapped_speech_comes_from_the_same_pass(downmix, monkeypatch):
     """With the segmentation diarizer, `overlappedSpeech` costs no second pass of the network."""
     import copy
 
-    from speechproc.stages import diarize
+    from speechproc.stages.speakers import diarize
     from text_helpers import recognised, run_stage
 
     conv = recognised(downmix, "00000000-0000-0000-0000-00000000001d")

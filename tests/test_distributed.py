@@ -19,7 +19,7 @@ from speechproc.batch.jobs import INTERRUPTED, JobEvents
 from speechproc.config import v3 as config
 from speechproc.config.options import build
 from speechproc.errors import ConfigurationError
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 from test_workers import CHUNK_BY_CHUNK, EVERY_ANALYTIC, ONE_THREAD, assert_same_outputs, inputs, long_call
 
 

@@ -280,7 +280,7 @@ def test_a_job_writes_nothing_in_the_clear_even_for_a_moment(tmp_path, keyring, 
     from dataclasses import replace
 
     from speechproc.formats import audio
-    from speechproc.store import ownership
+    from speechproc.store.files import ownership
     from test_jobs import sample_job
 
     checked = openpgp.check_key(keyring["asc"].read_bytes())

@@ -11,8 +11,8 @@ import pytest
 
 from conftest import invoke
 from speechproc import errors, paths
-from speechproc.store import export
-from speechproc.store.catalog import Catalog
+from speechproc.store.collection import export
+from speechproc.store.database.catalog import Catalog
 
 
 def item(media_id: str, date: str, **sections) -> dict:
@@ -188,7 +188,7 @@ def test_values_json_cannot_hold_and_numbers_parquet_cannot_hold_are_still_expor
 
 
 def test_a_run_never_replaces_an_export_and_an_export_never_replaces_a_users_file(tmp_path, monkeypatch, catalog):
-    from speechproc.store import ownership
+    from speechproc.store.files import ownership
 
     exported = tmp_path / "b.txt"
     export.export("csv", output=exported, catalog=catalog)

@@ -21,7 +21,8 @@ from speechproc.batch import jobs
 from speechproc.conversation import Conversation
 from speechproc.engines import models
 from speechproc.engines.llm import ModelError
-from speechproc.stages import grounding, insights, pipeline
+from speechproc.stages import pipeline
+from speechproc.stages.call_insights import grounding, insights
 from speechproc.stages.options import InsightQuestion, InsightsOptions
 from text_helpers import conversation, truth_words
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import SAMPLES, invoke
 from speechproc import errors
 from speechproc.config import item_metadata
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 
 def manifest(tmp_path: Path, text: str | bytes, name: str = "calls.csv") -> Path:

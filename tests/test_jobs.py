@@ -17,8 +17,8 @@ from speechproc.batch.jobs import Job, JobEvents, run_job
 from speechproc.batch.publishing import redacted_audio_path
 from speechproc.config import v3 as config
 from speechproc.config.options import build
-from speechproc.store import ownership
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.files import ownership
 from text_helpers import truth_words
 
 RAW = {"metrics": [{"metricGroupName": "overtalk"}, {"metricGroupName": "talk-time-and-rate"}],

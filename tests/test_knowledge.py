@@ -6,7 +6,7 @@ import pytest
 from speechproc.config import v3 as config
 from speechproc.errors import ConfigurationError
 from speechproc.formats.v3json import results_json
-from speechproc.stages import knowledge, taxonomy
+from speechproc.stages.analytics import knowledge, taxonomy
 from text_helpers import conversation, run_stage, stage_options
 
 BILLING_CALL = (

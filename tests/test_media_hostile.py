@@ -124,7 +124,7 @@ import json, sys
 from pathlib import Path
 from speechproc.conversation import Conversation
 from speechproc.stages.options import IngestOptions
-from speechproc.stages import ingest
+from speechproc.stages.recognition import ingest
 conv = Conversation("media")
 channels = ingest.build_channels(Path(sys.argv[1]), IngestOptions(), conv)
 print(json.dumps([[c.speaker_name, c.samples.shape[0]] for c in channels]))

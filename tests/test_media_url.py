@@ -24,7 +24,7 @@ from speechproc import errors as E
 from speechproc.batch import jobs, planning, reuse
 from speechproc.config import v3 as config
 from speechproc.config.options import download_options
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 from text_helpers import truth_words
 
 VOICEMAIL = (SAMPLES / "voicemail.wav").read_bytes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc.conversation import Channel, Conversation, Sentence, Token
-from speechproc.stages import metrics as M
+from speechproc.stages.analytics import metrics as M
 
 
 def words(speaker: str, start: int, count: int, step: int = 500, length: int = 400, **extra) -> list[Token]:
@@ -15,7 +15,7 @@ def words(speaker: str, start: int, count: int, step: int = 500, length: int = 4
 def conversation(tokens: list[Token], length_ms: int, speakers=("Agent", "Caller")) -> Conversation:
     import numpy as np
 
-    from speechproc.stages.turns import voice_activity
+    from speechproc.stages.recognition.turns import voice_activity
 
     conv = Conversation("00000000-0000-0000-0000-000000000000", length_ms=length_ms)
     conv.channels = [Channel(i, name, np.zeros(1, np.float32), 16000) for i, name in enumerate(speakers)]

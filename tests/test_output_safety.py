@@ -20,8 +20,8 @@ from speechproc.batch.planning import discover, output_paths
 from speechproc.batch.publishing import write_outputs
 from speechproc.config import v3 as config
 from speechproc.conversation import Conversation
-from speechproc.store import ownership
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.files import ownership
 
 BROKEN = b"ID3" + bytes(range(256)) * 20  # an mp3 name over bytes no decoder reads: fails without the model
 

@@ -15,7 +15,7 @@ from speechproc.batch import jobs
 from speechproc.config import v3 as config
 from speechproc.conversation import RecognizedWord, Token
 from speechproc.engines.models import load_spacy
-from speechproc.stages import pii
+from speechproc.stages.personal_data import pii
 
 pytestmark = pytest.mark.slow  # spaCy tags the names
 
@@ -134,7 +134,7 @@ def test_personal_data_said_unprompted(text, expected):
 
 
 def test_a_word_without_duration_at_a_detections_edge_is_redacted():
-    from speechproc.stages.detect import redact_words
+    from speechproc.stages.personal_data.detect import redact_words
 
     words = [Token(p=0, c=0.9, s=1000, e=1000, w="1985", speaker="Caller"),
              Token(p=1, c=0.9, s=2000, e=2000, w="thanks", speaker="Caller")]

@@ -10,7 +10,7 @@ import yaml
 
 from conftest import SAMPLES, invoke
 from speechproc.formats import detected
-from speechproc.stages import pii
+from speechproc.stages.personal_data import pii
 from test_pii import found, punctuated, said
 
 pytestmark = pytest.mark.slow  # spaCy tags the names
@@ -228,7 +228,7 @@ def test_a_turn_too_long_for_the_tagger_is_read_in_pieces():
 
 
 def test_the_export_has_kind_columns_only_for_detectors_that_label_by_kind():
-    from speechproc.store.export import row
+    from speechproc.store.collection.export import row
 
     def detector(name, label):
         return {"detectorName": name, "detections": [{"detectorClassLabel": label, "detectedSegments": [

@@ -16,8 +16,8 @@ from speechproc.batch import jobs
 from speechproc.conversation import RecognizedWord
 from speechproc.engines import models
 from speechproc.formats import detected
-from speechproc.stages import pii
-from speechproc.stages.detect import personal_data
+from speechproc.stages.personal_data import pii
+from speechproc.stages.personal_data.detect import personal_data
 from test_insights import ScriptedModel
 from test_pii import punctuated
 

@@ -16,9 +16,10 @@ from speechproc.errors import ConfigurationError
 from speechproc.query import QuerySyntaxError, documents, evaluate, parse, parse_condition
 from speechproc.query.narrow import MAX_NESTING, MAX_WORDS, text_filter
 from speechproc.query.tree import MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, CallNot, Phrase, TurnOr
-from speechproc.stages import categories
-from speechproc.store import corpus, definitions
-from speechproc.store.catalog import Catalog
+from speechproc.stages.matching import categories
+from speechproc.store.collection import corpus
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.registered import definitions
 from text_helpers import conversation
 
 DIGITS = "9" * 400

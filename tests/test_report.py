@@ -14,7 +14,7 @@ from speechproc.report import call as report
 from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
 from speechproc.report import writing as reporting
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 AGENT, CALLER = "Agent", "Caller"
 
@@ -97,7 +97,7 @@ ALL_SECTIONS = ["summary", "timeline", "sentiment", "metrics", "knowledge", "cat
 def test_overtalk_is_found_in_one_sweep_over_any_number_of_speakers():
     import random
 
-    from speechproc.stages.metrics import intersect, merge
+    from speechproc.stages.analytics.metrics import intersect, merge
 
     rng = random.Random(7)
     for _ in range(200):
@@ -500,7 +500,7 @@ def test_a_report_that_cannot_be_drawn_costs_the_item_nothing(tmp_path, monkeypa
     """Should drawing the report fail, every other output is written and the item's JSON says why."""
     from speechproc.batch import publishing
     from speechproc.conversation import Conversation
-    from speechproc.store import ownership
+    from speechproc.store.files import ownership
 
     def broken(*args):
         raise ValueError("no chart today")

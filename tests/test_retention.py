@@ -19,8 +19,8 @@ from speechproc.config import v3 as config
 from speechproc.conversation import MediaFacts
 from speechproc.formats import v3json
 from speechproc.stages.pipeline import new_tasks
-from speechproc.store import items, retention
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.media_items import items, retention
 from test_jobs import RAW, sample_job
 
 LATER = datetime.now(timezone.utc) + timedelta(days=2)  # every item made here with a 60 s TTL has expired by then

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc.formats.v3json import results_json
-from speechproc.stages import sentiment
+from speechproc.stages.analytics import sentiment
 from speechproc.stages.options import SentimentOptions
 from text_helpers import conversation, run_stage, stage_options
 

@@ -15,7 +15,7 @@ from speechproc.config.settings import DEFAULTS, LOCAL_SETTINGS
 from speechproc.delivery.options import CallbackOptions
 from speechproc.download import DownloadOptions
 from speechproc.schema import SETTING, Arr, Bool, Num, Setting, Str, declared
-from speechproc.stages import taxonomy
+from speechproc.stages.analytics import taxonomy
 from speechproc.stages.options import DiarizationOptions, RecognitionOptions
 
 

@@ -18,10 +18,10 @@ import yaml
 from conftest import SAMPLES, invoke, write_wav
 from speechproc import errors as E
 from speechproc import media
-from speechproc.stages import identify
-from speechproc.stages.metrics import parties
+from speechproc.stages.analytics.metrics import parties
 from speechproc.stages.options import EnrolledSpeaker
-from speechproc.store import speakers as store
+from speechproc.stages.speakers import identify
+from speechproc.store.registered import speakers as store
 
 
 def unit(vector) -> np.ndarray:

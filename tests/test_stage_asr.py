@@ -210,8 +210,8 @@ def test_the_multilingual_base_model_transcribes_english_and_accepts_other_langu
 @pytest.mark.parametrize("batched, vad", [(True, True), (True, False), (False, True), (False, False)])
 def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, vad):
     from speechproc.conversation import Channel
-    from speechproc.stages.asr import transcribe_batched, transcribe_channel
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition.asr import transcribe_batched, transcribe_channel
 
     track = media.decode(SAMPLES / "call.flac")
     truth = truth_for("call.flac")
@@ -244,8 +244,8 @@ def test_both_recognition_paths_keep_accuracy_and_word_times(tmp_path, batched, 
 ])
 def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched, device, threads, batch_size,
                                                           expected):
-    from speechproc.stages import asr
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition import asr
 
     loaded = []
     monkeypatch.setattr(asr, "load_whisper", lambda *args: loaded.append(args))
@@ -260,8 +260,8 @@ def test_recognition_threads_are_shared_out_among_decoders(monkeypatch, batched,
     ("cpu", 8, 8, 2), ("cpu", 8, 3, 2), ("cpu", 8, 1, 1), ("cpu", 1, 1, 1), ("cuda", 8, 8, 8), ("cuda", 16, 5, 5)])
 def test_which_chunks_share_a_decoder_call_does_not_depend_on_the_threads(monkeypatch, device, batch_size, flying,
                                                                            size):
-    from speechproc.stages import asr
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition import asr
 
     monkeypatch.setattr("ctranslate2.get_cuda_device_count", lambda: 0)
     plans = {threads: asr.batch_plan(RecognitionOptions(device=device, threads=threads, batch_size=batch_size), flying)
@@ -273,8 +273,8 @@ def test_which_chunks_share_a_decoder_call_does_not_depend_on_the_threads(monkey
 
 
 def test_a_long_recording_decodes_fewer_chunks_at_once():
-    from speechproc.stages.asr import CHUNK_MEMORY, RECOGNITION_MEMORY, in_flight
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition.asr import CHUNK_MEMORY, RECOGNITION_MEMORY, in_flight
 
     def audio_bytes(minutes: float, channels: int = 2) -> int:
         return int(minutes * 60 * media.ASR_RATE * 4 * channels)
@@ -296,8 +296,8 @@ def test_a_long_recording_decodes_fewer_chunks_at_once():
 def test_several_decoders_decode_broken_chunks_again_on_one_single_worker_recogniser(monkeypatch):
     """The recogniser for the chunks decoded again has one worker and a decoder's threads; one decoder decodes
     them itself (no recogniser of their own)."""
-    from speechproc.stages import asr
     from speechproc.stages.options import RecognitionOptions
+    from speechproc.stages.recognition import asr
 
     loads = []
     monkeypatch.setattr(asr, "load_whisper", lambda *args: loads.append(args) or args)
@@ -311,7 +311,7 @@ def test_several_decoders_decode_broken_chunks_again_on_one_single_worker_recogn
 
 def test_a_word_timed_past_the_end_of_its_channel_ends_with_the_channel():
     from speechproc.conversation import Channel
-    from speechproc.stages.asr import recognized_word
+    from speechproc.stages.recognition.asr import recognized_word
 
     channel = Channel(0, "Agent", np.zeros(45 * 16000, dtype=np.float32), 16000)
     last = recognized_word(" me...", 44.984, 45.204, 0.8, channel)

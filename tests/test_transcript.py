@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from speechproc.conversation import Conversation, RecognizedWord, Token
-from speechproc.stages import punctuation, turns
+from speechproc.stages.recognition import punctuation, turns
 
 
 def rw(text: str, s: int, e: int, speaker: str = "Agent", prob: float = 0.9) -> RecognizedWord:

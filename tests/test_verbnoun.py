@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from speechproc.stages import verbnoun
+from speechproc.stages.analytics import verbnoun
 from text_helpers import conversation, run_stage, stage_options
 
 SETTINGS = stage_options({"conversation": {"verbNounPairsEnabled": True}}).verb_noun_pairs

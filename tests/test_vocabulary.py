@@ -13,11 +13,11 @@ from speechproc.config import options as config_options
 from speechproc.config import v3 as config
 from speechproc.config.resolving import resolve
 from speechproc.conversation import Conversation, RecognizedWord
-from speechproc.stages import soundalike, vocabulary
 from speechproc.stages.options import VocabularyOptions, VocabularyTerm
-from speechproc.store import vocabularies
-from speechproc.store.catalog import Catalog
-from speechproc.store.definitions import check_name
+from speechproc.stages.recognition import soundalike, vocabulary
+from speechproc.store.database.catalog import Catalog
+from speechproc.store.registered import vocabularies
+from speechproc.store.registered.definitions import check_name
 
 COMMON = frozenset("i would like to cancel my plan and get a refund please the printer in office stopped working "
                    "again ordered router last week it umbrella we moved all our files storage".split())

@@ -8,8 +8,8 @@ import pytest
 from conftest import SAMPLES, truth_for
 from speechproc import media
 from speechproc.conversation import Conversation
-from speechproc.stages import ingest
-from speechproc.stages.voice import REFERENCE_RMS, analyse_words, frequency_ceiling
+from speechproc.stages.recognition import ingest
+from speechproc.stages.speakers.voice import REFERENCE_RMS, analyse_words, frequency_ceiling
 from text_helpers import stage_options
 
 
@@ -214,7 +214,7 @@ def test_most_words_of_the_sample_call_have_a_volume_within_0_to_2():
 
 def test_the_volume_metrics_of_the_sample_call_follow_its_loudness_without_cropping():
     from speechproc.conversation import Token
-    from speechproc.stages.metrics import talk_style
+    from speechproc.stages.analytics.metrics import talk_style
 
     decoded = media.decode(SAMPLES / "call.flac", sample_rate=None)
     spans = truth_words(truth_for("call.flac"))

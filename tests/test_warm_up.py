@@ -99,7 +99,7 @@ def warm_up_thread() -> threading.Thread:
 def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
     """(model, thread) of every load the warm-up made: the recogniser's while the recording is decoded
     (checked: before the decoded channels are there, nothing else), then the later stages' models."""
-    from speechproc.stages import asr
+    from speechproc.stages.recognition import asr
 
     prepared: list[tuple[str, str]] = []
     for name in ("diarize", "sentiment", "verbnoun", "knowledge"):
@@ -127,7 +127,7 @@ def test_the_warm_up_loads_nothing_for_given_words(monkeypatch):
 
 
 def test_a_recogniser_that_cannot_load_ends_the_warm_up(monkeypatch):
-    from speechproc.stages import asr
+    from speechproc.stages.recognition import asr
 
     loads: list[str] = []
     monkeypatch.setattr(asr, "load", lambda options: loads.append("recogniser") or (_ for _ in ()).throw(OSError()))

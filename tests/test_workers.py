@@ -20,7 +20,7 @@ from speechproc.batch.jobs import JobEvents
 from speechproc.batch.workers import MEMORY_PER_WORKER, Finished, LocalPool, plan_workers
 from speechproc.config import v3 as config
 from speechproc.config.options import build
-from speechproc.store.catalog import Catalog
+from speechproc.store.database.catalog import Catalog
 
 GIB = 2**30
 ONE_THREAD = {"speechproc": {"threads": 1}}
@@ -297,7 +297,7 @@ def test_the_progress_bar_sums_the_audio_of_every_running_job():
 
 
 def test_a_local_insights_model_counts_in_each_workers_memory():
-    from speechproc.stages import insights
+    from speechproc.stages.call_insights import insights
     from speechproc.stages.options import InsightsOptions
 
     extra = insights.memory(InsightsOptions(reason=True))

@@ -10,7 +10,7 @@ from speechproc.config import options
 from speechproc.config import v3 as config
 from speechproc.conversation import PUNC, Conversation, RecognizedWord, SpeakerTurn, Token
 from speechproc.stages import pipeline
-from speechproc.stages.sentences import split
+from speechproc.stages.recognition.sentences import split
 
 
 def tokens(text: str, speaker: str = "Agent", start: int = 0) -> list[Token]:
@@ -73,7 +73,7 @@ def run_stage(name: str, conv: Conversation, raw: dict[str, Any] | config.Settin
 
 def recognised(path: Path, media_id: str) -> Conversation:
     """`path` decoded and recognised with the default configuration, as the pipeline leaves it for diarization."""
-    from speechproc.stages import asr, ingest
+    from speechproc.stages.recognition import asr, ingest
 
     wanted = stage_options({})
     conv = Conversation(media_id)

@@ -157,4 +157,4 @@ class _DriversRequired(TypedDict):
 class Drivers(_DriversRequired, total=False):
     """`call_drivers`: the reasons of the calls grouped into drivers."""
 
-    grouped: int  # beyond `store.drivers.MAX_GROUPED` calls, how many of an even sample were grouped
+    grouped: int  # beyond `store.collection.drivers.MAX_GROUPED` calls, how many of an even sample were grouped

@@ -38,11 +38,11 @@ from speechproc.formats import TEXT_FORMATS, openpgp, rttm, v3json
 from speechproc.formats.stored import stored_transcript
 from speechproc.report import writing as reports
 from speechproc.stages.pipeline import needed
-from speechproc.store import drivers, items, keys, listing, reading, registry, retention, speakers
-from speechproc.store import export as exports
-from speechproc.store.catalog import Catalog
-from speechproc.store.corpus import searchable
-from speechproc.store.opening import using
+from speechproc.store.collection import drivers, registry, searchable
+from speechproc.store.collection import export as exports
+from speechproc.store.database import Catalog, listing
+from speechproc.store.media_items import items, reading, retention, using
+from speechproc.store.registered import keys, speakers
 
 __all__ = [
     # processing and alignment
@@ -283,7 +283,7 @@ def report(target: str | None = None, output: str | Path | None = None, *, query
 
 def call_drivers(query: str | None = None, catalog: Catalog | None = None) -> Drivers:
     """`speechproc insights drivers`: the reasons of every call of the catalog (or those a `speechproc query`
-    statement selects) whose insights name one, grouped into drivers (`store.drivers.drivers`), with the count
+    statement selects) whose insights name one, grouped into drivers (`store.collection.drivers.drivers`), with the count
     of the calls considered and of those without a reason."""
     with using(catalog) as cat:
         chosen = [r for r in exports.records(cat, query) if searchable(r["configuration"]) and r["status"] == "finished"]

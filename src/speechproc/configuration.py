@@ -1,6 +1,6 @@
 """The shapes of what a v3 configuration holds and of the stored definitions it names, as TypedDicts.
 
-`config/v3.py` validates a configuration and `store/definitions.py` a definition; what they let through
+`config/v3.py` validates a configuration and `store/registered/definitions.py` a definition; what they let through
 has these shapes, which the stages, the callbacks and the engines read. A key a configuration may leave
 out is optional (`total=False`); what speechproc writes back is in `speechproc.results`.
 """
@@ -124,7 +124,7 @@ class IngestSection(TypedDict, total=False):
 
 
 class VocabularyTermEntry(TypedDict):
-    """A custom vocabulary term, checked and completed (`store.vocabularies`): the term, the forms it may
+    """A custom vocabulary term, checked and completed (`store.registered.vocabularies`): the term, the forms it may
     be heard as, and its weight."""
 
     term: str

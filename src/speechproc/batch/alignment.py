@@ -19,10 +19,10 @@ from speechproc.conversation import MediaFacts
 from speechproc.delivery import outbox
 from speechproc.formats import openpgp, v3json
 from speechproc.formats.stored import stored_transcript
-from speechproc.stages import align
 from speechproc.stages.pipeline import new_tasks
-from speechproc.store.catalog import Catalog
-from speechproc.store.reading import media_row
+from speechproc.stages.recognition import TranscriptMismatch, align_text
+from speechproc.store.database import Catalog
+from speechproc.store.media_items import media_row
 from speechproc.urls import looks_like_url
 
 
@@ -42,8 +42,8 @@ def align_media(catalog: Catalog, media_id: str, transcript: str,
                                    "the recording with speechproc run instead")
     machine = stored_transcript(row["item"], settings.language).words
     try:
-        aligned = align.align_text(transcript, machine)
-    except align.TranscriptMismatch as exc:
+        aligned = align_text(transcript, machine)
+    except TranscriptMismatch as exc:
         raise E.ConfigurationError(E.INVALID_VALUE, f"the transcript was refused: {exc}") from None
     old = row["item"]
     item = MediaFacts(media_id, "running", old["dateCreated"], metadata=old.get("metadata", {}))

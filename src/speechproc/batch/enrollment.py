@@ -1,5 +1,5 @@
 """Enrolling a person by voice: their recordings checked, decoded (the first minutes of each) and turned
-into voiceprints (`stages.identify`), then stored under their name (`store.speakers`)."""
+into voiceprints (`stages.speakers.identify`), then stored under their name (`store.registered.speakers`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,10 +11,10 @@ from speechproc import media
 from speechproc.batch.planning import unreadable
 from speechproc.engines.models import default_threads
 from speechproc.paths import shown
-from speechproc.stages import identify
-from speechproc.store import speakers
-from speechproc.store.catalog import Catalog
-from speechproc.store.opening import using
+from speechproc.stages.speakers import enrollment_voices
+from speechproc.store.database import Catalog
+from speechproc.store.media_items import using
+from speechproc.store.registered import speakers
 
 ENROLL_FIRST_S = 20 * 60  # of each recording enrolled, only the first this many seconds are read
 
@@ -30,7 +30,7 @@ def enroll_speaker(name: str, files: list[str | Path], role: str | None = None, 
     hashes = [media.file_hash(path) for path in paths]
     with using(catalog) as cat:  # refused before any audio is decoded
         speakers.refuse_enrolled_elsewhere(cat, name, hashes)
-    voices = identify.enrollment_voices([_decoded(path) for path in paths], [shown(p) for p in paths],
+    voices = enrollment_voices([_decoded(path) for path in paths], [shown(p) for p in paths],
                                         threads=default_threads())
     with using(catalog) as cat:
         speakers.refuse_voice_of_another(cat, name, [(shown(p), v.embedding) for p, v in zip(paths, voices)])

@@ -25,7 +25,7 @@ from speechproc.paths import printable
 from speechproc.query import documents
 from speechproc.stages.options import Options
 from speechproc.stages.pipeline import analyse, new_tasks
-from speechproc.store import ownership
+from speechproc.store.files import ownership
 
 INTERRUPTED = "interrupted"  # the error of a job stopped by Ctrl-C
 
@@ -74,7 +74,7 @@ class JobResult:
 class JobEvents:
     """What a running job tells its runner as it goes; every method is optional. `durable`: `output` records
     the file in the catalog before it returns (the runner's own `Recorder`); otherwise the job leaves an
-    intent beside each file first (`store.intents`)."""
+    intent beside each file first (`store.files.intents`)."""
 
     durable = False
 

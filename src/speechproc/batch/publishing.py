@@ -16,8 +16,7 @@ from speechproc.formats.stored import writer_language
 from speechproc.paths import printable
 from speechproc.report import call as report
 from speechproc.results import MediaItem
-from speechproc.store import ownership
-from speechproc.store.ownership import OutputRecord, Sealable
+from speechproc.store.files import OutputRecord, Sealable, ownership
 
 
 def redacted_audio_path(outputs: dict[str, Path], source: Path, redacts_audio: bool,

@@ -25,8 +25,7 @@ from speechproc import errors as E
 from speechproc.config.settings import Settings
 from speechproc.media import file_hash
 from speechproc.paths import publish, state_home, temporary, write_bytes
-from speechproc.store.catalog import Catalog
-from speechproc.store.media_rows import FetchedRow, MediaRow, Source
+from speechproc.store.database import Catalog, FetchedRow, MediaRow, Source
 
 
 def settings_key(settings: Settings, metadata: dict[str, Any], out_dir: Path | None) -> str:

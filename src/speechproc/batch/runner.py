@@ -42,13 +42,13 @@ from speechproc.errors import ErrorBody, body_of
 from speechproc.formats import openpgp, v3json
 from speechproc.paths import absolute, printable, shown
 from speechproc.report import writing as reporting
-from speechproc.stages.insights import memory as insights_memory
+from speechproc.stages.call_insights import memory as insights_memory
 from speechproc.stages.options import Options, with_threads
 from speechproc.stages.pipeline import new_tasks, preflight
-from speechproc.store import intents, keys, ownership, retention
-from speechproc.store.catalog import Catalog
-from speechproc.store.media_rows import MediaRow
-from speechproc.store.opening import using
+from speechproc.store.database import Catalog, MediaRow
+from speechproc.store.files import intents, ownership
+from speechproc.store.media_items import retention, using
+from speechproc.store.registered import keys
 from speechproc.urls import looks_like_url
 
 

@@ -10,7 +10,7 @@ its job), records what they return, and then stops the batch.
 A worker whose parent is gone (killed: `kill -9`, out of memory) publishes nothing more: it checks before
 each file it puts in place, and a thread of its own ends the process within PARENT_CHECK_S of the parent's
 death. What it left half done is redone by the next run; a file it had put in place is recognised by its
-intent (`store.intents`).
+intent (`store.files.intents`).
 """
 from __future__ import annotations
 

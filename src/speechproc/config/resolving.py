@@ -12,8 +12,8 @@ from speechproc.configuration import (
     ClassifierDefinition,
     KeywordGroupDefinition,
 )
-from speechproc.store import keys, speakers, vocabularies
-from speechproc.store.catalog import Catalog
+from speechproc.store.database import Catalog
+from speechproc.store.registered import keys, speakers, vocabularies
 
 
 def resolve(settings: Settings, catalog: Catalog) -> Settings:
@@ -21,7 +21,7 @@ def resolve(settings: Settings, catalog: Catalog) -> Settings:
 
     Raise ConfigurationError for a category or group that is not defined (or a group without keywords), a
     vocabulary that is not stored or is empty (20008, 20009), a term in two lists (20017), or an
-    `encryption.publicKeyId` that is not stored. The catalog holds definitions as `store.definitions`
+    `encryption.publicKeyId` that is not stored. The catalog holds definitions as `store.registered.definitions`
     checked them: they have the shapes of `speechproc.configuration`."""
     public_key = keys.resolve(keys.configured_key_id(settings.raw), catalog)
     wanted = settings.category_names

@@ -13,9 +13,11 @@ from speechproc.delivery import destinations as callback_destinations
 from speechproc.formats import v3json
 from speechproc.results import JsonObject
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
-from speechproc.stages import pii, pii_strict, taxonomy
+from speechproc.stages.analytics import load_taxonomy
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
-from speechproc.store import vocabularies
+from speechproc.stages.personal_data import KINDS as PII_KINDS
+from speechproc.stages.personal_data import STRICTNESS
+from speechproc.store.registered import vocabularies
 
 __all__ = ["DEFAULT_MAX_SPEAKERS", "LANGUAGES", "Settings", "load", "validate"]
 
@@ -28,8 +30,6 @@ CALLBACK_INCLUDES = tuple(v3json.CALLBACK_SECTIONS)
 AUDIO_FORMATS = ("wav", "mp3", "flac", "opus", "ogg")
 DETECTOR_NAMES = ("PCI", "SSN", "Number", "PII")
 DETECTION_LEVELS = ("entireRegion", "probableNumbers", "numbersOnly")
-PII_KINDS = pii.KINDS
-STRICTNESS = pii_strict.STRICTNESS
 _DETECTOR_NAMESPACE = uuid.UUID("6c1d1a36-0b6e-4b8e-9d1f-3f7e5a0c2b10")
 
 
@@ -76,7 +76,7 @@ def _check_local_choices(local: dict, path: str) -> None:
                       "speakerEmbedding: campplus, or diarizer: windows for resemblyzer")
     if "topicTaxonomy" in local:
         try:
-            taxonomy.load(local["topicTaxonomy"])
+            load_taxonomy(local["topicTaxonomy"])
         except ValueError as exc:
             raise invalid(f"{path}.topicTaxonomy", str(exc)) from None
 

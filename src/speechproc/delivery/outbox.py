@@ -31,7 +31,7 @@ from speechproc.delivery.schedule import ATTEMPTS_PER_ROUND, next_due, spent
 from speechproc.delivery.transport import Sender, send
 from speechproc.formats import v3json
 from speechproc.results import MediaItem
-from speechproc.store.catalog import Catalog
+from speechproc.store.database import Catalog
 
 INTERRUPTED = "interrupted: the attempt did not finish (the process stopped during it)"
 

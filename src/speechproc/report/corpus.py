@@ -21,8 +21,8 @@ from speechproc.report import charts
 from speechproc.report.page import Section, chart, clock, esc, facts, number, page, plural, table
 from speechproc.results import MediaItem
 from speechproc.results.reading import as_dict, is_number
-from speechproc.store import drivers
-from speechproc.store.export import MediaRow
+from speechproc.store.collection import drivers
+from speechproc.store.database import MediaRow
 
 # the metrics an analyst compares calls by, in the order shown
 MAIN_METRICS = ("agent-talk-ratio", "caller-talk-ratio", "silence-ratio", "silence-incidents", "overtalk-ratio",
@@ -253,7 +253,7 @@ def _hit_rate(items: Sequence[MediaItem], key: str, name: str) -> float | None:
 
 
 def _drivers(corpus: Corpus) -> Section | None:
-    """Call drivers: the reasons of the calls with insights, grouped (`store.drivers`)."""
+    """Call drivers: the reasons of the calls with insights, grouped (`store.collection.drivers`)."""
     calls = drivers.of_items([i for i in corpus.items if i.get("status") == "finished"])
     if not calls:
         return None

@@ -20,12 +20,10 @@ from speechproc.report import corpus as corpus_report
 from speechproc.report import player as report_player
 from speechproc.results import MediaItem
 from speechproc.results.reading import readable
-from speechproc.store import ownership
-from speechproc.store.catalog import Catalog
-from speechproc.store.corpus import searchable
-from speechproc.store.export import records, refuse, write_requested
-from speechproc.store.media_rows import MediaRow
-from speechproc.store.opening import using
+from speechproc.store.collection import records, refuse, searchable, write_requested
+from speechproc.store.database import Catalog, MediaRow
+from speechproc.store.files import ownership
+from speechproc.store.media_items import using
 
 MAX_ITEM_BYTES = 512 * 2**20  # a .v3.json read for a report (a ten-hour call's is about 60 MB)
 CORPUS_DEFAULT = "corpus.html"

@@ -101,7 +101,7 @@ class VocabularyTerm:
 @dataclass(frozen=True, kw_only=True)
 class VocabularyOptions:
     """Custom vocabulary (v3 `vocabularies`, named lists resolved): the recogniser's hint, the spoken forms and
-    the correction after recognition (`speechproc.stages.vocabulary`)."""
+    the correction after recognition (`speechproc.stages.recognition.vocabulary`)."""
 
     terms: tuple[VocabularyTerm, ...] = ()
     scripts: tuple[str, ...] = ()

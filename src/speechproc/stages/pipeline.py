@@ -14,26 +14,13 @@ from speechproc.concurrency import limit_torch, one_thread_each, traced
 from speechproc.conversation import Conversation, RecognizedWord
 from speechproc.engines import inventory
 from speechproc.media import ASR_RATE, give_back_memory
-from speechproc.stages import (
-    asr,
-    categories,
-    classify,
-    detect,
-    diarize,
-    identify,
-    ingest,
-    insights,
-    knowledge,
-    metrics,
-    punctuation,
-    sentiment,
-    spotting,
-    turns,
-    verbnoun,
-    vocabulary,
-    voice,
-)
+from speechproc.stages.analytics import knowledge, metrics, sentiment, verbnoun
+from speechproc.stages.call_insights import insights
+from speechproc.stages.matching import categories, classify, spotting
 from speechproc.stages.options import Options
+from speechproc.stages.personal_data import detect
+from speechproc.stages.recognition import asr, ingest, punctuation, turns, vocabulary
+from speechproc.stages.speakers import diarize, identify, voice
 
 WARM_UP_MAX_S = 20 * 60  # the longest recording whose later stages' models load while recognition runs
 WARM_UP_THREAD = "speechproc-warm-up"
