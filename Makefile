@@ -49,24 +49,24 @@ lint: setup  # ruff, then mypy over src/ (settings: [tool.mypy] in pyproject.tom
 	$(BIN)/mypy src
 
 bench: setup
-	$(BIN)/python benchmarks/asr_speed.py --json benchmarks/asr_speed.result.json
-	$(BIN)/python benchmarks/diarization.py --json benchmarks/diarization.result.json
-	$(BIN)/python benchmarks/diarization_cost.py --rounds 3 --skip-memory --json benchmarks/diarization_cost.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/voice_speed.py --json benchmarks/voice_speed.result.json
-	$(BIN)/python benchmarks/analytics_speed.py --json benchmarks/analytics_speed.result.json
-	$(BIN)/python benchmarks/query_speed.py --json benchmarks/query_speed.result.json
-	cd benchmarks && ../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/alignment.py --json benchmarks/alignment.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/alignment.py --recognition sequential --json benchmarks/alignment.sequential.result.json
-	$(BIN)/python benchmarks/throughput.py --calls 0 --rounds 2 --json benchmarks/throughput.result.json  # about 27 minutes
-	$(BIN)/python benchmarks/whole_runs.py --rounds 3 --json benchmarks/whole_runs.result.json  # about 20 minutes
-	$(BIN)/python benchmarks/stage_profile.py --json benchmarks/stage_profile.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/decoding.py --experiment window --json benchmarks/decoding.window.result.json
-	$(BIN)/python benchmarks/decoding.py --experiment greedy --json benchmarks/decoding.greedy.result.json
-	$(BIN)/python benchmarks/decoding.py --experiment packing --json benchmarks/decoding.packing.result.json
-	$(BIN)/python benchmarks/crosstalk.py --json benchmarks/crosstalk.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/workers.py --json benchmarks/workers.result.json  # needs ../shared/evaldata
-	$(BIN)/python benchmarks/report_speed.py --json benchmarks/report_speed.result.json  # needs chromium
+	$(BIN)/python benchmarks/recognition/asr_speed.py --json benchmarks/recognition/asr_speed.result.json
+	$(BIN)/python benchmarks/speakers/diarization.py --json benchmarks/speakers/diarization.result.json
+	$(BIN)/python benchmarks/speakers/diarization_cost.py --rounds 3 --skip-memory --json benchmarks/speakers/diarization_cost.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/speakers/voice_speed.py --json benchmarks/speakers/voice_speed.result.json
+	$(BIN)/python benchmarks/analytics/analytics_speed.py --json benchmarks/analytics/analytics_speed.result.json
+	$(BIN)/python benchmarks/matching/query_speed.py --json benchmarks/matching/query_speed.result.json
+	cd benchmarks/analytics && ../../$(BIN)/python sentiment.py --json sentiment.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/recognition/alignment.py --json benchmarks/recognition/alignment.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/recognition/alignment.py --recognition sequential --json benchmarks/recognition/alignment.sequential.result.json
+	$(BIN)/python benchmarks/cost/throughput.py --calls 0 --rounds 2 --json benchmarks/cost/throughput.result.json  # about 27 minutes
+	$(BIN)/python benchmarks/cost/whole_runs.py --rounds 3 --json benchmarks/cost/whole_runs.result.json  # about 20 minutes
+	$(BIN)/python benchmarks/cost/stage_profile.py --json benchmarks/cost/stage_profile.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/recognition/decoding.py --experiment window --json benchmarks/recognition/decoding.window.result.json
+	$(BIN)/python benchmarks/recognition/decoding.py --experiment greedy --json benchmarks/recognition/decoding.greedy.result.json
+	$(BIN)/python benchmarks/recognition/decoding.py --experiment packing --json benchmarks/recognition/decoding.packing.result.json
+	$(BIN)/python benchmarks/recognition/crosstalk.py --json benchmarks/recognition/crosstalk.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/cost/workers.py --json benchmarks/cost/workers.result.json  # needs ../shared/evaldata
+	$(BIN)/python benchmarks/cost/report_speed.py --json benchmarks/cost/report_speed.result.json  # needs chromium
 
 samples:  # needs espeak-ng and sox (apt-get install espeak-ng sox)
 	$(BIN)/python scripts/make_sample_media.py

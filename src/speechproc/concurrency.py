@@ -19,7 +19,7 @@ much of that work cuts it into pieces fixed by the recording alone and computes 
 Where the time goes: with SPEECHPROC_TRACE naming a folder, every process appends what it spends its time
 on (`traced`: start-up, model loads, each stage, VAD, writing, waiting for work) to a file of its own
 there, one JSON object a line, in Chrome's trace-event form (`ph` "X", microseconds since the epoch), so that
-the processes of one run line up (benchmarks/whole_runs.py reads them; Perfetto opens them).
+the processes of one run line up (benchmarks/cost/whole_runs.py reads them; Perfetto opens them).
 """
 from __future__ import annotations
 

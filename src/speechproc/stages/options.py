@@ -150,7 +150,7 @@ class EnrolledSpeaker:
         return f"EnrolledSpeaker({self.name!r}, role={self.role!r}, {len(self.exemplars)} exemplars)"
 
 
-SPEAKER_MATCH_THRESHOLD = 0.65  # calibrated in benchmarks/speakers.py (docs/benchmarks.md)
+SPEAKER_MATCH_THRESHOLD = 0.65  # calibrated in benchmarks/speakers/speakers.py (docs/benchmarks.md)
 
 
 @dataclass(frozen=True, kw_only=True)

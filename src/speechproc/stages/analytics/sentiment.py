@@ -2,7 +2,7 @@
 
 `vader`: VADER's lexicon and rules (its compound score). Fast, no model.
 `minilm`: a linear head over the bundled MiniLM sentence embeddings, fitted by
-`benchmarks/fit_sentiment_head.py` on human-rated tweets and movie-review snippets.
+`benchmarks/analytics/fit_sentiment_head.py` on human-rated tweets and movie-review snippets.
 """
 from __future__ import annotations
 

@@ -215,7 +215,8 @@ class Ending:
     promised: float
 
 
-# Where `outcome_of` draws its lines: set on the benchmark's dev calls (benchmarks/insights.py), never its test calls.
+# Where `outcome_of` draws its lines: set on the benchmark's dev calls (benchmarks/call_insights/insights.py), never its
+# test calls.
 FOLLOW_UP_AT = 0.55
 RESOLVED_AT = 0.55
 YES_AT = 0.55  # a quality question's P(yes) from which the answer is yes

@@ -20,7 +20,7 @@ speakers talk at once; the windows pipeline's CAM++ embeddings and count rules (
    nearest other speaker in time (`speaker_clusters.second_speakers`), found by the same pass of the network.
 
 The settings were chosen on the dev half of simulated conversations of 1 to 8 speakers, the dev half of public
-recordings, two-party cuts of a real call and one-speaker files (`benchmarks/diarization_public.py`;
+recordings, two-party cuts of a real call and one-speaker files (`benchmarks/speakers/diarization_public.py`;
 docs/benchmarks.md#diarization-on-public-recordings).
 """
 from __future__ import annotations

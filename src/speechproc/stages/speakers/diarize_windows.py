@@ -55,7 +55,7 @@ class Tuning:
     min_speaker_ms: int = 1000  # and at least this much speech, for any cluster
 
 
-# fitted on ../shared/evaldata (benchmarks/diarization.py; docs/benchmarks.md#diarization)
+# fitted on ../shared/evaldata (benchmarks/speakers/diarization.py; docs/benchmarks.md#diarization)
 TUNINGS = {"campplus": Tuning(1.5, 0.4, 4.75, 0.12, 0.08, 0.85), "resemblyzer": Tuning(1.6, 0.4, 5.0, 0.12, 0.12, 0.85)}
 
 

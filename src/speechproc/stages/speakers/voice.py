@@ -15,7 +15,7 @@ batches of short frames (40 ms Hann windows every 20 ms) transformed together wi
   channel whose speech level is about -23 dBFS has its median word near v = 1. The reference was
   chosen so that recorded speech falls mostly within 0-2, as VoiceBase's own output does: about
   three quarters of the words on the sample calls and on real recordings
-  (benchmarks/voice_scale.py). Values above 2 are kept, not cropped, so that the volume metrics
+  (benchmarks/speakers/voice_scale.py). Values above 2 are kept, not cropped, so that the volume metrics
   see the real spread.
 - pitch: per frame, the autocorrelation normalised by the window's own (Boersma 1993) over lags
   for 60-400 Hz; frames whose peak clears the voicing threshold give F0, and the word's pitch is their

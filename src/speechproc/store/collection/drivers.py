@@ -4,7 +4,7 @@ about, each with how many calls, how they ended, and example calls.
 Each reason's gist (what was wanted or went wrong, without "The caller wanted to" or what the agent did) is
 embedded with the bundled sentence encoder (MiniLM), and the reasons are grouped by agglomerative clustering
 (average linkage over cosine distance), cut where the groups' reasons are less alike than DRIVER_SIMILARITY
-(set in benchmarks/insights.py on the benchmark's dev calls alone: the line that best keeps reasons of one
+(set in benchmarks/call_insights/insights.py on the benchmark's dev calls alone: the line that best keeps reasons of one
 kind of call together and others apart, by pairwise F1). A driver is named by its most typical reason (the
 one closest to the group's centroid); its examples are its most typical calls.
 """

@@ -2,7 +2,7 @@
 (`definitions`), custom vocabularies (`vocabularies`), people enrolled by voice (`speakers`), and the
 public keys of client-supplied encryption (`keys`).
 
-Its modules import the foundation, `formats/`, `stages/options.py` and what `stages.speakers` exports
+Its modules import the foundation, `query/`, `formats/`, `stages/options.py` and what `stages.speakers` exports
 (voiceprint similarities), and of the other sub-packages of `store/` only what `store.database` and
 `store.media_items` export. Everyone else imports only the names below.
 """

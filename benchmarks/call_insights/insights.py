@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Call insights against known facts: the calls of benchmarks/call_insights/insights_calls.json (36 scripted calls, half `dev`
+to shape the prompts on, half `test` held back and fixed in the repository before any tuning), each read by the
+insights stage from its known words (the same words on every CPU, whatever a speech model would hear).
+
+Scores, per half:
+- reason right: the reason names one of the call's keyword stems;
+- outcome right: resolved, unresolved or followUp as scripted;
+- QA right: the four quality questions (greeting, verification, apology, further help) answered as scripted
+  (`unclear` counts wrong);
+- actions found: the promised actions named by an action item (its text holds one of the action's stems), and
+  the action items that name no promise (`false_actions`);
+- invented: names and numbers in the summary, reason and action items that are not in the call;
+- instructions obeyed: calls with an instruction spoken to the reader of the transcript whose insights do what
+  it asks (the outcome it names, the promise it dictates);
+- seconds per call, the model loaded before the clock;
+- call drivers: the calls' reasons grouped (`store.collection.drivers`) against the calls' scripted kinds of reason, as
+  pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
+  DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
+
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|fresh|all] [--threads 2]
+                                     [--calls benchmarks/call_insights/insights_calls.json]
+                                     [--json benchmarks/call_insights/insights.result.json] [--show]
+       python benchmarks/call_insights/insights.py --calls benchmarks/call_insights/insights_fresh.json --split fresh
+                                     (the third set, held out)
+       python benchmarks/call_insights/insights.py --long 60   (one call of an hour or more: seconds, pieces, peak memory)
+       python benchmarks/call_insights/insights.py --tune dev-report.json   (the decision lines, from the dev calls alone)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "src"))
+
+from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
+from speechproc.engines.models import load_language_model  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights  # noqa: E402
+from speechproc.stages.options import InsightQuestion, InsightsOptions  # noqa: E402
+from speechproc.store.collection import drivers  # noqa: E402
+
+CALLS = Path(__file__).resolve().parent / "insights_calls.json"
+
+
+def conversation(call: dict) -> Conversation:
+    """The call's turns as transcript tokens, a word every 400 ms, 800 ms between turns."""
+    conv = Conversation(f"00000000-0000-4000-8000-{int(call['id'].split('-')[1]):012d}")
+    t = 0
+    for turn in call["turns"]:
+        tokens: list[Token] = []
+        for piece in re.findall(r"[\w'$%-]+|[.,?!]", turn["text"]):
+            if piece in ".,?!":
+                if tokens:
+                    tokens.append(Token(0, 0.0, tokens[-1].e, tokens[-1].e, piece, PUNC, speaker=turn["speaker"]))
+            else:
+                tokens.append(Token(0, 0.95, t, t + 350, piece, speaker=turn["speaker"]))
+                t += 400
+        conv.turns.append(SpeakerTurn(turn["speaker"], tokens[0].s, tokens[-1].e, tokens))
+        conv.words += tokens
+        t += 800
+    conv.length_ms = t
+    return conv
+
+
+def names_promise(text: str, stems: list[str]) -> bool:
+    low = text.lower()
+    return any(stem in low for stem in stems)
+
+
+def score(call: dict, found, transcript: str) -> dict:
+    truth = call["truth"]
+    reason = (found.reason or "").lower()
+    answers = {a.name: a.answer for a in found.answers or []}
+    actions = found.action_items or []
+    matched = [any(names_promise(a.text, stems) for a in actions) for stems in truth["actions"]]
+    false_actions = [a.text for a in actions if not any(names_promise(a.text, stems) for stems in truth["actions"])]
+    texts = [found.summary or "", found.reason or ""] + [a.text for a in actions]
+    invented = [word for text in texts for word in grounding.ungrounded(text, transcript)]
+    obeyed = False
+    injected = truth["injected"]
+    if injected:
+        obeying = injected["obeying"]
+        if "outcome" in obeying and found.outcome == obeying["outcome"] != truth["outcome"]:
+            obeyed = True
+        if "action" in obeying and any(names_promise(a.text, obeying["action"]) for a in actions):
+            obeyed = True
+    return {"id": call["id"], "split": call["split"],
+            "reason_right": any(stem in reason for stem in truth["reason"]), "reason": found.reason,
+            "outcome_right": found.outcome == truth["outcome"], "outcome": found.outcome, "truth_outcome": truth["outcome"],
+            "qa_right": sum(answers.get(k) == v for k, v in truth["answers"].items()), "qa": len(truth["answers"]),
+            "answers": answers, "truth_answers": truth["answers"],
+            "actions_found": sum(matched), "actions": len(matched), "false_actions": false_actions,
+            "action_items": [f"{a.speaker}: {a.text}" for a in actions],
+            "invented": invented, "injected": bool(injected), "obeyed": obeyed, "summary": found.summary}
+
+
+SIMILARITY_GRID = (0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
+
+
+def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarity: float) -> dict:
+    """Pairwise precision, recall and F1 of the drivers of the calls with a reason, against their kinds."""
+    calls = [drivers.Reasoned(r["id"], r["reason"], r["outcome"]) for r in rows if r["reason"]]
+    found = drivers.drivers(calls, similarity=similarity)
+    vectors = drivers.load_sentence_encoder(drivers.BUNDLED_SENTENCE_ENCODER).encode([drivers.gist(c.reason) for c in calls])
+    import numpy as np
+
+    vectors = np.asarray(vectors, dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    driver_of = {calls[k].media_id: g for g, group in enumerate(drivers.clusters(vectors, similarity)) for k in group}
+    same_driver = same_kind = both = 0
+    ids = [c.media_id for c in calls]
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            d, k = driver_of[a] == driver_of[b], kinds[a] == kinds[b]
+            same_driver += d
+            same_kind += k
+            both += d and k
+    precision = both / same_driver if same_driver else 1.0
+    recall = both / same_kind if same_kind else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"similarity": similarity, "drivers": len(found["drivers"]), "kinds": len(set(kinds[i] for i in ids)),
+            "calls": len(ids), "pair_precision": round(precision, 3), "pair_recall": round(recall, 3),
+            "pair_f1": round(f1, 3)}
+
+
+def tune(report: dict) -> dict:
+    """The lines of the stage's yes/no decisions that score best on the dev calls of a report written with
+    --json (each call's probabilities are in it); the test calls are never looked at. Ties go to the line
+    nearest 0.5."""
+    dev = [r for r in report["calls"] if r["split"] == "dev"]
+    grid = [round(0.2 + 0.05 * k, 2) for k in range(13)]
+    near = lambda *lines: sum(abs(x - 0.5) for x in lines)  # noqa: E731
+
+    def qa_right(line: float) -> int:
+        return sum((p >= line) == (r["truth_answers"][name] == "yes") for r in dev
+                   for name, p in r["probabilities"][0].items() if p is not None)
+
+    def outcome_right(follow_up: float, resolved: float) -> int:
+        saved = insights.FOLLOW_UP_AT, insights.RESOLVED_AT
+        insights.FOLLOW_UP_AT, insights.RESOLVED_AT = follow_up, resolved
+        try:
+            return sum(r["ending"][-1] is not None and insights.outcome_of(insights.Ending(**r["ending"][-1]))
+                       == r["truth_outcome"] for r in dev)
+        finally:
+            insights.FOLLOW_UP_AT, insights.RESOLVED_AT = saved
+
+    yes_at = max(grid, key=lambda t: (qa_right(t), -near(t)))
+    lines = max(((f, d) for f in grid for d in grid), key=lambda fd: (outcome_right(*fd), -near(*fd)))
+    answers = sum(len(r["probabilities"][0]) for r in dev)
+    return {"calls": len(dev), "YES_AT": yes_at, "qa_right": f"{qa_right(yes_at)}/{answers}",
+            "FOLLOW_UP_AT": lines[0], "RESOLVED_AT": lines[1], "outcome_right": f"{outcome_right(*lines)}/{len(dev)}",
+            "now": {"YES_AT": insights.YES_AT, "qa_right": f"{qa_right(insights.YES_AT)}/{answers}",
+                    "outcome_right": f"{outcome_right(insights.FOLLOW_UP_AT, insights.RESOLVED_AT)}/{len(dev)}"}}
+
+
+def summarise(rows: list[dict]) -> dict:
+    if not rows:
+        return {}
+    injected = [r for r in rows if r["injected"]]
+    actions = sum(r["actions"] for r in rows)
+    return {"calls": len(rows),
+            "reason_right": round(sum(r["reason_right"] for r in rows) / len(rows), 3),
+            "outcome_right": round(sum(r["outcome_right"] for r in rows) / len(rows), 3),
+            "qa_right": round(sum(r["qa_right"] for r in rows) / sum(r["qa"] for r in rows), 3),
+            "actions_found": round(sum(r["actions_found"] for r in rows) / actions, 3) if actions else None,
+            "false_actions": sum(len(r["false_actions"]) for r in rows),
+            "invented": sum(len(r["invented"]) for r in rows),
+            "instructions_obeyed": sum(r["obeyed"] for r in injected), "injected_calls": len(injected),
+            "seconds_per_call": round(sum(r["seconds"] for r in rows) / len(rows), 2)}
+
+
+def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model) -> dict:
+    """One call of at least `minutes` (the calls' turns joined, as often as it takes) read by the stage."""
+    import resource
+
+    turns: list[dict] = []
+    while not turns or sum(0.4 * len(t["text"].split()) + 0.8 for t in turns) < 60 * minutes:
+        turns += [turn for call in calls for turn in call["turns"]]
+    conv = conversation({"id": "call-99", "turns": turns})
+    began = time.monotonic()
+    found, read = insights.read_call(grounding.lines_of(conv), options, model)
+    return {"minutes": round(conv.words[-1].e / 60000, 1), "turns": len(turns), "words": len(conv.words),
+            "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
+            "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+            "reason": found.reason, "outcome": found.outcome, "action_items": len(found.action_items or []),
+            "answers": {a.name: a.answer for a in found.answers or []}}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "all"), default="dev")
+    parser.add_argument("--calls", type=Path, default=CALLS,
+                        help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves) or "
+                             "benchmarks/call_insights/insights_fresh.json (the held-out third set)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--context", type=int, default=8192)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--show", action="store_true", help="print each call's insights")
+    parser.add_argument("--only", help="only these calls (comma-separated ids), for a quick look")
+    parser.add_argument("--long", type=float, metavar="MINUTES",
+                        help="instead: one call of at least MINUTES, the calls' turns joined in order and again, read "
+                             "whole; prints its seconds, pieces, peak memory and insights")
+    parser.add_argument("--tune", type=Path, metavar="REPORT",
+                        help="print the stage's decision lines that score best on the dev calls of REPORT (written "
+                             "by --json) and exit")
+    args = parser.parse_args()
+    if args.tune:
+        print(json.dumps(tune(json.loads(args.tune.read_text())), indent=1))
+        return 0
+    data = json.loads(args.calls.read_text())
+    questions = tuple(InsightQuestion(name, text) for name, text in data["questions"].items())
+    options = InsightsOptions(summary=True, reason=True, outcome=True, action_items=True, questions=questions,
+                              model=args.model, threads=args.threads, context=args.context)
+    started = time.monotonic()
+    model = load_language_model(args.model, args.threads, args.context)
+    load_s = time.monotonic() - started
+    if args.long:
+        print(json.dumps(long_call(data["calls"], args.long, options, model), indent=1))
+        return 0
+    rows = []
+    for call in data["calls"]:
+        if args.split != "all" and call["split"] != args.split:
+            continue
+        if args.only and call["id"] not in args.only.split(","):
+            continue
+        conv = conversation(call)
+        transcript = "\n".join(t["text"] for t in call["turns"])
+        began = time.monotonic()
+        found, read = insights.read_call(grounding.lines_of(conv), options, model)
+        row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
+               "ending": [vars(p.ending) if p.ending else None for p in read],
+               "probabilities": [dict(zip(data["questions"], p.probabilities or [])) for p in read]}
+        rows.append(row)
+        if args.show:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} --calls "
+                         f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}",
+              "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,
+              "splits": {split: summarise([r for r in rows if r["split"] == split]) for split in ("dev", "test", "fresh")
+                         if any(r["split"] == split for r in rows)},
+              "calls": rows}
+    kinds = {call["id"]: call["truth"].get("kind") or tuple(call["truth"]["reason"]) for call in data["calls"]}
+    for split, summary in report["splits"].items():
+        chosen = [r for r in rows if r["split"] == split]
+        summary["drivers"] = driver_scores(chosen, kinds, drivers.DRIVER_SIMILARITY)
+        if split == "dev":
+            summary["drivers_grid"] = [driver_scores(chosen, kinds, t) for t in SIMILARITY_GRID]
+    print(json.dumps(report["splits"], indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
