@@ -110,10 +110,10 @@ def _broad_kind(question: str) -> str | None:
     return next((kind for kind, pattern in BROAD if pattern.search(question)), None)
 
 
-def _until_question(answer: Sequence[Token]) -> list[Token]:
+def _until_question(answer: Sequence[Token], asks: Ends) -> list[Token]:
     """The answer up to the end of its first sentence that asks something back ("..., is that right?")."""
     for k, w in enumerate(answer):
-        if w.w.rstrip().endswith("?"):
+        if w.w.rstrip().endswith("?") or (w.speaker, w.e) in asks:
             return list(answer[:k + 1])
     return list(answer)
 
@@ -168,7 +168,7 @@ def whole_answers(words: Sequence[Token], ends: Ends, asks: Ends, ask: Asker | N
             kinds[i] = kind
     out = []
     for (question_words, answer), question, kind in zip(pairs, questions, kinds):
-        said = _without_idle_sentences(_past_preamble(_until_question(answer), question_words), ends)
+        said = _without_idle_sentences(_past_preamble(_until_question(answer, asks), question_words), ends)
         if kind is None and question is not None and len(said) <= SHORT_ANSWER_WORDS and any(map(_suspect, said)):
             kind = _label(said)
         if kind in DIGITS_ONLY and not any(map(_suspect, said)):
