@@ -57,11 +57,9 @@ class QuestionReader:
         self.kinds = [kind for kind, examples in EXAMPLES.items() for _ in examples]
         self.examples = encoder.encode([e for examples in EXAMPLES.values() for e in examples])
 
-    def __call__(self, questions: Sequence[str], min_similarity: float | None = None) -> list[str | None]:
-        """For each question, the kind of personal data it asks for, or None; `min_similarity` (default: the
-        reader's own) is how alike its nearest example must be."""
-        least = self.min_similarity if min_similarity is None else min_similarity
-        return [kind if similarity >= least else None for kind, similarity in self.nearest(questions)]
+    def __call__(self, questions: Sequence[str]) -> list[str | None]:
+        """For each question, the kind of personal data it asks for, or None."""
+        return [kind if similarity >= self.min_similarity else None for kind, similarity in self.nearest(questions)]
 
     def nearest(self, questions: Sequence[str]) -> list[tuple[str | None, float]]:
         """For each question, the kind of its nearest example (None: one that asks for no data) and how alike

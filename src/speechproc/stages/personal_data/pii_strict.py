@@ -18,10 +18,12 @@ what `balanced` did not already take, and marks it (`DetectedClass.strict_only`)
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
 from speechproc.conversation import DetectedClass, Token
+from speechproc.stages.personal_data import numbers
 from speechproc.stages.personal_data.numbers import digit_runs
 from speechproc.stages.personal_data.pii_talk import (
     ANSWER_MS,
@@ -58,7 +60,7 @@ LONG_NUMBER_DIGITS = 3
 QUESTION_WORDS = 25  # the words of a turn read for its question: its last
 MAX_LOCAL_WORDS = 6  # words before a domain's ending, at most, taken with it
 NUMBER_WORDS = 3  # words of a number said with "hundred" or "thousand", at least
-MONEY = frozenset("dollar dollars cents cent pounds euros bucks quid grand percent".split())
+MONEY = numbers.MONEY - {"hundred", "thousand", "million", "billion"} | {"quid"}  # "hundred" says a number here
 ABBREVIATIONS = frozenset("ok id tv pc us uk usa atm dvr pdf sms gps am pm".split())
 SHORT_HEARD = 3  # letters of a word, at most, right before something taken that may be its first part heard
 NEAR = 3  # words, in one turn, from something taken
@@ -88,6 +90,11 @@ NOT_NAMES = frozenset("last next this that week month year ago today tomorrow ye
 COMMON = frozenset("yes yeah yep yup no nope sure okay ok correct right exactly fine great good perfect thanks thank "
                    "you please sorry hello hi bye maybe nothing all that's that it it's is was not just one moment "
                    "hold on wait what pardon again he she they we you i me him her them us his our their".split())
+
+
+ORDINARY = COMMON | STOP | SENTENCE_STARTS | PREAMBLE | WEEKDAYS  # never suspect, however capitalised
+NOT_A_NAME = ORDINARY | NOT_NAMES
+LEADING = PREAMBLE | RESTATING  # words before an answer's data
 
 
 def last_sentence(turn: Sequence[Token], ends: Ends) -> list[Token]:
@@ -123,7 +130,7 @@ def _past_preamble(answer: Sequence[Token], question: Sequence[Token]) -> list[T
     again ("the license number is ...")."""
     asked = {plain(w) for w in question}
     start = 0
-    while start < len(answer) - 1 and plain(answer[start]) in PREAMBLE | asked | RESTATING:
+    while start < len(answer) - 1 and (plain(answer[start]) in LEADING or plain(answer[start]) in asked):
         start += 1
     return list(answer[start:])
 
@@ -146,7 +153,7 @@ def _suspect(word: Token) -> bool:
     text = plain(word)
     if number_word(word) or any(c.isdigit() for c in word.w) or spelled(word):
         return True
-    return capitalised(word) and text not in COMMON | STOP | SENTENCE_STARTS | PREAMBLE | WEEKDAYS
+    return capitalised(word) and text not in ORDINARY
 
 
 def whole_answers(words: Sequence[Token], ends: Ends, asks: Ends, ask: Asker | None,
@@ -195,11 +202,8 @@ def names_again(words: Sequence[Token], found: Sequence[DetectedClass]) -> list[
     """Every word of a name `found`, said again anywhere in any case ("I'll note that may spoke with you"),
     when it is no common word."""
     named = {plain(words[k]) for k, label in _covered(words, found).items() if label == "name"}
-    named = {n for n in named if len(n) > 2 and n.isalpha() and n not in _COMMON}
+    named = {n for n in named if len(n) > 2 and n.isalpha() and n not in NOT_A_NAME}
     return [detection("name", [words_span([w])]) for w in words if plain(w) in named]
-
-
-_COMMON = COMMON | STOP | SENTENCE_STARTS | PREAMBLE | WEEKDAYS | NOT_NAMES
 
 
 def cued_names(words: Sequence[Token], ends: Ends) -> list[DetectedClass]:
@@ -218,9 +222,9 @@ def cued_names(words: Sequence[Token], ends: Ends) -> list[DetectedClass]:
             run.append(w)
         if plain(run[0]) in ("your", "my", "his", "her", "our", "their", "the", "a"):
             continue  # "spoke with your colleague ...": the cue goes on
-        while run and plain(run[-1]) in _COMMON:
+        while run and plain(run[-1]) in NOT_A_NAME:
             run.pop()
-        while run and plain(run[0]) in _COMMON - {"i"}:
+        while run and plain(run[0]) in NOT_A_NAME and plain(run[0]) != "i":
             run.pop(0)
         if run:
             out.append(detection("name", [words_span(run)]))
@@ -239,9 +243,10 @@ def neighbours(words: Sequence[Token], taken: Sequence[DetectedClass]) -> list[D
         for k in turn:
             if k in covered or not inside:
                 continue
-            nearest = min(inside, key=lambda j: abs(j - k))
-            between = any(j < k for j in inside) and any(j > k for j in inside) and \
-                min(j for j in inside if j > k) - max(j for j in inside if j < k) <= NEAR + 1
+            at = bisect.bisect_left(inside, k)
+            before, after = (inside[at - 1] if at else None), (inside[at] if at < len(inside) else None)
+            nearest = min((j for j in (before, after) if j is not None), key=lambda j: abs(j - k))
+            between = before is not None and after is not None and after - before <= NEAR + 1
             beside = abs(nearest - k) == 1 and (k in (turn[0], turn[-1]) or plain(words[k]) in DIGIT_HEARD or
                                                 k + 1 == nearest and len(plain(words[k])) <= SHORT_HEARD)
             if between or beside or abs(nearest - k) <= NEAR and _suspect(words[k]):
@@ -277,7 +282,7 @@ def domains(words: Sequence[Token], ends: Ends) -> list[DetectedClass]:
     MAX_LOCAL_WORDS, back from "to" or "at" ("forward the invoice to ..."): an e-mail address."""
     out = []
     for j, w in enumerate(words):
-        if not domain_end(words, j) and not re.search(r"\.(com|net|org)$", w.w.lower().rstrip(",?!;:\"')")):
+        if not domain_end(words, j):
             continue
         start = j
         while start > 0 and j - start < MAX_LOCAL_WORDS and words[start - 1].speaker == w.speaker and \
