@@ -286,3 +286,15 @@ def test_the_audio_redactor_puts_the_tone_over_every_detection(redacted_call):
     assert np.array_equal(copy[:, ~inside], original[:, ~inside])
     tone = 0.5 * np.sin(2 * np.pi * 270 * np.flatnonzero(inside) / rate)
     assert np.max(np.abs(copy[:, inside].astype(np.float64) / 32767 - tone)) < 1e-3
+
+
+def test_a_read_back_of_two_kinds_heard_as_often_takes_the_first_heard_whatever_the_hash_seed():
+    from speechproc.stages.personal_data import pii_talk
+    from speechproc.stages.personal_data.pii_words import detection, words_span
+
+    words = said(("Caller", "My PIN is 4 4 1 9 and my account number is 7 7 3 1"),
+                 ("Agent", "Let me read that back 4 4 1 9 7 7 3 1 is that correct"))
+    caller = [w for w in words if w.speaker == "Caller"]
+    found = [detection("pin", [words_span(caller[3:7])]), detection("account", [words_span(caller[12:16])])]
+    assert [d.label for d in pii_talk.read_backs(words, found, ("pin", "account"))] == ["pin"]
+    assert [d.label for d in pii_talk.read_backs(words, found[::-1], ("pin", "account"))] == ["account"]

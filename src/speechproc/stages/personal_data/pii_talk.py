@@ -220,9 +220,9 @@ def read_backs(words: Sequence[Token], found: Sequence[DetectedClass], kinds: Se
             continue
         heard = [d.label for d in found for s, e in d.segments.get(before[0].speaker, [])
                  if s < before[-1].e and e > before[0].s]
-        if not certain and not (heard and (doubtful or _reads_as(again, max(set(heard), key=heard.count)))):
+        if not certain and not (heard and (doubtful or _reads_as(again, max(heard, key=heard.count)))):
             continue  # "so that's all set": nothing of the data given is read back
-        kind = max(set(heard), key=heard.count) if heard else looks_like(again)
+        kind = max(heard, key=heard.count) if heard else looks_like(again)
         if kind in kinds:
             out.append(detection(kind, [words_span(again)]))
     return out
