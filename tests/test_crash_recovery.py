@@ -284,6 +284,24 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    found = children(pid)
+    return found + [d for child in found for d in descendants(child)]
+
+
+def worker_processes(pid: int) -> list[int]:
+    """The worker processes of the run `pid`: its own children started fresh (spawn), or the children of the
+    fork server it started, which forks them."""
+    found = []
+    for child in children(pid):
+        command = Path(f"/proc/{child}/cmdline").read_text(errors="replace")
+        if "spawn_main" in command:
+            found.append(child)
+        elif "forkserver" in command:
+            found += children(child)
+    return found
+
+
 def alive(pid: int) -> bool:
     return paths.process_mark(pid) is not None
 
@@ -318,11 +336,11 @@ def test_a_run_killed_with_its_workers_mid_batch_is_finished_by_the_next_without
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         wait_for(lambda: finished() >= 3, proc, "a third media item")
-        workers = [p for p in children(proc.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text(errors="replace")]
+        workers = worker_processes(proc.pid)
         assert len(workers) == 2
         os.kill(workers[0], signal.SIGKILL)
         wait_for(lambda: finished() >= 8, proc, "an eighth media item")
-        orphans = children(proc.pid)
+        orphans = descendants(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     finally:

@@ -91,7 +91,8 @@ def test_a_run_with_two_workers_traces_each_process(tmp_path, monkeypatch):
     processes = spans_in(trace)
     names = {pid: [e["name"] for e in events] for pid, events in processes.items()}
     [parent] = [pid for pid in processes if pid == os.getpid()]
-    workers = [pid for pid in processes if pid != parent]
+    # the fork server, where this run started it, preloads (and traces that), and runs no job
+    workers = [pid for pid in processes if pid != parent and "preload models" not in names[pid]]
     assert len(workers) == 2
     assert names[parent].count("start-up") <= 1 and names[parent].count("prepare a job") == 2
     assert "waiting for the workers" in names[parent] and "record a job" in names[parent]
@@ -101,3 +102,58 @@ def test_a_run_with_two_workers_traces_each_process(tmp_path, monkeypatch):
         job = next(e for e in processes[pid] if e["name"] == "job")
         inside = [e for e in processes[pid] if e["name"] in ("decode", "asr", "publish")]
         assert all(job["ts"] <= e["ts"] and e["ts"] + e["dur"] <= job["ts"] + job["dur"] for e in inside)
+
+
+@pytest.mark.slow
+def test_with_two_workers_the_analytic_models_are_loaded_once_by_the_process_that_forks_them(tmp_path):
+    """Every analytic on two calls, `--workers 2`: the parser, the sentence encoder and the taxonomy's
+    embeddings are loaded by one process, which runs no job and forks both workers; neither worker loads them."""
+    import subprocess
+    import sys
+
+    trace = tmp_path / "trace"
+    trace.mkdir()
+    configs = Path(__file__).resolve().parents[1] / "configs"
+    env = {**os.environ, TRACE_ENV: str(trace), "SPEECHPROC_HOME": str(tmp_path / "home")}
+    result = subprocess.run([str(Path(sys.executable).parent / "speechproc"), "run", str(SAMPLES / "call.flac"),
+                             str(SAMPLES / "payment.flac"), "--config", str(configs / "callcenter.yaml"),
+                             "--workers", "2", "--quiet", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    processes = spans_in(trace)
+    names = {pid: {e["name"] for e in events} for pid, events in processes.items()}
+    analytic_loads = {"load spacy", "load sentence_encoder", "load taxonomy_vectors"}
+    [server] = [pid for pid in processes if "preload models" in names[pid]]
+    workers = [pid for pid in processes if "job" in names[pid] and "waiting for a job" in names[pid]]
+    assert len(workers) == 2 and server not in workers
+    assert analytic_loads <= names[server] and "job" not in names[server]
+    for pid in workers:
+        assert {"verbnoun", "knowledge", "load whisper"} <= names[pid]
+        assert not analytic_loads & names[pid]
+    outputs = list((tmp_path / "out").glob("*.v3.json"))
+    assert len(outputs) == 2 and all("keywords" in json.loads(p.read_text())["knowledge"] for p in outputs)
+
+
+@pytest.mark.slow
+def test_the_later_stages_models_load_once_voice_activity_detection_is_done(tmp_path):
+    """One call, every analytic, in one process: the recogniser loads while the call is decoded, and the
+    parser, the sentence encoder and the taxonomy's embeddings only after the VAD (whose Python loop a load
+    beside it would slow), while the speech is decoded, and before the stages that read them."""
+    import subprocess
+    import sys
+
+    trace = tmp_path / "trace"
+    trace.mkdir()
+    configs = Path(__file__).resolve().parents[1] / "configs"
+    env = {**os.environ, TRACE_ENV: str(trace), "SPEECHPROC_HOME": str(tmp_path / "home")}
+    result = subprocess.run([str(Path(sys.executable).parent / "speechproc"), "run", str(SAMPLES / "call.flac"),
+                             "--config", str(configs / "callcenter.yaml"), "--quiet", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    [events] = spans_in(trace).values()
+    span = {e["name"]: (e["ts"], e["ts"] + e["dur"]) for e in events}
+    loads = ("load spacy", "load sentence_encoder", "load taxonomy_vectors")
+    assert set(loads) <= set(span)
+    for name in loads:
+        assert span["vad"][1] <= span[name][0] and span[name][1] <= span["knowledge"][1]
+    assert span["load whisper"][0] < span["vad"][0]

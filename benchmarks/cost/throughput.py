@@ -98,16 +98,27 @@ def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:
     return path
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+def timed(command: list[str], env: dict[str, str], memory: dict | None = None) -> tuple[float, float, str]:
     """(wall seconds, peak RSS in MB of its largest process, stdout) of a command run in a session of its own,
-    every process of which (Ray's included) is sampled every 0.2 s."""
+    every process of which (Ray's included) is sampled every 0.2 s. With `memory`, also the peak of the
+    session's proportional set size (`session_pss`: the memory the machine gives it, pages shared between its
+    processes counted once) in it, as `peak_pss_mb`, and the CPU seconds its processes were last seen to have
+    used (`session_cpu`: every process, those no one waits for included, such as a fork server's children),
+    as `cpu_s`."""
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(command, stdout=out, stderr=err, env=env, start_new_session=True, text=True)
-        peak = 0
+        peak = peak_pss = 0
+        cpu: dict[int, float] = {}
         while proc.poll() is None:
             peak = max([peak, *session_rss(proc.pid).values()])
+            if memory is not None:
+                peak_pss = max(peak_pss, sum(session_pss(proc.pid).values()))
+                cpu.update(session_cpu(proc.pid))
             time.sleep(0.2)
+        if memory is not None:
+            memory["peak_pss_mb"] = round(peak_pss / 2**20)
+            memory["cpu_s"] = round(sum(cpu.values()), 1)
         wall = time.perf_counter() - start
         out.seek(0)
         err.seek(0)
@@ -131,6 +142,33 @@ def session_rss(session: int) -> dict[int, int]:
                 with open(f"/proc/{entry}/statm") as f:
                     found[int(entry)] = int(f.read().split()[1]) * page
         except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def session_cpu(session: int) -> dict[int, float]:
+    """CPU seconds (user and system) used so far by every process in a session (Linux /proc/PID/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for pid in session_rss(session):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            found[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime and stime, the 14th and 15th
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def session_pss(session: int) -> dict[int, int]:
+    """Proportional set size in bytes of every process in a session (Linux /proc/PID/smaps_rollup): its private
+    pages, and each page it shares with N processes as 1/N; their sum is the memory the session takes."""
+    found = {}
+    for pid in session_rss(session):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                found[pid] = next(int(line.split()[1]) * 1024 for line in f if line.startswith("Pss:"))
+        except (OSError, StopIteration, ValueError, IndexError):
             continue
     return found
 

@@ -151,9 +151,12 @@ def measure(side: str, target: Path, work: Path, threads: int, run_no: int, befo
         command = [sys.executable, "-c", BARE, str(target), mode, str(threads)]
     cpu = children_cpu()
     started = time.time()
-    wall, rss, _ = timed(command, env)
-    return {"wall_s": wall, "cpu_s": round(children_cpu() - cpu, 1), "peak_rss_mb": rss, "started": started,
-            "trace": trace}
+    memory: dict = {}
+    wall, rss, _ = timed(command, env, memory)
+    # the CPU of the processes that were waited for, or what sampling saw where more (a fork server and its
+    # children are not waited for by the run's process)
+    return {"wall_s": wall, "cpu_s": max(round(children_cpu() - cpu, 1), memory["cpu_s"]), "peak_rss_mb": rss,
+            "peak_pss_mb": memory["peak_pss_mb"], "started": started, "trace": trace}
 
 
 def workload(name: str, target: Path, audio_s: float, sides: list[str], rounds: int, work: Path,
@@ -172,6 +175,7 @@ def workload(name: str, target: Path, audio_s: float, sides: list[str], rounds: 
                         "cpu_s": [m["cpu_s"] for m in measured],
                         "idle_core_share": [round(1 - m["cpu_s"] / (m["wall_s"] * cores), 2) for m in measured],
                         "peak_rss_mb": max(m["peak_rss_mb"] for m in measured),
+                        "peak_pss_mb": max(m["peak_pss_mb"] for m in measured),
                         "x_realtime": round(audio_s / statistics.median(walls), 1)}
     if "speechproc" in runs:
         for peer in (s for s in sides if s != "speechproc"):
@@ -199,7 +203,7 @@ def speed(ours: list[dict], peer: list[dict]) -> dict:
 KINDS = {"decode": "decode", "vad": "vad", "asr": "recognition", "publish": "writing", "start-up": "start-up",
          "waiting for a job": "idle: waiting for a job", "waiting for the workers": "waiting for the workers",
          "prepare a job": "the batch's bookkeeping", "record a job": "the batch's bookkeeping",
-         "deliver": "the batch's bookkeeping", "job": None}
+         "deliver": "the batch's bookkeeping", "job": None, "preload models": None}
 
 
 def timeline(folder: Path, started: float) -> dict:
@@ -215,7 +219,8 @@ def timeline(folder: Path, started: float) -> dict:
         end = max(e["ts"] + e["dur"] for e in events) / 1e6
         kinds = exclusive_seconds(main)
         kinds["idle"] = round(max(0.0, end - begin - sum(kinds.values())), 2)
-        role = "worker" if any(e["name"] == "waiting for a job" for e in events) else "main"
+        names = {e["name"] for e in events}
+        role = "worker" if "waiting for a job" in names else "fork server" if "preload models" in names else "main"
         processes[f"{role} {path.stem.removeprefix('trace-')}"] = {
             "from_s": round(begin - started, 2), "to_s": round(end - started, 2),
             "main_thread_s": dict(sorted(kinds.items(), key=lambda kv: -kv[1])),

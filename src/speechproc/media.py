@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,11 +174,19 @@ def finite(samples: np.ndarray) -> np.ndarray:
 def give_back_memory() -> None:
     """Hand memory freed by large arrays back to the system: glibc's malloc keeps it in its arenas (one per
     thread that allocated), so a process's resident size would stay at its peak. Elsewhere nothing."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, looked up once (finding the C library runs `ldconfig -p`: milliseconds a call);
+    None where the C library has none."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
     except (OSError, AttributeError):
-        pass
+        return None
 
 
 def decode(path: str | Path, track: int = 0, sample_rate: int | None = ASR_RATE,

@@ -162,7 +162,8 @@ def execute(job: Job, state: _State | None = None, events: JobEvents | None = No
         for task in tasks:
             if task["name"] == name:
                 task["status"] = status
-        events.stage(job.media_id, tasks)
+        if status != "skipped":  # a skipped stage is told with the next stage that starts: one catalog write fewer
+            events.stage(job.media_id, tasks)
 
     analyse(job.input, job.options, conv, on_stage, lambda seconds: events.seconds(job.media_id, seconds),
             list(job.words) if job.words else None)

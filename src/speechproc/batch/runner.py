@@ -105,7 +105,7 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
         else:
             count, threads = plan_workers(run.workers, len(inputs), settings.local("threads"),
                                           extra_memory=insights_memory(options.insights))
-            pool = InProcess() if count == 1 else LocalPool(count, threads)
+            pool = InProcess() if count == 1 else LocalPool(count, threads, shared=with_threads(options, threads))
         if not isinstance(pool, InProcess):
             options = with_threads(options, threads)
         batch = _Batch(settings, options, metadata_of, out, run.force, cat, reporter, names, download_options(settings))

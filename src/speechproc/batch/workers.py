@@ -21,11 +21,17 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection, wait
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
+from speechproc.batch import preload
 from speechproc.batch.jobs import INTERRUPTED, Job, JobEvents, JobResult, run_job
 from speechproc.concurrency import started_up, traced
+
+if TYPE_CHECKING:
+    from speechproc.stages.options import Options
 
 MEMORY_PER_WORKER = 2 * 2**30  # what `auto` allows each worker (models, audio and analytics of a long call)
 PARENT_CHECK_S = 0.5  # how often a worker looks whether its parent is still there
@@ -115,18 +121,28 @@ class _Worker:
 
 
 class LocalPool:
-    """`workers` processes on this machine, each with `threads` recognition threads."""
+    """`workers` processes on this machine, each with `threads` recognition threads.
+
+    With `shared` (the run's options) the workers are forked from multiprocessing's fork server, which has
+    loaded the models of the later stages those options run (`batch.preload`), once for all of them;
+    else, and where there is no fork server (Windows), each is a fresh interpreter (spawn) that loads its
+    own. Either way a worker inherits no thread and no open catalog from the run's process."""
 
     STOP_WAIT_S = 60  # how long an interrupted worker has to record its job's failure
 
-    def __init__(self, workers: int, threads: int) -> None:
-        self._context = multiprocessing.get_context("spawn")  # no inherited threads or open catalog
+    def __init__(self, workers: int, threads: int, shared: Options | None = None) -> None:
+        self._context, request = _worker_context(shared)
         self._threads = threads
-        self._slots = [self._start() for _ in range(workers)]
+        try:
+            self._slots = [self._start() for _ in range(workers)]
+        finally:  # the server reads it before it forks the first worker; one started earlier never does
+            if request is not None:
+                request.unlink(missing_ok=True)
 
     def _start(self) -> _Worker:
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(theirs, self._threads), daemon=True,
+        # the environment of now: a fork server's child would have the server's, from when it started
+        process = self._context.Process(target=_serve, args=(theirs, self._threads, dict(os.environ)), daemon=True,
                                         name="speechproc-worker")
         process.start()
         theirs.close()
@@ -225,6 +241,28 @@ class LocalPool:
             worker.conn.close()
 
 
+def _worker_context(shared: Options | None) -> tuple[Any, Path | None]:
+    """(multiprocessing context, the file naming what the fork server loads or None): the fork server,
+    started now with what it is to load (`shared`), where there is one; else spawn.
+
+    The fork server is one per process: where an earlier pool of this process started it, its workers
+    share what it loaded then, and load what else they need themselves."""
+    if shared is None or "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn"), None
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([preload.__name__])
+    request = preload.preload_file(shared)
+    os.environ[preload.PRELOAD_ENV] = str(request)  # read by the server as it starts
+    try:
+        forkserver.ensure_running()
+    except OSError:  # it could not start: fresh interpreters, as without it
+        request.unlink(missing_ok=True)
+        return multiprocessing.get_context("spawn"), None
+    finally:
+        os.environ.pop(preload.PRELOAD_ENV, None)
+    return context, request
+
+
 def _stopped(exitcode: int | None) -> str:
     if exitcode is not None and exitcode < 0:
         name = signal.Signals(-exitcode).name
@@ -283,8 +321,11 @@ def watch_parent(parent: int, every_s: float = PARENT_CHECK_S) -> None:
     threading.Thread(target=watch, name="speechproc-parent-watch", daemon=True).start()
 
 
-def _serve(conn: Connection, threads: int) -> None:
-    """A worker: run the jobs the parent sends, one at a time, until it sends None or goes away."""
+def _serve(conn: Connection, threads: int, environment: dict[str, str]) -> None:
+    """A worker: run the jobs the parent sends, one at a time, until it sends None or goes away. `environment`:
+    the parent's, as it started this worker (the state folder, the trace folder, the libraries' settings)."""
+    os.environ.clear()
+    os.environ.update(environment)
     parent = os.getppid()
     watch_parent(parent)
     prepare_worker(threads)

@@ -196,8 +196,8 @@ def batches(chunks: list[Chunk], size: int) -> list[list[Chunk]]:
 
 
 def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, options: dict, decoders: int = 1,
-              short_window: bool = True, chunk_s: int = CHUNK_S, again: Callable[[], Any] | None = None
-              ) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
+              short_window: bool = True, chunk_s: int = CHUNK_S, again: Callable[[], Any] | None = None,
+              speech_found: Callable[[], None] | None = None) -> Iterator[tuple[Chunk, list[ChunkWord], str | None]]:
     """Recognise every channel's speech; yield (chunk, its words, why it was decoded again or None), chunks in
     time order. `options` are faster-whisper's transcribe options (language, beam_size, hotwords).
 
@@ -213,7 +213,9 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     (for a model with a single worker); with it, by `again()`, a recogniser with a single worker, one chunk
     at a time, in time order, as each one's turn to be yielded comes (several decoders need it). Whisper's
     fallback samples, every worker of a model draws from a random generator of its own, and which of the
-    decoders' replicas a chunk reached would depend on timing (`seeded_sampling`)."""
+    decoders' replicas a chunk reached would depend on timing (`seeded_sampling`).
+
+    `speech_found` is called once the VAD is done, before decoding starts."""
     if not 1 <= chunk_s <= CHUNK_S:
         raise ValueError(f"chunk_s must be 1-{CHUNK_S} seconds, not {chunk_s}")
     if decoders > 1 and again is None:
@@ -221,6 +223,8 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
     with traced("vad"):
         speech = list(ordered(lambda samples: speech_pieces(samples, vad, chunk_s), channels,
                               min(decoders, len(channels)), "speechproc-vad"))
+    if speech_found is not None:
+        speech_found()
     give_back_memory()  # the VAD's working memory, before decoding takes its own
     chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces, chunk_s * RATE)]
     chunks.sort(key=lambda c: (c.pieces[0][0], c.channel))

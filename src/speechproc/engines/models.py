@@ -284,6 +284,13 @@ def _bundled_minilm() -> str:
     return str(module.get_model_path())
 
 
+def sentence_encoder_location(name: str = BUNDLED_SENTENCE_ENCODER) -> Path | None:
+    """The folder the sentence encoder `name` is loaded from; None for a name that sentence-transformers
+    resolves itself."""
+    location = Path(_bundled_minilm()) if name == BUNDLED_SENTENCE_ENCODER else Path(name).expanduser()
+    return location if location.is_dir() else None
+
+
 @loaded_once(maxsize=2)
 def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "cpu"):  # -> SentenceEncoder
     """A sentence encoder: the bundled MiniLM, a model folder, or a model name the user has. A BERT model of

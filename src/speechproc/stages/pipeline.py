@@ -5,7 +5,7 @@ import functools
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,8 @@ class Run:
     conv: Conversation
     on_seconds: SecondsEvent | None
     words: list[RecognizedWord] | None  # an aligned transcript instead of recognition
+    decoded: threading.Event = field(default_factory=threading.Event)  # the recording is decoded into channels
+    speech_found: threading.Event = field(default_factory=threading.Event)  # voice activity detection is done
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Stage:
     then: Callable[[Run], None] | None = None  # after the stage, run or skipped: let go of what no later one reads
     prepare: Callable[[Run], None] | None = None  # load the stage's models (in the background, see _warm_up)
     needs: Callable[[Options], tuple[str, ...]] | None = None  # the bundled models it may load (inventory keys)
+    # where the stage will run under these options, load its models that start no thread (see `preload`)
+    preload: Callable[[Options], None] | None = None
 
 
 def _always(run: Run) -> bool:
@@ -60,7 +64,7 @@ def _recognise(run: Run) -> None:
         asr.check_language(run.options.recognition)  # the recogniser, loaded while the recording was decoded
         recognition = vocabulary.with_hint(run.conv, run.options.recognition, run.options.vocabulary,
                                            lambda: asr.load(run.options.recognition))
-        asr.run(run.conv, recognition, run.on_seconds)
+        asr.run(run.conv, recognition, run.on_seconds, run.speech_found.set)
         again = vocabulary.respotted(run.conv, recognition, run.options.vocabulary,
                                      lambda: asr.load(run.options.recognition)) if run.options.vocabulary.terms else None
         if again is not None:  # a vocabulary larger than the hint: listen again for the terms heard
@@ -71,22 +75,24 @@ def _recognise(run: Run) -> None:
         _take_words(run.conv, run.words)
 
 
-def _warm_up(run: Run, decoded: threading.Event) -> None:
+def _warm_up(run: Run) -> None:
     """Load models in a background thread while the main one works: the recogniser while the recording is
-    decoded, then, once it is (`decoded` set), the models of the later stages that will run, while
-    recognition runs. Each is then ready when its stage starts instead of loading there; decoding and
-    recognition spend their time in native code that lets go of the GIL. A stage that reaches its model
-    first waits for the load under way (`models.loaded_once`); a load that fails here fails again, with
-    its error, in the stage. Only when the recording is recognised (not for given words).
+    decoded, then, once voice activity detection is done (`run.speech_found`), the models of the later stages
+    that will run, while the speech is decoded. Each is then ready when its stage starts instead of loading
+    there; decoding spends its time in native code that lets go of the GIL. Voice activity detection does
+    not (its loop over windows is Python's), and a load beside it (imports: Python's, holding the GIL)
+    would slow it by as much as the load takes. A stage that reaches its model first waits for the load
+    under way (`models.loaded_once`); a load that fails here fails again, with its error, in the stage.
+    Only when the recording is recognised (not for given words).
 
     The later stages' models not for recordings over WARM_UP_MAX_S: there the loads are a small share of
     the time, and the models would add their memory to the audio's and the decoders' at the peak of
     recognition."""
     if run.words is None:
-        threading.Thread(target=_prepare, args=(run, decoded), name=WARM_UP_THREAD, daemon=True).start()
+        threading.Thread(target=_prepare, args=(run,), name=WARM_UP_THREAD, daemon=True).start()
 
 
-def _prepare(run: Run, decoded: threading.Event) -> None:
+def _prepare(run: Run) -> None:
     def quietly(load: Callable[[], object]) -> bool:
         try:
             load()
@@ -96,10 +102,11 @@ def _prepare(run: Run, decoded: threading.Event) -> None:
 
     if not quietly(lambda: asr.load(run.options.recognition)):
         return  # the job fails as recognition starts: nothing more to load for it
-    decoded.wait()
+    run.decoded.wait()
     longest = max((len(ch.samples) for ch in run.conv.channels if ch.samples is not None), default=0)
     if not longest or longest > WARM_UP_MAX_S * ASR_RATE:
         return  # not decoded (it failed), or a long recording
+    run.speech_found.wait()
     for stage in STAGES:
         if stage.prepare is not None and stage.runs(run):
             quietly(functools.partial(stage.prepare, run))
@@ -150,13 +157,16 @@ STAGES = (
           then=_release_audio),
     Stage("sentiment", "Sentence sentiment", "analytics", lambda r: sentiment.needed(r.options.sentiment),
           lambda r: sentiment.run(r.conv, r.options.sentiment), prepare=lambda r: sentiment.prepare(r.options.sentiment),
-          needs=lambda o: sentiment.needs(o.sentiment)),
+          needs=lambda o: sentiment.needs(o.sentiment),
+          preload=lambda o: sentiment.prepare(o.sentiment) if sentiment.needed(o.sentiment) else None),
     Stage("verbnoun", "Verb-noun pairs", "analytics", lambda r: r.options.verb_noun_pairs.enabled,
           lambda r: verbnoun.run(r.conv, r.options.verb_noun_pairs),
-          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs), needs=lambda o: verbnoun.needs(o.verb_noun_pairs)),
+          prepare=lambda r: verbnoun.prepare(r.options.verb_noun_pairs), needs=lambda o: verbnoun.needs(o.verb_noun_pairs),
+          preload=lambda o: verbnoun.prepare(o.verb_noun_pairs) if o.verb_noun_pairs.enabled else None),
     Stage("knowledge", "Keywords and topics", "analytics", lambda r: r.options.discovery.enabled,
           lambda r: knowledge.run(r.conv, r.options.discovery), prepare=lambda r: knowledge.prepare(r.options.discovery),
-          needs=lambda o: knowledge.needs(o.discovery)),
+          needs=lambda o: knowledge.needs(o.discovery),
+          preload=lambda o: knowledge.prepare(o.discovery) if o.discovery.enabled else None),
     Stage("metrics", "Conversation metrics", "analytics", lambda r: bool(r.options.metrics.groups),
           lambda r: metrics.run(r.conv, r.options.metrics)),
     Stage("insights", "Call insights: reason, outcome, promises, answers", "analytics",
@@ -186,6 +196,18 @@ def needed(options: Options) -> tuple[str, ...]:
     a run checks is installed before it reads any audio, and what `speechproc doctor` calls needed."""
     keys = [key for stage in STAGES if stage.needs is not None for key in stage.needs(options)]
     return tuple(dict.fromkeys(keys))
+
+
+def preload(options: Options) -> None:
+    """Load the models of the stages that will run under `options` whose loading starts no thread (the parser,
+    the sentence encoder and what it computed once, VADER): what the process that forks the workers loads
+    first (`batch.preload`). Inside `one_thread_each`, as in a worker: torch starts no thread pool here,
+    and what is computed here (the taxonomy's embeddings, where not cached) has the numbers a worker's own
+    would have. A load that fails raises; the caller leaves it to the stage."""
+    with one_thread_each():
+        for stage in STAGES:
+            if stage.preload is not None:
+                stage.preload(options)
 
 
 def preflight(options: Options) -> None:
@@ -230,15 +252,15 @@ def analyse(path: Path, options: Options, conv: Conversation, on_stage: StageEve
 
 
 def _run_stages(run: Run, on_stage: StageEvent) -> None:
-    decoded = threading.Event()
-    _warm_up(run, decoded)
+    _warm_up(run)
     try:
-        _each_stage(run, on_stage, decoded)
-    finally:
-        decoded.set()  # a warm-up still waiting for the decoded channels stops (there are none, or it goes on)
+        _each_stage(run, on_stage)
+    finally:  # a warm-up still waiting stops (there are no channels) or goes on
+        run.decoded.set()
+        run.speech_found.set()
 
 
-def _each_stage(run: Run, on_stage: StageEvent, decoded: threading.Event) -> None:
+def _each_stage(run: Run, on_stage: StageEvent) -> None:
     for stage in STAGES:
         if not stage.runs(run):
             on_stage(stage.name, "skipped")
@@ -257,6 +279,6 @@ def _each_stage(run: Run, on_stage: StageEvent, decoded: threading.Event) -> Non
                                         status=500) from exc
             on_stage(stage.name, "finished")
         if stage.name == "decode":
-            decoded.set()
+            run.decoded.set()
         if stage.then is not None:
             stage.then(run)

@@ -20,13 +20,14 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.conversation import Conversation, Discovery, KeyTerm, Mention, ScoredTopic, Token
-from speechproc.engines import inventory
+from speechproc.engines import inventory, vector_cache
 from speechproc.engines.models import (
     BUNDLED_SENTENCE_ENCODER,
     BUNDLED_SPACY,
     load_sentence_encoder,
     load_spacy,
     loaded_once,
+    sentence_encoder_location,
 )
 from speechproc.stages.analytics import parsing, taxonomy
 from speechproc.stages.analytics.parsing import ParsedTurn
@@ -137,11 +138,19 @@ def keywords(turns: Sequence[ParsedTurn], centroid: np.ndarray, encoder) -> tupl
 
 @loaded_once(maxsize=4)
 def _taxonomy_vectors(path: str | None, encoder_name: str) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
+    """The taxonomy's topics, their descriptions' embeddings, and each topic's subtopics' (an empty array for
+    a topic without any). Kept on disk (`vector_cache`): a process computes them only when the taxonomy,
+    the encoder or what runs it changed."""
     topics = taxonomy.load(path)
     encoder = load_sentence_encoder(encoder_name)
-    encode = lambda texts: encoder.encode(list(texts))  # noqa: E731
-    topic_vectors = encode(t.description for t in topics)
-    sub_vectors = [encode(s.description for s in t.subtopics) if t.subtopics else np.zeros((0, 1)) for t in topics]
+    location = sentence_encoder_location(encoder_name)
+    model = None if location is None else {"location": str(location.resolve()),
+                                            "files": vector_cache.folder_fingerprint(location),
+                                            **vector_cache.numeric_library()}
+    groups = [[t.description for t in topics]] + [[s.description for s in t.subtopics] for t in topics if t.subtopics]
+    vectors = iter(vector_cache.cached_groups(groups, model, encoder.encode))
+    topic_vectors = next(vectors)
+    sub_vectors = [next(vectors) if t.subtopics else np.zeros((0, 1)) for t in topics]
     return topics, topic_vectors, sub_vectors
 
 

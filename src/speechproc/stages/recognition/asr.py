@@ -132,9 +132,10 @@ def transcribe_channel(channel: Channel, options: RecognitionOptions,
     return batching.without_loops(words)
 
 
-def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
-                       on_seconds: ProgressFn | None = None) -> list[RecognizedWord]:
-    """Recognise every channel in shared batches (`batching`); words channel by channel, each in time order."""
+def transcribe_batched(channels: list[Channel], options: RecognitionOptions, on_seconds: ProgressFn | None = None,
+                       speech_found: Callable[[], None] | None = None) -> list[RecognizedWord]:
+    """Recognise every channel in shared batches (`batching`); words channel by channel, each in time order.
+    `speech_found` is called when voice activity detection is done and decoding starts."""
     found: list[list[RecognizedWord]] = [[] for _ in channels]
     reached = 0.0
     size, parallel = batch_plan(options, in_flight(options, sum(channel.live_samples().nbytes for channel in channels)))
@@ -142,7 +143,8 @@ def transcribe_batched(channels: list[Channel], options: RecognitionOptions,
                                 _decoding(options), parallel, options.short_window,
                                 # whenever the recogniser has several replicas, even where this recording has
                                 # fewer batches than decoders: which replica takes a chunk depends on timing
-                                again=(lambda: load_single(options)) if decoders(options) > 1 else None)
+                                again=(lambda: load_single(options)) if decoders(options) > 1 else None,
+                                speech_found=speech_found)
     for chunk, chunk_words, redecoded in chunks:
         if redecoded is not None:
             log.info("chunk of channel %d at %.1f s %s: decoded again sequentially", chunk.channel,
@@ -178,12 +180,17 @@ def _decoding(options: RecognitionOptions) -> dict:
     return dict(language=options.whisper_language, beam_size=options.beam_size, hotwords=options.hotwords)
 
 
-def run(conv: Conversation, options: RecognitionOptions, on_seconds: ProgressFn | None = None) -> None:
-    """Recognise every channel; the words of all channels go to `conv.recognized`, channel by channel."""
+def run(conv: Conversation, options: RecognitionOptions, on_seconds: ProgressFn | None = None,
+        speech_found: Callable[[], None] | None = None) -> None:
+    """Recognise every channel; the words of all channels go to `conv.recognized`, channel by channel.
+    `speech_found` is called when voice activity detection is done (on the sequential path, where
+    faster-whisper runs it for each channel in turn, as recognition starts)."""
     check_language(options)
     with torch_threads_kept():
         if options.batched:
-            conv.recognized.extend(transcribe_batched(conv.channels, options, on_seconds))
+            conv.recognized.extend(transcribe_batched(conv.channels, options, on_seconds, speech_found))
             return
+        if speech_found is not None:
+            speech_found()
         for channel in conv.channels:
             conv.recognized.extend(transcribe_channel(channel, options, on_seconds))
