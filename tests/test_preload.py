@@ -6,6 +6,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -63,10 +64,17 @@ def test_a_transcript_alone_loads_no_analytic_model(tmp_path):
     assert not found["file_left"]
 
 
+def a_request(content: bytes) -> Path:
+    """A file named and placed as `preload_file` makes them."""
+    handle, name = tempfile.mkstemp(prefix=preload.REQUEST_PREFIX, suffix=preload.REQUEST_SUFFIX)
+    with os.fdopen(handle, "wb") as f:
+        f.write(content)
+    return Path(name)
+
+
 @pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps({"not": "options"})])
 def test_a_damaged_request_loads_nothing_and_raises_nothing(tmp_path, monkeypatch, content):
-    request = tmp_path / "request.pickle"
-    request.write_bytes(content)
+    request = a_request(content)
     monkeypatch.setenv(preload.PRELOAD_ENV, str(request))
     for variable in preload.THREAD_ENVS:
         monkeypatch.setenv(variable, os.environ.get(variable, "2"))
@@ -74,9 +82,38 @@ def test_a_damaged_request_loads_nothing_and_raises_nothing(tmp_path, monkeypatc
     assert preload.PRELOAD_ENV not in os.environ and not request.exists()
 
 
+@pytest.mark.parametrize("where", ["elsewhere", "another name", "readable by others", "a link"])
+def test_a_file_the_variable_names_that_no_run_made_is_neither_read_nor_removed(tmp_path, monkeypatch, where):
+    """A leftover or mistaken SPEECHPROC_PRELOAD never costs the user a file, nor runs a pickle of theirs."""
+    options = pickle.dumps(options_of(CONFIGS / "callcenter.yaml"))
+    if where == "elsewhere":
+        named = tmp_path / f"{preload.REQUEST_PREFIX}x{preload.REQUEST_SUFFIX}"
+        named.write_bytes(options)
+    elif where == "another name":
+        named = Path(tempfile.gettempdir()) / f"precious-{os.getpid()}.pickle"
+        named.write_bytes(options)
+    elif where == "readable by others":
+        named = a_request(options)
+        named.chmod(0o644)
+    else:
+        target = tmp_path / "precious.pickle"
+        target.write_bytes(options)
+        named = Path(tempfile.gettempdir()) / f"{preload.REQUEST_PREFIX}link-{os.getpid()}{preload.REQUEST_SUFFIX}"
+        named.symlink_to(target)
+    try:
+        monkeypatch.setenv(preload.PRELOAD_ENV, str(named))
+        assert preload.load_named() is False
+        assert named.exists() and named.read_bytes() == options
+        assert preload.PRELOAD_ENV not in os.environ
+    finally:
+        named.unlink()
+
+
 def test_a_request_that_is_gone_or_absent_loads_nothing(tmp_path, monkeypatch):
     assert preload.load_named() is False
-    monkeypatch.setenv(preload.PRELOAD_ENV, str(tmp_path / "gone.pickle"))
+    gone = a_request(b"")
+    gone.unlink()
+    monkeypatch.setenv(preload.PRELOAD_ENV, str(gone))
     for variable in preload.THREAD_ENVS:
         monkeypatch.setenv(variable, os.environ.get(variable, "2"))
     assert preload.load_named() is False

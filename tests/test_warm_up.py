@@ -96,9 +96,20 @@ def warm_up_thread() -> threading.Thread:
     return next(t for t in threading.enumerate() if t.name == pipeline.WARM_UP_THREAD)
 
 
+def waits_on(thread: threading.Thread, event: threading.Event) -> bool:
+    """Whether `thread` is waiting on `event` now."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code is threading.Event.wait.__code__ and frame.f_locals.get("self") is event:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
     """(model, thread) of every load the warm-up made: the recogniser's while the recording is decoded
-    (checked: before the decoded channels are there, nothing else), then the later stages' models."""
+    (checked: before the decoded channels are there, nothing else), then, once voice activity detection
+    is done (checked: not before), the later stages' models."""
     from speechproc.stages.recognition import asr
 
     prepared: list[tuple[str, str]] = []
@@ -108,13 +119,17 @@ def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
             (name, threading.current_thread().name)))
 
     monkeypatch.setattr(asr, "load", lambda options: prepared.append(("recogniser", threading.current_thread().name)))
-    decoded = threading.Event()
-    pipeline._warm_up(pipeline.Run(Path("call.wav"), stage_options(raw), conv, None, None), decoded)
+    run = pipeline.Run(Path("call.wav"), stage_options(raw), conv, None, None)
+    pipeline._warm_up(run)
     thread = warm_up_thread()
-    wait_until(lambda: not thread.is_alive() or threading.Event.wait.__code__ in stack_of(thread),
+    wait_until(lambda: not thread.is_alive() or waits_on(thread, run.decoded),
                "the warm-up never waited for the decoded recording")
     assert prepared == [("recogniser", pipeline.WARM_UP_THREAD)]  # only the recogniser, before decoding ends
-    decoded.set()
+    run.decoded.set()
+    wait_until(lambda: not thread.is_alive() or waits_on(thread, run.speech_found),
+               "the warm-up never waited for voice activity detection")
+    assert prepared == [("recogniser", pipeline.WARM_UP_THREAD)]  # nothing more while the VAD runs
+    run.speech_found.set()
     thread.join(WAIT_S)
     assert not thread.is_alive()
     return prepared[1:]
@@ -122,7 +137,7 @@ def warmed(monkeypatch, conv: Conversation, raw: dict) -> list[tuple[str, str]]:
 
 def test_the_warm_up_loads_nothing_for_given_words(monkeypatch):
     run = pipeline.Run(Path("call.wav"), stage_options(CALLCENTER), conversation(60), None, [])
-    pipeline._warm_up(run, threading.Event())
+    pipeline._warm_up(run)
     assert not any(t.name == pipeline.WARM_UP_THREAD for t in threading.enumerate())
 
 
@@ -132,17 +147,17 @@ def test_a_recogniser_that_cannot_load_ends_the_warm_up(monkeypatch):
     loads: list[str] = []
     monkeypatch.setattr(asr, "load", lambda options: loads.append("recogniser") or (_ for _ in ()).throw(OSError()))
     monkeypatch.setattr(pipeline.knowledge, "prepare", lambda options: loads.append("knowledge"))
-    decoded = threading.Event()
-    decoded.set()
-    pipeline._warm_up(pipeline.Run(Path("call.wav"), stage_options(CALLCENTER), conversation(60), None, None),
-                      decoded)
+    run = pipeline.Run(Path("call.wav"), stage_options(CALLCENTER), conversation(60), None, None)
+    run.decoded.set()
+    run.speech_found.set()
+    pipeline._warm_up(run)
     for thread in threading.enumerate():
         if thread.name == pipeline.WARM_UP_THREAD:
             thread.join(WAIT_S)
     assert loads == ["recogniser"]
 
 
-def test_the_models_of_the_stages_that_will_run_load_while_recognition_runs(monkeypatch):
+def test_the_models_of_the_stages_that_will_run_load_while_the_speech_is_decoded(monkeypatch):
     found = warmed(monkeypatch, conversation(60), CALLCENTER)
     assert found == [(name, pipeline.WARM_UP_THREAD) for name in ("sentiment", "verbnoun", "knowledge")]
     assert warmed(monkeypatch, conversation(60, channels=1), {}) == [("diarize", pipeline.WARM_UP_THREAD)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import stat
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,14 +28,29 @@ if TYPE_CHECKING:
 
 PRELOAD_ENV = "SPEECHPROC_PRELOAD"
 THREAD_ENVS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+REQUEST_PREFIX, REQUEST_SUFFIX = "speechproc-preload-", ".pickle"
 
 
 def preload_file(options: Options) -> Path:
     """A private temporary file holding what the fork server is to load (read, then removed, by `load_named`)."""
-    handle, name = tempfile.mkstemp(prefix="speechproc-preload-", suffix=".pickle")  # mode 0600
+    handle, name = tempfile.mkstemp(prefix=REQUEST_PREFIX, suffix=REQUEST_SUFFIX)  # mode 0600
     with os.fdopen(handle, "wb") as f:
         pickle.dump(options, f, protocol=pickle.HIGHEST_PROTOCOL)
     return Path(name)
+
+
+def _is_request(path: Path) -> bool:
+    """Whether `path` is a file `preload_file` made: in the temporary folder, named as it names them, a regular
+    file of this user that no one else may read. Anything else the variable might name (a leftover setting,
+    a mistake) is neither read nor removed."""
+    if path.parent != Path(tempfile.gettempdir()) or not path.name.startswith(REQUEST_PREFIX) \
+            or path.suffix != REQUEST_SUFFIX:
+        return False
+    try:
+        found = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o077
 
 
 def load_named() -> bool:
@@ -42,7 +58,7 @@ def load_named() -> bool:
     out of the garbage collector's reach (so that its passes do not write to, and so copy, the pages the
     workers share). Whether anything was loaded; nothing where the variable is not set or the file is gone."""
     name = os.environ.pop(PRELOAD_ENV, "")
-    if not name:
+    if not name or not _is_request(Path(name)):
         return False
     # One thread for every native library loaded from now on (they read these once, as they load): no thread
     # pool is started here for a fork to leave behind half copied. A worker sets its own count
