@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -111,10 +112,11 @@ def timed(command: list[str], env: dict[str, str], memory: dict | None = None) -
         peak = peak_pss = 0
         cpu: dict[int, float] = {}
         while proc.poll() is None:
-            peak = max([peak, *session_rss(proc.pid).values()])
+            resident = session_rss(proc.pid)
+            peak = max([peak, *resident.values()])
             if memory is not None:
-                peak_pss = max(peak_pss, sum(session_pss(proc.pid).values()))
-                cpu.update(session_cpu(proc.pid))
+                peak_pss = max(peak_pss, sum(session_pss(resident).values()))
+                cpu.update(session_cpu(resident))
             time.sleep(0.2)
         if memory is not None:
             memory["peak_pss_mb"] = round(peak_pss / 2**20)
@@ -146,11 +148,11 @@ def session_rss(session: int) -> dict[int, int]:
     return found
 
 
-def session_cpu(session: int) -> dict[int, float]:
-    """CPU seconds (user and system) used so far by every process in a session (Linux /proc/PID/stat)."""
+def session_cpu(pids: Iterable[int]) -> dict[int, float]:
+    """CPU seconds (user and system) used so far by each process of `pids` (Linux /proc/PID/stat)."""
     ticks = os.sysconf("SC_CLK_TCK")
     found = {}
-    for pid in session_rss(session):
+    for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -160,11 +162,11 @@ def session_cpu(session: int) -> dict[int, float]:
     return found
 
 
-def session_pss(session: int) -> dict[int, int]:
-    """Proportional set size in bytes of every process in a session (Linux /proc/PID/smaps_rollup): its private
-    pages, and each page it shares with N processes as 1/N; their sum is the memory the session takes."""
+def session_pss(pids: Iterable[int]) -> dict[int, int]:
+    """Proportional set size in bytes of each process of `pids` (Linux /proc/PID/smaps_rollup): its private
+    pages, and each page it shares with N processes as 1/N; their sum is the memory they take."""
     found = {}
-    for pid in session_rss(session):
+    for pid in pids:
         try:
             with open(f"/proc/{pid}/smaps_rollup") as f:
                 found[pid] = next(int(line.split()[1]) * 1024 for line in f if line.startswith("Pss:"))

@@ -1,8 +1,8 @@
 """Models loaded once per machine: the process that forks the workers loads them first, and the workers share them.
 
 `LocalPool` starts its workers from multiprocessing's fork server, a fresh interpreter that imports this
-module before it forks any worker. Where the pool asked for it (`preload_file`: the run's options and the
-workers' thread count, in a private temporary file named by SPEECHPROC_PRELOAD), importing this module loads
+module before it forks any worker. Where the pool asked for it (`preload_file`: the run's options, in a private
+temporary file named by SPEECHPROC_PRELOAD), importing this module loads
 the models of the later stages that will run and whose loading starts no thread (`pipeline.preload`: the
 parser, the sentence encoder, the taxonomy's embeddings, VADER), so that the workers forked afterwards
 find them in memory, share their pages copy-on-write, and do not each spend the seconds of CPU that

@@ -99,15 +99,17 @@ def process(paths: list[str | Path], settings: Settings, run: RunOptions | None 
         options = build_options(settings)
         names = output_paths([i for i in inputs if i.remote or unreadable(i.path) is None], out, run.report,
                              options.insights.requested, run.rttm)
+        pool: Engine
         if run.engine == "ray":
             threads = settings.local("threads") or 1
-            pool: Engine = distributed.RayPool(run.ray_address, run.workers, threads)
+            options = with_threads(options, threads)
+            pool = distributed.RayPool(run.ray_address, run.workers, threads)
         else:
             count, threads = plan_workers(run.workers, len(inputs), settings.local("threads"),
                                           extra_memory=insights_memory(options.insights))
-            pool = InProcess() if count == 1 else LocalPool(count, threads, shared=with_threads(options, threads))
-        if not isinstance(pool, InProcess):
-            options = with_threads(options, threads)
+            if count > 1:
+                options = with_threads(options, threads)
+            pool = InProcess() if count == 1 else LocalPool(count, threads, shared=options)
         batch = _Batch(settings, options, metadata_of, out, run.force, cat, reporter, names, download_options(settings))
         reporter.batch_started(inputs)
         try:

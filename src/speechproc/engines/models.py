@@ -284,10 +284,15 @@ def _bundled_minilm() -> str:
     return str(module.get_model_path())
 
 
+def _sentence_encoder_path(name: str) -> Path:
+    """The bundled MiniLM's folder, or `name` as a path (a folder, or a name sentence-transformers resolves)."""
+    return Path(_bundled_minilm()) if name == BUNDLED_SENTENCE_ENCODER else Path(name).expanduser()
+
+
 def sentence_encoder_location(name: str = BUNDLED_SENTENCE_ENCODER) -> Path | None:
     """The folder the sentence encoder `name` is loaded from; None for a name that sentence-transformers
     resolves itself."""
-    location = Path(_bundled_minilm()) if name == BUNDLED_SENTENCE_ENCODER else Path(name).expanduser()
+    location = _sentence_encoder_path(name)
     return location if location.is_dir() else None
 
 
@@ -299,7 +304,7 @@ def load_sentence_encoder(name: str = BUNDLED_SENTENCE_ENCODER, device: str = "c
 
     from speechproc.engines.sentence_encoder import BertSentenceEncoder, SentenceTransformersEncoder, fits
 
-    location = _bundled_minilm() if name == BUNDLED_SENTENCE_ENCODER else str(Path(name).expanduser())
+    location = str(_sentence_encoder_path(name))
     if device == "cpu" and fits(Path(location)):
         try:
             return BertSentenceEncoder(Path(location))

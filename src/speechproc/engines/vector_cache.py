@@ -76,6 +76,14 @@ def numeric_library() -> dict[str, str]:
             **{name: os.environ.get(name, "") for name in KERNEL_SETTINGS}}
 
 
+def encoder_model(location: Path | None) -> dict | None:
+    """What names an encoder in an entry's key: its folder, that folder's files and the numeric library; None
+    for an encoder that is not a folder on disk (never cached)."""
+    if location is None:
+        return None
+    return {"location": str(location.resolve()), "files": folder_fingerprint(location), **numeric_library()}
+
+
 def entry_key(groups: Sequence[Sequence[str]], model: object) -> str:
     """The name of the entry for these groups of texts (one call of the encoder each) under `model` (any
     JSON-able description of the encoder and what runs it)."""

@@ -143,10 +143,7 @@ def _taxonomy_vectors(path: str | None, encoder_name: str) -> tuple[tuple, np.nd
     the encoder or what runs it changed."""
     topics = taxonomy.load(path)
     encoder = load_sentence_encoder(encoder_name)
-    location = sentence_encoder_location(encoder_name)
-    model = None if location is None else {"location": str(location.resolve()),
-                                            "files": vector_cache.folder_fingerprint(location),
-                                            **vector_cache.numeric_library()}
+    model = vector_cache.encoder_model(sentence_encoder_location(encoder_name))
     groups = [[t.description for t in topics]] + [[s.description for s in t.subtopics] for t in topics if t.subtopics]
     vectors = iter(vector_cache.cached_groups(groups, model, encoder.encode))
     topic_vectors = next(vectors)
