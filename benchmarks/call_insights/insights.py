@@ -240,7 +240,8 @@ def main() -> int:
         if args.show:
             print(json.dumps(row, ensure_ascii=False), flush=True)
     report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} --calls "
-                         f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}",
+                         f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}"
+                         + (f" --only {args.only}" if args.only else ""),
               "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,
               "splits": {split: summarise([r for r in rows if r["split"] == split]) for split in ("dev", "test", "fresh")
                          if any(r["split"] == split for r in rows)},

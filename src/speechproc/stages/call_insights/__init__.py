@@ -1,5 +1,6 @@
 """Call insights: the language model's questions over a call, their answers checked against its
-turns (`insights`), and what the model reads and may say, grounded in the transcript (`grounding`).
+turns (`insights`), what the model reads and may say, grounded in the transcript (`grounding`), and the
+words spoken to the transcript's reader that it never reads (`spoken_instructions`).
 
 Its modules import the foundation, `engines/` and `stages/options.py`, and no other sub-package of
 `stages/`. Everyone else imports only the names below: the stage module that `stages/pipeline.py`

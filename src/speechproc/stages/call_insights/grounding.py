@@ -1,5 +1,5 @@
 """What the insights model reads and what it may say: the call as numbered lines (`lines_of`), the spoken
-instructions left out of them, and the names and numbers of an answer that the call does not hold
+instructions (`spoken_instructions`) left out of them, and the names and numbers of an answer that the call does not hold
 (`ungrounded`), numbers matched however they are written."""
 from __future__ import annotations
 
@@ -7,35 +7,33 @@ import re
 from dataclasses import dataclass
 
 from speechproc.conversation import PUNC, Conversation, Token
+from speechproc.stages.call_insights.spoken_instructions import instruction_start
 
 INSTRUCTION_LEFT_OUT = "(words addressed to an AI system, left out)"
-# Words addressed to whoever reads the transcript, not to the other party.
-INSTRUCTION = re.compile(
-    r"\b(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|rules|prompts?|above|everything)\b"
-    r"|\b(note|message|instructions?)\s+(to|for)\s+(the\s+)?(ai|assistant|model|bot|llm|chatbot)\b"
-    r"|^\s*(ai|assistant|chatbot|language model|system)\s*[,:]"
-    r"|\b(you are now|act as|pretend to be|system prompt)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Line:
-    """One turn as the model reads it: its number (from 1), speaker, times and text."""
+    """One turn as the model reads it: its number (from 1), speaker, times and text. A turn that speaks to
+    the transcript's reader (`spoken_instructions`) keeps as `text` only its words before that; the rest is
+    never read."""
 
     number: int
     speaker: str
     s: int
     e: int
     text: str
-    instruction: bool  # it addresses the reader of the transcript
+    instruction: bool  # from the end of `text` on, the turn addresses the reader of the transcript
 
     def render(self) -> str:
         if self.instruction:  # what it says is never read: it cannot steer what the model answers
-            return f"[{self.number}] {self.speaker}: {INSTRUCTION_LEFT_OUT}"
+            return f"[{self.number}] {self.speaker}: {self.text + ' ' if self.text else ''}{INSTRUCTION_LEFT_OUT}"
         return f"[{self.number}] {self.speaker}: {self.text}"
 
 
 def lines_of(conv: Conversation) -> list[Line]:
-    """The call's turns (the words as published, redacted where a redactor ran) as numbered lines."""
+    """The call's turns (the words as published, redacted where a redactor ran) as numbered lines, each cut
+    where words addressed to the transcript's reader begin."""
     out: list[Line] = []
     for turn in conv.turns:
         tokens = [w for w in turn.words if w.m in (None, PUNC)]
@@ -43,8 +41,9 @@ def lines_of(conv: Conversation) -> list[Line]:
         if not words:
             continue
         text = _text(tokens)
-        out.append(Line(len(out) + 1, turn.speaker, words[0].s, max(w.e for w in words), text,
-                        bool(INSTRUCTION.search(text))))
+        start = instruction_start(text)
+        kept = text if start is None else text[:start].rstrip()
+        out.append(Line(len(out) + 1, turn.speaker, words[0].s, max(w.e for w in words), kept, start is not None))
     return out
 
 
