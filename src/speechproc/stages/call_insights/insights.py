@@ -43,6 +43,7 @@ from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAns
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.grounding import normal as _normal
+from speechproc.stages.call_insights.promises import promised
 from speechproc.stages.call_insights.spoken_instructions import word_model
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightQuestion, InsightsOptions
 
@@ -279,8 +280,9 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
 
 
 def _actions(reader: Reader) -> list[PromisedAction] | None:
-    """The promises the model lists that hold up: a turn of the speaker named, which promises something for
-    later, and a text whose names and numbers are in the call; None when the model's list was cut off."""
+    """The promises the model lists that hold up: a turn of the speaker named, whose sentence the item comes
+    from promises something for later (`promises.promised`), and a text whose names and numbers are in the
+    call; None when the model's list was cut off."""
     speakers = list(dict.fromkeys(line.speaker for line in reader.piece))
     unanswered = reader.unanswered
     found = reader.ask(QUESTION_ACTIONS, actions_schema(speakers), 60 * MAX_ACTIONS)
@@ -293,21 +295,11 @@ def _actions(reader: Reader) -> list[PromisedAction] | None:
             continue
         text = action["text"].strip()
         line = reader.quoted(text, action.get("turn"), str(action.get("speaker", "")))
-        if not text or line is None or ungrounded(text, reader.said) or not _promise(line.text):
+        if not text or line is None or ungrounded(text, reader.said) or not promised(text, line.text, line.speaker):
             continue
         if all(_normal(text) != _normal(item.text) and (line.s, line.e) != (item.s, item.e) for item in items):
             items.append(PromisedAction(text, line.speaker, line.s, line.e))
     return items
-
-
-# What a promise for later says: a future ("will", "going to", "'ll", "once it arrives", "by tomorrow").
-PROMISE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon as|when it (arrives|comes)|"
-                     r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-                     r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
-
-
-def _promise(text: str) -> bool:
-    return bool(PROMISE.search(text))
 
 
 def _answer(reader: Reader, question: InsightQuestion) -> tuple[str, Line | None, float | None]:
