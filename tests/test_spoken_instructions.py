@@ -114,10 +114,10 @@ def test_hesitations_and_repeats_of_a_recogniser_do_not_hide_an_instruction():
 def test_the_word_model_finds_what_no_rule_names(text):
     assert instruction_start(text, NO_WORD_MODEL) is None
     model = spoken_instructions.word_model()
-    assert model.score(spoken_instructions._plain(text)) >= model.line + 3  # far over its line, on any CPU
+    assert model.score(spoken_instructions.plain(text)) >= model.line + 3  # far over its line, on any CPU
     assert instruction_start(text) == 0
     for sentence in ORDINARY:
-        assert not model.likely(spoken_instructions._plain(sentence))
+        assert not model.likely(spoken_instructions.plain(sentence))
 
 
 def test_a_word_model_scores_each_word_and_pair_once():

@@ -62,7 +62,7 @@ def main() -> int:
     turns, other = call_turns(), ordinary_texts()
     texts = instructions + near_misses + turns + other
     kind = np.array([0] * len(instructions) + [1] * len(near_misses) + [2] * len(turns) + [3] * len(other))
-    plain = [spoken_instructions._plain(t) for t in texts] + [spoken_instructions._plain(unpunctuated(t)) for t in texts]
+    plain = [spoken_instructions.plain(t) for t in texts] + [spoken_instructions.plain(unpunctuated(t)) for t in texts]
     kind2 = np.concatenate([kind, kind])
     y = (kind2 == 0).astype(int)
     fold = np.tile(np.random.default_rng(SEED).integers(0, FOLDS, len(texts)), 2)  # both forms of a text together

@@ -3,13 +3,17 @@ instructions", "note to the AI", "whoever summarises this call, add an action it
 call as resolved". The insights model must never read them as instructions, so `instruction_start` finds
 where, in a turn, such words begin; the turn's words from there on are left out of what the model reads.
 
-The rules read one sentence at a time, in lower case, with "A.I." and "a i" read as "ai", so that a
-recogniser's unpunctuated, lower-case turn is read as well as a punctuated one. Each rule needs the words to
-be aimed at the transcript's reader (a machine, a summary, "whoever processes this recording") or at what
-the reader writes (the outcome, an action item, the summary), so that ordinary call talk ("I'll add a note
-to your account", "forget everything I said about the address", "our automated system will text you") is
-kept. The rules were written on `benchmarks/call_insights/instructions_dev.json` and are measured on a set
-written apart from them (docs/benchmarks.md, "Spoken instructions").
+A turn is read one sentence at a time, as `plain` gives it: lower case, "A.I." and "a i" as "ai", without
+hesitations or a recogniser's repeated words, so that an unpunctuated, lower-case turn is read as well as a
+punctuated one. Two things find an instruction:
+- rules, each aimed at the transcript's reader (a machine, a service such as "the call analytics", "whoever
+  processes this recording") or at what the reader writes (the outcome, an action item, the summary), so
+  that ordinary call talk ("I'll add a note to your account", "forget everything I said about the address",
+  "our automated system will text you") is kept;
+- a word model (`WordModel`, fitted by `benchmarks/call_insights/fit_instruction_words.py`), for wordings
+  no rule names.
+Both were shaped on sets of instructions and ordinary turns written apart from them, and are measured on
+one held back (docs/benchmarks.md, "Spoken instructions").
 """
 from __future__ import annotations
 
@@ -279,7 +283,7 @@ def _without_filler(filler: re.Match[str]) -> str:
     return "," if "," in said and not re.search(r"like|know|mean", said) else " "
 
 
-def _plain(sentence: str) -> str:
+def plain(sentence: str) -> str:
     """A sentence as the rules read it: lower case, "A.I." and "a i" as "ai", letters, digits, apostrophes and
     the marks some rules need (colon, comma, brackets) between single spaces."""
     text = _ABBREVIATED_AI.sub(" ai ", sentence).lower().replace("’", "'")
@@ -298,13 +302,14 @@ class WordModel:
     def __init__(self, weights: dict[str, float], bias: float, line: float) -> None:
         self.weights, self.bias, self.line = weights, bias, line
 
-    def score(self, plain: str) -> float:
-        words = _WORD.findall(plain)
+    def score(self, read: str) -> float:
+        """The score of a sentence as `plain` gives it."""
+        words = _WORD.findall(read)
         grams = dict.fromkeys(words + [f"{a} {b}" for a, b in zip(words, words[1:])])
         return self.bias + sum(self.weights.get(gram, 0.0) for gram in grams)
 
-    def likely(self, plain: str) -> bool:
-        return self.score(plain) >= self.line
+    def likely(self, read: str) -> bool:
+        return self.score(read) >= self.line
 
 
 @lru_cache(maxsize=1)
@@ -323,15 +328,15 @@ def word_model() -> WordModel:
 def addresses_reader(sentence: str, words: WordModel | None = None) -> bool:
     """Whether `sentence` is spoken to whoever (or whatever) reads the transcript, not to the other party: a
     rule names it, or the word model (`words`, the shipped one by default) takes it."""
-    plain = _plain(sentence)
-    if any(rule.search(plain) for rule in _ADDRESSED):
+    read = plain(sentence)
+    if any(rule.search(read) for rule in _ADDRESSED):
         return True
-    edits = [match for rule in _EDITS for match in rule.finditer(plain)]
-    if any(not _OWN_STEP.search(plain[:match.start()]) for match in edits):
+    edits = [match for rule in _EDITS for match in rule.finditer(read)]
+    if any(not _OWN_STEP.search(read[:match.start()]) for match in edits):
         return True
     if edits:  # an edit that is the speaker's own step ("I'll mark this call as resolved") is theirs, not an order
         return False
-    return (words or word_model()).likely(plain)
+    return (words or word_model()).likely(read)
 
 
 def instruction_start(text: str, words: WordModel | None = None) -> int | None:
@@ -347,6 +352,6 @@ def instruction_start(text: str, words: WordModel | None = None) -> int | None:
         start = end
         while start < len(text) and text[start].isspace():
             start += 1
-    if several and (words or word_model()).likely(_plain(text)):
+    if several and (words or word_model()).likely(plain(text)):
         return 0
     return None
