@@ -1,9 +1,9 @@
 """Whether an action item the model lists is a promise of a step after the call (`promised`), judged on the
-sentence of its turn that the item's words come from, not on the whole turn: a small model also lists what
+clause of its turn that the item's words come from, not on the whole turn: a small model also lists what
 was done during the call, steps taken while the caller waits, offers on a condition, refusals, a caller's
 threats to leave, and acknowledgements. The rules were written on the insights calls' dev, test and third
-sets and are measured on a set of action items written apart from them (docs/benchmarks.md, "Promised
-actions")."""
+sets and are measured on a set of action items and a set of calls written apart from them
+(docs/benchmarks.md, "Promised actions" and "The fourth set, held out")."""
 from __future__ import annotations
 
 import re
@@ -33,14 +33,15 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r"|right now|now so (that )?i can|so i can (verify|check|confirm)|while you('re)? (on the line|wait)"
                           r"|i'?ll (take|have) a (quick )?look|i'?ll check (that|this)( for you)?( now)?$|put you on hold"
                           r"|transfer you|(one[- ]time|verification|security) (code|passcode|pin)|security questions|hang on"
-                          r"|give me a (second|sec|moment|minute)|(pull|bring) up|now\W*$|now,? and you|grab|first,? if that's"
+                          r"|give me a (second|sec|moment|minute)|pull(ing)? up|now\W*$|now,? and you|grab|first,? if that's"
                           r")\b", re.IGNORECASE)
 # A caller's plan against the company, or giving up: nothing the company or the caller will do for the request.
 _CALLERS_THREAT = re.compile(r"\b(elsewhere|somewhere else|another (pharmacy|provider|bank|company|supplier|airline|gym"
                              r"|insurer|shop|store|network)|social media|twitter|facebook|(bad|a) review|ombudsman"
                              r"|regulator|solicitor|lawyer|trading standards|complain|live with it|lose it|never (use|call"
                              r"|buy|come)|report (you|this)|i'?ll wait|cancel( then| it all| everything| the contract)?\W*$"
-                             r"|(one|1)[- ]star|my mp|chargeback|stop paying|chief executive|close|closing (all )?my"
+                             r"|(one|1)[- ]star|my mp|chargeback|stop paying|chief executive"
+                             r"|clos(e|ing) (all )?my (accounts?|policy|policies)"
                              r"|sort it (out )?myself|manage without|put up with|do without|don't worry about it|never mind"
                              r"|just leave it)\b", re.IGNORECASE)
 _ALREADY_DONE = re.compile(r"^\s*((ok|okay|right|so|now|great|lovely|there we go|all right|alright|sure|done)\W+)?"
