@@ -80,3 +80,15 @@ def recognised(path: Path, media_id: str) -> Conversation:
     ingest.load_channels(path, wanted.ingest, conv)
     asr.run(conv, wanted.recognition)
     return conv
+
+
+RANDOM_PARTS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # ids
+                          r"|\d{4}-\d{2}-\d{2}t\d{2}:\d{2}:\d{2}(?:\.\d+)?z?")  # times
+
+
+def holds(text: str, secret: str) -> bool:
+    """Whether lower-cased `text` holds `secret`; a secret of digits only as a number of its own, outside the
+    run's random ids and times (a media id or a time's milliseconds may hold "742" by chance)."""
+    if not secret.isdigit():
+        return secret.lower() in text
+    return re.search(rf"(?<![\d.]){secret}(?!\d)", RANDOM_PARTS.sub(" ", text)) is not None
