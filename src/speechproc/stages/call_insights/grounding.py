@@ -1,6 +1,6 @@
 """What the insights model reads and what it may say: the call as numbered lines (`lines_of`), the spoken
-instructions (`spoken_instructions`) left out of them, and the names and numbers of an answer that the call does not hold
-(`ungrounded`), numbers matched however they are written."""
+instructions (`spoken_instructions`) left out of them, and the names and numbers of an answer that the call
+does not hold (`ungrounded`), numbers matched however they are written."""
 from __future__ import annotations
 
 import re

@@ -280,7 +280,7 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
 
 
 def _actions(reader: Reader) -> list[PromisedAction] | None:
-    """The promises the model lists that hold up: a turn of the speaker named, whose sentence the item comes
+    """The promises the model lists that hold up: a turn of the speaker named, whose clause the item comes
     from promises something for later (`promises.promised`), and a text whose names and numbers are in the
     call; None when the model's list was cut off."""
     speakers = list(dict.fromkeys(line.speaker for line in reader.piece))

@@ -53,18 +53,19 @@ _WORD = re.compile(r"[a-z0-9']+")
 
 
 _CLAUSE_END = re.compile(r"(?<=[.?!;])\s+|,?\s+\b(?:but|however|although|though)\b,?\s+", re.IGNORECASE)
-QUOTED_SHARE = 0.6  # the share of a clause's words an item must hold to quote it, beside the clause it shares most with
+CLAUSE_SHARE = 0.6  # the share of a clause's words an item must hold to come from it too (beside the one it shares most with)
 
 
 def quoted_clauses(text: str, turn: str) -> list[str]:
     """The clauses of `turn` (its sentences, cut again at "but", "however", "though") that the action item
     `text` comes from: the one holding most of its words, and any other whose words it mostly holds."""
     words = set(_WORD.findall(text.lower()))
-    clauses = [part for part in _CLAUSE_END.split(turn.strip()) if part and part.strip()] or [turn]
-    shared = [len(words & set(_WORD.findall(clause.lower()))) for clause in clauses]
+    clauses = [part for part in _CLAUSE_END.split(turn.strip()) if part.strip()] or [turn]
+    clause_words = [set(_WORD.findall(clause.lower())) for clause in clauses]
+    shared = [len(words & own) for own in clause_words]
     best = max(range(len(clauses)), key=lambda k: shared[k])
     return [clause for k, clause in enumerate(clauses)
-            if k == best or shared[k] >= QUOTED_SHARE * max(1, len(set(_WORD.findall(clause.lower())))) > 0]
+            if k == best or shared[k] >= CLAUSE_SHARE * max(1, len(clause_words[k]))]
 
 
 def promised(text: str, turn: str, speaker: str) -> bool:

@@ -343,15 +343,11 @@ def instruction_start(text: str, words: WordModel | None = None) -> int | None:
     """Where, in a turn's `text`, words addressed to the transcript's reader begin (the first such sentence, or
     the turn's start when only the turn as a whole reads as one); None when nothing in it does. The rest of the
     turn from there is taken as the instruction."""
-    start = 0
-    several = False
-    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    ends = [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    for start, end in zip(starts, ends):
         if addresses_reader(text[start:end], words):
             return start
-        several = several or start > 0
-        start = end
-        while start < len(text) and text[start].isspace():
-            start += 1
-    if several and (words or word_model()).likely(plain(text)):
+    if len(starts) > 1 and (words or word_model()).likely(plain(text)):
         return 0
     return None
