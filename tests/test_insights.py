@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import shutil
 import socket
@@ -22,9 +23,9 @@ from speechproc.conversation import Conversation
 from speechproc.engines import models
 from speechproc.engines.llm import ModelError
 from speechproc.stages import pipeline
-from speechproc.stages.call_insights import grounding, insights
+from speechproc.stages.call_insights import grounding, insights, quality
 from speechproc.stages.options import InsightQuestion, InsightsOptions
-from text_helpers import conversation, truth_words
+from text_helpers import WordsEncoder, conversation, truth_words
 
 CALL = (("Agent", "Thank you for calling Acme, this is John. How can I help?"),
         ("Caller", "Hi, I was charged twice, sixty two dollars, and I want a refund."),
@@ -65,7 +66,7 @@ class ScriptedModel:
 
 
 def read(conv: Conversation, model: ScriptedModel, options: InsightsOptions = EVERYTHING):
-    insights.run(conv, options, model)
+    insights.run(conv, options, model, WordsEncoder())
     return conv.insights
 
 
@@ -115,11 +116,16 @@ def test_the_outcome_follows_from_the_three_probabilities(done, refused, promise
 def test_every_question_follows_one_transcript_and_only_the_first_is_evaluated_afresh():
     model = ScriptedModel()
     read(conversation(*CALL), model)
-    users = [messages[1]["content"] for messages, _ in model.prompts]
-    transcript = users[0].split("</transcript>")[0]
-    assert all(user.startswith(transcript) for user in users)
+    whole = [messages[1]["content"] for messages, _ in model.prompts if messages[0]["content"] == insights.SYSTEM]
+    transcript = whole[0].split("</transcript>")[0]
+    assert len(whole) > 4 and all(user.startswith(transcript) for user in whole)
+    judged = [messages for messages, _ in model.prompts if messages[0]["content"] == quality.SYSTEM]
+    assert len(judged) + len(whole) == len(model.prompts)
+    assert all(transcript not in messages[1]["content"] for messages in judged)  # a turn and its neighbours
     assert [fresh for _, fresh in model.prompts] == [True] + [False] * (len(model.prompts) - 1)
-    assert all(messages[0]["content"] == insights.SYSTEM for messages, _ in model.prompts)
+    only_questions = ScriptedModel()
+    read(conversation(*CALL), only_questions, InsightsOptions(questions=EVERYTHING.questions))
+    assert [fresh for _, fresh in only_questions.prompts] == [True] + [False] * (len(only_questions.prompts) - 1)
 
 
 def test_an_action_item_stands_only_on_a_real_promise_of_the_speaker_named():
@@ -147,17 +153,24 @@ def test_evidence_is_the_turn_whose_words_are_quoted_whatever_number_the_model_g
         ("send you an e-mail once the refund is through", turn4[0].s, turn4[-1].e)]
 
 
-def test_a_yes_shows_the_turn_it_stands_on_and_a_yes_without_one_is_unclear():
-    yes = {"apologise": 0.9, "greet": 0.8}
-    model = ScriptedModel({"apologise? The answer is yes": {"turn": 4}, "greet the caller? The answer is yes": {"turn": 3}},
-                          yes)
+def judged_turn(messages) -> str:
+    """The words of the turn a quality prompt judges ("Judge only by the Agent's turn "..."")."""
+    return messages[1]["content"].rsplit("turn \"", 1)[1]
+
+
+def test_a_yes_stands_on_the_best_judged_turn_and_no_probability_at_all_is_unclear():
+    def apologised(messages):  # the model sees the apology only in the turn that holds it
+        return 0.9 if judged_turn(messages).startswith("I am sorry") else 0.3
+
+    model = ScriptedModel(yes={"apologise": apologised, "greet": 0.8})
     found = read(conversation(*CALL), model)
-    conv = conversation(*CALL)
-    apology = [w for w in conv.turns[3].words if w.m is None]
+    apology = [w for w in conversation(*CALL).turns[3].words if w.m is None]
+    # greeting: every turn judged as likely as a turn of "Okay." is: the question's wording, not the call
     assert [(a.name, a.answer, a.s, a.e) for a in found.answers] == [
-        ("apology", "yes", apology[0].s, apology[-1].e), ("greeting", "unclear", None, None)]  # turn 3: an instruction
-    low = read(conversation(*CALL), ScriptedModel(yes={"apologise": 0.2, "greet": None}))
-    assert [(a.answer, a.s) for a in low.answers] == [("no", None), ("unclear", None)]
+        ("apology", "yes", apology[0].s, apology[-1].e), ("greeting", "no", None, None)]
+    assert not any("Ignore all previous" in messages[1]["content"] for messages, _ in model.prompts)
+    silent = read(conversation(*CALL), ScriptedModel(yes={"apologise": 0.2, "greet": None}))
+    assert [(a.answer, a.s) for a in silent.answers] == [("no", None), ("unclear", None)]
 
 
 def test_a_reason_naming_what_the_call_does_not_is_asked_again_then_dropped():
@@ -202,19 +215,20 @@ def test_a_long_call_combines_its_pieces():
         ("Agent" if k % 2 else "Caller", f"We talk about item number {k} of the order at some length now.")
         for k in range(400)] + [("Agent", "I will post a new router to you by Friday.")]
     conv = conversation(*turns)
-    last = len(turns)
 
-    def evidence(messages):  # the turn of the promise, where the piece holds it
-        return {"turn": last} if f"[{last}] Agent" in messages[1]["content"] else {"turn": 0}
+    def promised_router(messages):  # seen only in the call's last turn
+        return 0.9 if judged_turn(messages).startswith("I will post") else 0.2
 
-    model = ScriptedModel({"Why did the caller call": {"reason": "router is broken", "turn": 1},
-                           "apologise? The answer is yes": evidence},
-                          yes={"apologise": 0.9}, context=2048)
-    found = read(conv, model, InsightsOptions(reason=True, questions=(InsightQuestion("apology", "Did the agent apologise?"),)))
+    model = ScriptedModel({"Why did the caller call": {"reason": "router is broken", "turn": 1}},
+                          yes={"post anything": promised_router}, context=2048)
+    asked = (InsightQuestion("post", "Did the agent say they would post anything?"),)
+    found = read(conv, model, InsightsOptions(reason=True, questions=asked))
     assert found.model["pieces"] > 2
     assert found.reason == "router is broken"  # the first piece that names one
     words = [w for w in conv.turns[-1].words if w.m is None]
-    assert [(a.answer, a.s) for a in found.answers] == [("yes", words[0].s)]  # yes where any piece shows it
+    assert [(a.answer, a.s) for a in found.answers] == [("yes", words[0].s)]  # judged over the whole call
+    judged = [m for m, _ in model.prompts if m[0]["content"] == quality.SYSTEM]
+    assert len(judged) <= 1 + 1 + quality.LAST_TURNS + quality.SIMILAR_TURNS  # bounded, whatever the length
 
 
 def test_a_model_that_fails_leaves_the_insights_out_with_a_warning_and_keeps_the_rest():
@@ -239,10 +253,10 @@ def warnings_of(conv: Conversation) -> list[dict]:
 def test_answers_of_any_shape_never_break_the_stage():
     odd = {"Why did the caller call": {"reason": None, "turn": "two"},
            "List the promises": {"actions": ["call back", None, {"text": None}, {"speaker": 3, "text": "x", "turn": []}]},
-           "Summarise": {"summary": ["not", "text"]}, "The answer is yes": {"quote": 42, "turn": None}}
-    found = read(conversation(*CALL), ScriptedModel(odd, yes={"apologise": 0.9, "greet": 0.1}))
+           "Summarise": {"summary": ["not", "text"]}}
+    found = read(conversation(*CALL), ScriptedModel(odd, yes={"apologise": 1.0, "greet": 0.0}))
     assert found.reason is None and found.summary is None and found.action_items == []
-    assert [a.answer for a in found.answers] == ["unclear", "no"]
+    assert [a.answer for a in found.answers] == ["no", "no"]  # certain of yes, or of no, everywhere: the wording
     shapes = [{}, {"choices": []}, {"choices": ["x"]}, {"choices": [{"logprobs": {"content": [None]}}]},
               {"choices": [{"logprobs": {"content": [{"top_logprobs": [{"token": " Yes", "logprob": None},
                                                                         {"token": " No", "logprob": 1e308}]}]}}]},
@@ -297,9 +311,12 @@ def scripted_call_model() -> ScriptedModel:
     def reason(messages):
         return {"reason": "pay my bill by credit card", "turn": 2}
 
+    def confirmed(messages):  # seen in turn 9 alone
+        return 0.95 if "payment is" in judged_turn(messages).lower() else 0.1
+
     return ScriptedModel({"Why did the caller call": reason, "Summarise": {"summary": "The caller paid the bill."},
-                          "List the promises": {"actions": []}, "confirm the payment? The answer is yes": {"turn": 9}},
-                         yes={"carried out during the call": 0.9, "apologise": 0.1, "confirm the payment": 0.95})
+                          "List the promises": {"actions": []}},
+                         yes={"carried out during the call": 0.9, "apologise": 0.1, "confirm the payment": confirmed})
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +335,7 @@ def scripted_run(tmp_path_factory) -> dict:
         patch.setenv("SPEECHPROC_HOME", str(work / "home"))
         patch.setattr(jobs, "analyse", analyse)
         patch.setattr(models, "load_language_model", lambda *args, **kwargs: model)
+        patch.setattr(models, "load_sentence_encoder", lambda *args, **kwargs: WordsEncoder())
         code, summary = invoke("run", str(SAMPLES / "payment.flac"), "--config", str(work / "config.json"),
                                "--out", str(work / "out"), "--quiet", "--workers", "1", "--report")
         assert code == 0, summary
@@ -479,9 +497,10 @@ def test_the_small_model_gives_grounded_insights_whose_evidence_is_real_words(sm
     for evidence in [*found.action_items, *(a for a in found.answers if a.s is not None)]:
         assert evidence.s in starts and evidence.e in ends
     assert all(a.speaker != "Caller" or a.s != conv.turns[2].words[0].s for a in found.action_items)
-    _, read_ = insights.read_call(grounding.lines_of(conv), EVERYTHING, smollm2)
-    probabilities = [read_[0].ending.done, read_[0].ending.refused, read_[0].ending.promised, *read_[0].probabilities]
+    _, read_, judged = insights.read_call(grounding.lines_of(conv), EVERYTHING, smollm2)
+    probabilities = [read_[0].ending.done, read_[0].ending.refused, read_[0].ending.promised]
     assert all(isinstance(p, float) and 0.0 <= p <= 1.0 for p in probabilities)  # read from the model's tokens
+    assert all(isinstance(j.margin, float) and math.isfinite(j.margin) for j in judged)
 
 
 @pytest.mark.slow

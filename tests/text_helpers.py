@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from speechproc.config import options
 from speechproc.config import v3 as config
 from speechproc.conversation import PUNC, Conversation, RecognizedWord, SpeakerTurn, Token
@@ -92,3 +94,15 @@ def holds(text: str, secret: str) -> bool:
     if not secret.isdigit():
         return secret.lower() in text
     return re.search(rf"(?<![\d.]){secret}(?!\d)", RANDOM_PARTS.sub(" ", text)) is not None
+
+
+class WordsEncoder:
+    """A sentence encoder's stand-in: each text as the unit vector of its lower-case words' counts."""
+
+    def encode(self, texts, batch_size=64):
+        vocabulary: dict[str, int] = {}
+        counts = [[vocabulary.setdefault(w, len(vocabulary)) for w in re.findall(r"[a-z']+", t.lower())] for t in texts]
+        out = np.zeros((len(texts), max(1, len(vocabulary))), dtype=np.float32)
+        for row, words in enumerate(counts):
+            np.add.at(out[row], words, 1.0)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)

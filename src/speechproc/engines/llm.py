@@ -174,6 +174,9 @@ class LocalModel:
         params.n_threads_http = 1
         params.verbosity = 0
         params.warmup = False
+        # No prompt cache in memory beyond the slot's own: restored from an earlier request, a prompt's last
+        # tokens are evaluated in other batches, so a call's answers would depend on the calls read before it.
+        params.cache_ram_mib = 0
         try:
             self._server = xllamacpp.Server(params)
         except Exception as exc:  # llama.cpp reports a bad file as a RuntimeError of its own

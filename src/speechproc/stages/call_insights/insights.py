@@ -9,12 +9,15 @@ The work is in what surrounds the model:
   parses.
 - **Yes or no by probability.** A yes/no question is answered by the model's probability of "yes" against
   "no" as the answer's first word, not by a word it samples (sampled, a small model leans to yes); the lines
-  (`YES_AT`, `FOLLOW_UP_AT`, `RESOLVED_AT`) were set on the benchmark's dev calls alone.
+  (`FOLLOW_UP_AT`, `RESOLVED_AT`) were set on the benchmark's dev calls alone.
+- **Quality questions turn by turn** (`quality`): each is judged on a few candidate turns (the named speaker's
+  first and last turns, and those nearest the question by the sentence encoder), each shown with its
+  neighbours, against a turn that says nothing; a yes stands on the best-judged turn.
 - **How it ended** is not asked as such: three yes/no questions are (was it done in the call? did the agent
   refuse or was it impossible? is a next step promised for after the call?), and `outcome_of` weighs them.
 - **Evidence.** An action item, or a yes, names the turn that shows it; its `s`/`e` are that turn's first
-  and last word. A turn that does not exist, or whose speaker is not the one named, is no evidence: the item
-  is dropped, and a `yes` without evidence becomes `unclear`.
+  and last word. For an action item, a turn that does not exist, or whose speaker is not the one named, is no
+  evidence: the item is dropped.
 - **Grounded, or not said.** Every name and number in the summary, the reason and the action items must occur
   in the transcript. A claim that fails is asked again once, naming what is not in the call; if it fails
   again it is dropped (a sentence of the summary, an action item, the reason).
@@ -27,7 +30,7 @@ The work is in what surrounds the model:
   not in what the model reads, and a name or number it writes must be in the redacted transcript.
 - **Long calls** are read in pieces of whole turns that fit the model's context, with the same questions
   asked of each and the answers combined: the reason from the first piece that names one, a next step or an
-  action from any, yes to a question where any piece shows it.
+  action from any. Quality questions are judged on candidate turns of the whole call, whatever its length.
 """
 from __future__ import annotations
 
@@ -44,8 +47,9 @@ from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.grounding import normal as _normal
 from speechproc.stages.call_insights.promises import promised
+from speechproc.stages.call_insights.quality import Encoder, Judged, judge
 from speechproc.stages.call_insights.spoken_instructions import word_model
-from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightQuestion, InsightsOptions
+from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightsOptions
 
 OUTCOMES = ("resolved", "unresolved", "followUp")
 ANSWERS = ("yes", "no", "unclear")
@@ -78,8 +82,6 @@ QUESTION_ACTIONS = ("List the promises made in the call to do something after th
 QUESTION_SUMMARY = ("Summarise the call in one or two sentences: what the caller wanted and how the call ended. Use "
                     "only names and numbers that appear in the transcript.")
 QUESTION_YES_NO = "Question about the call: {question} Answer yes or no."
-QUESTION_EVIDENCE = ("Question about the call: {question} The answer is yes. Copy the words of the turn that shows it, "
-                     "and give that turn's number.")
 REGROUND = "Use only names and numbers that appear in the transcript; these do not: {missing}. Answer again."
 
 def pieces(lines: list[Line], context: int) -> list[list[Line]]:
@@ -103,11 +105,6 @@ def pieces(lines: list[Line], context: int) -> list[list[Line]]:
 
 # ------------------------------------------------------------------------------------------ asking
 
-
-
-QUOTE = {"type": "object", "properties": {"quote": {"type": "string", "maxLength": 200},
-                                          "turn": {"type": "integer", "minimum": 0}},
-         "required": ["quote", "turn"], "additionalProperties": False}
 QUOTED_SHARE = 0.5  # the share of a quote's words a turn must hold to be the turn it quotes
 REASON = {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 120},
                                            "turn": {"type": "integer", "minimum": 0}},
@@ -223,7 +220,6 @@ class Ending:
 # test calls.
 FOLLOW_UP_AT = 0.55
 RESOLVED_AT = 0.55
-YES_AT = 0.55  # a quality question's P(yes) from which the answer is yes
 
 
 def outcome_of(ending: Ending) -> str:
@@ -248,9 +244,7 @@ class PieceAnswers:
 
     reason: str | None = None
     ending: Ending | None = None  # how the piece ends
-    probabilities: list[float | None] | None = None  # per question: how likely yes
     actions: list[PromisedAction] | None = None
-    answers: list[tuple[str, Line | None]] | None = None  # per question: yes, no or unclear, and the evidence
     summary: str | None = None
 
 
@@ -265,10 +259,6 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
         out.ending = _ending(reader)
     if options.action_items:
         out.actions = _actions(reader)
-    if options.questions:
-        found = [_answer(reader, question) for question in options.questions]
-        out.answers = [(answer, line) for answer, line, _ in found]
-        out.probabilities = [p for _, _, p in found]
     if options.summary:
         text, _ = reader.grounded_text(QUESTION_SUMMARY, SUMMARY, "summary", TEXT_TOKENS)
         parts = re.split(r"(?<=[.!?])\s+", text)
@@ -302,22 +292,9 @@ def _actions(reader: Reader) -> list[PromisedAction] | None:
     return items
 
 
-def _answer(reader: Reader, question: InsightQuestion) -> tuple[str, Line | None, float | None]:
-    """yes (with the turn that shows it), no, or unclear (the model says neither, or names no turn for a yes),
-    and the probability of yes it was decided on."""
-    p = reader.probability(question.question)
-    if p is None:
-        return "unclear", None, None
-    if p < YES_AT:
-        return "no", None, p
-    shown = reader.ask(QUESTION_EVIDENCE.format(question=question.question), QUOTE, EVIDENCE_TOKENS)
-    quote = shown.get("quote")
-    line = reader.quoted(quote if isinstance(quote, str) else "", shown.get("turn"))
-    return ("yes", line, p) if line is not None else ("unclear", None, p)
-
-
-def combine(read: list[PieceAnswers], options: InsightsOptions, model: ModelDescription) -> CallInsights:
-    """The call's insights from its pieces' answers."""
+def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOptions,
+            model: ModelDescription) -> CallInsights:
+    """The call's insights from its pieces' answers and its quality questions' judged answers."""
     found = CallInsights(model=model)
     if options.reason:
         found.reason = next((p.reason for p in read if p.reason), None)
@@ -329,13 +306,9 @@ def combine(read: list[PieceAnswers], options: InsightsOptions, model: ModelDesc
     if options.action_items and all(p.actions is not None for p in read):  # else a list was cut off: not said
         found.action_items = [item for p in read for item in p.actions or []]
     if options.questions:
-        found.answers = []
-        for k, question in enumerate(options.questions):
-            given = [p.answers[k] for p in read if p.answers]
-            yes = next((line for answer, line in given if answer == "yes"), None)
-            answer = "yes" if yes is not None else "unclear" if any(a == "unclear" for a, _ in given) else "no"
-            found.answers.append(InsightAnswer(question.name, question.question, answer,
-                                               yes.s if yes else None, yes.e if yes else None))
+        found.answers = [InsightAnswer(question.name, question.question, given.answer,
+                                       given.line.s if given.line else None, given.line.e if given.line else None)
+                         for question, given in zip(options.questions, judged)]
     if options.summary:
         found.summary = " ".join(p.summary for p in read if p.summary) or None
     return found
@@ -347,9 +320,10 @@ def needs(options: InsightsOptions) -> tuple[str, ...]:
     """The bundled language model and the runtime (`inventory` keys), when insights are asked for."""
     if not options.requested:
         return ()
+    encoder = (inventory.MINILM,) if options.questions else ()
     if is_server(options.model):
-        return ()
-    keys = [inventory.XLLAMACPP]
+        return encoder
+    keys = [*encoder, inventory.XLLAMACPP]
     if options.model in BUNDLED_LANGUAGE_MODELS:
         keys.append(inventory.LANGUAGE_MODELS[options.model])
     return tuple(keys)
@@ -395,15 +369,19 @@ def check(options: InsightsOptions) -> None:
 
 
 def prepare(options: InsightsOptions) -> None:
-    from speechproc.engines.models import load_language_model
+    from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_language_model, load_sentence_encoder
 
     word_model()
     load_language_model(options.model, options.threads, options.context, options.server_model)
+    if options.questions:
+        load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
 
 
-def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | None = None) -> None:
-    """Fill `conv.insights` with what `options` asks for. A call with no words, or a model that fails, leaves
-    them out with a warning on the item (10603), which keeps every other result."""
+def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | None = None,
+        encoder: Encoder | None = None) -> None:
+    """Fill `conv.insights` with what `options` asks for (`model` and `encoder`: the configured ones when
+    None). A call with no words, or a model that fails, leaves them out with a warning on the item (10603),
+    which keeps every other result."""
     from speechproc.engines.models import load_language_model
 
     if not options.english:
@@ -416,13 +394,23 @@ def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | Non
         return
     try:
         model = model or load_language_model(options.model, options.threads, options.context, options.server_model)
-        conv.insights, _ = read_call(lines, options, model)
+        conv.insights, _, _ = read_call(lines, options, model, encoder)
     except ModelError as exc:
         conv.warn(E.FEATURE_NOT_AVAILABLE, f"insights were not computed: {exc.message}")
 
 
-def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel) -> tuple[CallInsights, list[PieceAnswers]]:
-    """The insights of a call's lines, and what each of its pieces answered (ModelError when the model fails)."""
+def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel,
+              encoder: Encoder | None = None) -> tuple[CallInsights, list[PieceAnswers], list[Judged]]:
+    """The insights of a call's lines, what each of its pieces answered and how each quality question was
+    judged (ModelError when the model fails); `encoder` finds a question's candidate turns (the bundled
+    sentence encoder when None)."""
+    from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
+
     readers = [Reader(model, piece) for piece in pieces(lines, model.context)]
     read = [read_piece(reader, options) for reader in readers]
-    return combine(read, options, {**model.describe(), "pieces": len(readers)}), read
+    judged: list[Judged] = []
+    if options.questions:
+        asked = not readers[-1].fresh  # the pieces' questions came first: the call's first prompt is behind
+        judged = judge(model, lines, options.questions, encoder or load_sentence_encoder(BUNDLED_SENTENCE_ENCODER),
+                       fresh=not asked)
+    return combine(read, judged, options, {**model.describe(), "pieces": len(readers)}), read, judged
