@@ -43,18 +43,18 @@ from speechproc import errors as E
 from speechproc.conversation import CallInsights, Conversation, InsightAnswer, PromisedAction
 from speechproc.engines import inventory
 from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAnswer, is_server
+from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.grounding import normal as _normal
 from speechproc.stages.call_insights.promises import promised
-from speechproc.stages.call_insights.quality import Encoder, Judged, judge
+from speechproc.stages.call_insights.quality import Judged, judge
 from speechproc.stages.call_insights.spoken_instructions import word_model
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightsOptions
 
 OUTCOMES = ("resolved", "unresolved", "followUp")
 ANSWERS = ("yes", "no", "unclear")
 MAX_ACTIONS = 8
-EVIDENCE_TOKENS = 96  # a quoted turn and its number, with room
 TEXT_TOKENS = 160  # a reason or a summary
 PROMPT_RESERVE_TOKENS = 600  # the instructions, the longest question and its answer
 CHARS_PER_TOKEN = 3  # an over-estimate of the tokens of English text, so that a piece always fits
@@ -317,7 +317,8 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
 # ------------------------------------------------------------------------------------------ the stage
 
 def needs(options: InsightsOptions) -> tuple[str, ...]:
-    """The bundled language model and the runtime (`inventory` keys), when insights are asked for."""
+    """The bundled language model and the runtime (`inventory` keys), when insights are asked for, and the
+    sentence encoder when quality questions are."""
     if not options.requested:
         return ()
     encoder = (inventory.MINILM,) if options.questions else ()
@@ -378,7 +379,7 @@ def prepare(options: InsightsOptions) -> None:
 
 
 def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | None = None,
-        encoder: Encoder | None = None) -> None:
+        encoder: SentenceEncoder | None = None) -> None:
     """Fill `conv.insights` with what `options` asks for (`model` and `encoder`: the configured ones when
     None). A call with no words, or a model that fails, leaves them out with a warning on the item (10603),
     which keeps every other result."""
@@ -400,7 +401,7 @@ def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | Non
 
 
 def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel,
-              encoder: Encoder | None = None) -> tuple[CallInsights, list[PieceAnswers], list[Judged]]:
+              encoder: SentenceEncoder | None = None) -> tuple[CallInsights, list[PieceAnswers], list[Judged]]:
     """The insights of a call's lines, what each of its pieces answered and how each quality question was
     judged (ModelError when the model fails); `encoder` finds a question's candidate turns (the bundled
     sentence encoder when None)."""
