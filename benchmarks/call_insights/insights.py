@@ -195,7 +195,7 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
-    parser.add_argument("--split", choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "all"), default="dev")
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "all"), default="dev")
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
@@ -249,7 +249,7 @@ def main() -> int:
                          + (f" --only {args.only}" if args.only else ""),
               "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,
               "splits": {split: summarise([r for r in rows if r["split"] == split])
-                         for split in ("dev", "test", "fresh", "fourth", "fifth") if any(r["split"] == split for r in rows)},
+                         for split in dict.fromkeys(r["split"] for r in rows)},
               "calls": rows}
     kinds = {call["id"]: call["truth"].get("kind") or tuple(call["truth"]["reason"]) for call in data["calls"]}
     for split, summary in report["splits"].items():

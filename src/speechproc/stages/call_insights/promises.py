@@ -1,25 +1,55 @@
-"""Whether an action item the model lists is a promise of a step after the call (`promised`), judged on the
-clause of its turn that the item's words come from, not on the whole turn: a small model also lists what
-was done during the call, steps taken while the caller waits, offers on a condition, refusals, a caller's
-threats to leave, and acknowledgements. The rules were written on the insights calls' dev, test and third
-sets and are measured on a set of action items and a set of calls written apart from them
-(docs/benchmarks.md, "Promised actions" and "The fourth set, held out")."""
+"""Promised actions found in the speakers' own words: the clauses of the call's turns that promise a step after
+the call (`promises_in`, `spoken_promises`). An action item is the clause as said, trimmed of its opening
+"okay", "so" or "and", with who said it and its turn; no model paraphrases it.
+
+A clause is a sentence of a turn, cut again at "but", "however", "though". It promises a step after the call
+when:
+- for the agent, or a speaker of unknown role: it speaks of later with a future ("will", "'ll", "going to",
+  "should arrive", "is coming"), or offers a step for a day ("I can book a reader for Tuesday"); or it asks
+  the caller to send, bring or keep something ("could you e-mail us a photo of the label");
+- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in;
+and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal, an offer on
+a condition ("if it happens again ..."), a step taken while the caller waits, a thing already done, what
+someone will need or be able to do ("I'll need to verify you"), how things will be ("that'll be everything"),
+or (for anyone but the agent) a threat to leave, complain or review.
+
+The rules were written on the insights calls' dev, test, third, fourth and fifth sets (read before) and are
+measured on a set written apart from them (docs/benchmarks.md, "Promised actions in the speakers' words")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from speechproc.conversation import PromisedAction
+from speechproc.stages.call_insights.grounding import Line
 
 # What a promise for later says: a future ("will", "going to", "'ll", "once it arrives", "by tomorrow").
 PROMISE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|ill|youll|theyll|itll|should (get|receive|be with you"
                      r"|arrive|hear)|once|as soon as|when it (arrives|comes)|"
                      r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                      r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
-_FUTURE_VERB = re.compile(r"\b(will|shall|going to|gonna|\w+'ll|ill|youll|theyll|itll|to be (sent|posted|issued|called"
-                          r"|booked)|once|as soon as|when it (arrives|comes)|should (get|receive|be with you|arrive|hear)"
-                          r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
-
+# A future that is a step, not just "once" or a day named.
+_FUTURE = re.compile(r"\b(will|shall|going to|gonna|\w+'ll|should (get|receive|be with you|arrive|hear)"
+                     r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
 # A step offered for a day ("I can book a reader to come back on Tuesday").
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
-# An offer that waits on something going wrong again, or on the caller ringing back.
+_DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
+                  r"|this (week|afternoon|evening)|within|by (the )?(end|morning|afternoon))\b", re.IGNORECASE)
+# The caller asked to send, bring or keep something after the call.
+_REQUEST = re.compile(r"^\W*(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?\b(send|e-?mail|post|bring"
+                      r"|upload|forward|keep|leave|drop|return|fill|sign)\b", re.IGNORECASE)
+# The caller's own step for the request: something sent, brought or rung about.
+_CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,30}?\b(send|e-?mail"
+                           r"|post|bring|upload|forward|drop|return|fill|sign|ring (you|back)|call (you|back)|pop in"
+                           r"|come in)\b", re.IGNORECASE)
+# What will be needed, possible or so, rather than done; an offer on a condition; how things stand.
+_NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be (responsible|able|happy|glad|fine|perfect"
+                         r"|it|me|right))\b|\b(that|it|this|there)('ll| will) be\b"
+                         r"|^\W*((and|but|so|then|or)\W+)?(if|unless|when you|once you|in case)\b"
+                         r"|^\W*(nothing|no more|no one|none|neither)\b|\b(you'd|you would|it would|that would)\b"
+                         r"|\bi can (see|hear|tell|understand|confirm|only)\b", re.IGNORECASE)
+_DONE_NOW = re.compile(r"\b(i've|i have|we've|we have) (already|just)\b|\bto (verify|confirm) (you|it's you|your identity)\b",
+                       re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^\s*(if|unless|should)\b[^.?!]*\b(again|happens|persists|cancel+ed|delayed|breaks|stops|fails"
                           r"|still|doesn't|does not|hasn't|haven't|comes back|you'd like|you want|you decide)\b"
                           r"|\b(ring|call|phone|contact) us (back )?(and|if|when|before)\b|\bgive us a (call|ring)\b"
@@ -35,62 +65,80 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r"|transfer you|(one[- ]time|verification|security) (code|passcode|pin)|security questions|hang on"
                           r"|give me a (second|sec|moment|minute)|pull(ing)? up|now\W*$|now,? and you|grab|first,? if that's"
                           r")\b", re.IGNORECASE)
-# A caller's plan against the company, or giving up: nothing the company or the caller will do for the request.
-_CALLERS_THREAT = re.compile(r"\b(elsewhere|somewhere else|another (pharmacy|provider|bank|company|supplier|airline|gym"
-                             r"|insurer|shop|store|network)|social media|twitter|facebook|(bad|a) review|ombudsman"
-                             r"|regulator|solicitor|lawyer|trading standards|complain|live with it|lose it|never (use|call"
-                             r"|buy|come)|report (you|this)|i'?ll wait|cancel( then| it all| everything| the contract)?\W*$"
-                             r"|(one|1)[- ]star|my mp|chargeback|stop paying|chief executive"
-                             r"|clos(e|ing) (all )?my (accounts?|policy|policies)"
-                             r"|sort it (out )?myself|manage without|put up with|do without|don't worry about it|never mind"
-                             r"|just leave it)\b", re.IGNORECASE)
+# A plan against the company, or giving up: nothing the company or the caller will do for the request.
+_THREAT = re.compile(r"\b(elsewhere|somewhere else|another (pharmacy|provider|bank|company|supplier|airline|gym"
+                     r"|insurer|shop|store|network)|social media|twitter|facebook|review sites?"
+                     r"|(leave|write|post|put)\b[^.?!]{0,20}\breviews?"
+                     r"|(bad|terrible|awful|negative|one[- ]star|1[- ]star) reviews?|post about (it|this|you)|ombudsman"
+                     r"|regulator|solicitor|lawyer|trading standards|complain|live with it|lose it|never (use|call"
+                     r"|buy|come)|report (you|this)|i'?ll wait|cancel( then| it all| everything| the contract)?\W*$"
+                     r"|(one|1)[- ]star|my mp|chargeback|dispute|stop paying|chief executive"
+                     r"|clos(e|ing) (all )?my (accounts?|policy|policies)"
+                     r"|sort it (out )?myself|manage without|put up with|do without|don't worry about it|never mind"
+                     r"|just leave it)\b", re.IGNORECASE)
 _ALREADY_DONE = re.compile(r"^\s*((ok|okay|right|so|now|great|lovely|there we go|all right|alright|sure|done)\W+)?"
                            r"(i've|i have|we've|we have|that's been|it's been|it has been|this has been|i just|i've just"
                            r"|i already|we already|done|all done|that's done|i've now)\b", re.IGNORECASE)
-_ACKNOWLEDGED = re.compile(r"^\s*(ok|okay|sure|right|yes|yeah|fine|great|perfect|alright|lovely|brilliant|thanks|thank you)"
-                           r"\W*(will do|i will|i'll do that|no problem|will try)?\W*$", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9']+")
-
-
-_CLAUSE_END = re.compile(r"(?<=[.?!;])\s+|,?\s+\b(?:but|however|although|though)\b,?\s+", re.IGNORECASE)
-CLAUSE_SHARE = 0.6  # the share of a clause's words an item must hold to come from it too (beside the one it shares most with)
-
-
-def quoted_clauses(text: str, turn: str) -> list[str]:
-    """The clauses of `turn` (its sentences, cut again at "but", "however", "though") that the action item
-    `text` comes from: the one holding most of its words, and any other whose words it mostly holds."""
-    words = set(_WORD.findall(text.lower()))
-    clauses = [part for part in _CLAUSE_END.split(turn.strip()) if part.strip()] or [turn]
-    clause_words = [set(_WORD.findall(clause.lower())) for clause in clauses]
-    shared = [len(words & own) for own in clause_words]
-    best = max(range(len(clauses)), key=lambda k: shared[k])
-    return [clause for k, clause in enumerate(clauses)
-            if k == best or shared[k] >= CLAUSE_SHARE * max(1, len(clause_words[k]))]
-
-
-def promised(text: str, turn: str, speaker: str) -> bool:
-    """Whether the action item `text`, which `speaker` said in `turn`, is a promise of a step after the call:
-    a clause it comes from speaks of later, and is no question, acknowledgement, refusal, offer on a
-    condition, step taken during the call, thing already done or (for the caller) threat to leave or giving
-    up."""
-    if _ACKNOWLEDGED.match(text) or len(_WORD.findall(text.lower())) < 2:
-        return False
-    return any(_promises(clause, speaker) for clause in quoted_clauses(text, turn))
-
-
 _QUESTION = re.compile(r"^\s*(are you|shall i|shall we|do i|do you|will you|can you|could you|would you|should i|is it|is"
                        r" there|did you|have you)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"(?<=[.?!;])\s+|,?\s+\b(?:but|however|although|though)\b,?\s+", re.IGNORECASE)
+# What opens a clause without saying anything of the step: dropped from the item's text.
+_OPENING = re.compile(r"^(?:(?:ok|okay|right|so|and|now|great|lovely|perfect|alright|all right|sure|well|um|uh|then)\W+)+",
+                      re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9']+")
+MIN_WORDS = 5
 
 
-def _promises(sentence: str, speaker: str) -> bool:
-    if not PROMISE.search(sentence) or sentence.rstrip().endswith("?") or _QUESTION.match(sentence):
+def clauses(turn: str) -> list[str]:
+    """The clauses of a turn: its sentences, cut again at "but", "however", "though"."""
+    return [part.strip() for part in _CLAUSE_END.split(turn.strip()) if part and part.strip()]
+
+
+def promises_in(turn: str, speaker: str) -> list[str]:
+    """The clauses of `turn`, said by `speaker`, that promise a step after the call, each trimmed of its
+    opening words ("okay", "so", "and")."""
+    return [_trimmed(clause) for clause in clauses(turn) if is_promise(clause, speaker)]
+
+
+def spoken_promises(lines: Sequence[Line]) -> list[PromisedAction]:
+    """Every promise of a step after the call in the call's lines (the words as the model would read them: a
+    spoken instruction's are not there), in the order said, each with its speaker and its turn's times; a
+    clause said again word for word is listed once."""
+    items: list[PromisedAction] = []
+    seen: set[tuple[str, str]] = set()
+    for line in lines:
+        for text in promises_in(line.text, line.speaker):
+            key = (line.speaker, " ".join(_WORD.findall(text.lower())))
+            if key not in seen:
+                seen.add(key)
+                items.append(PromisedAction(text, line.speaker, line.s, line.e))
+    return items
+
+
+def is_promise(clause: str, speaker: str) -> bool:
+    """Whether one clause said by `speaker` ("Agent", "Caller" or a speaker of unknown role) promises a step
+    after the call (see the module's rules)."""
+    role = speaker.strip().lower()
+    if len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(clause) or _DONE_NOW.search(clause):
         return False
-    if _ACKNOWLEDGED.match(sentence):
+    if role == "caller":
+        return bool(_CALLERS_STEP.search(clause)) and not _THREAT.search(clause) and _speaks_of_later(clause)
+    if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause):
+        return True
+    if not (_FUTURE.search(clause) or (_OFFER.search(clause) and _DAY.search(clause))):
         return False
-    if not _FUTURE_VERB.search(sentence) and not _OFFER.search(sentence):
-        return False  # a day or a date alone: what someone did on it, or how things stand now
-    if _CONDITIONAL.search(sentence) or _REFUSAL.search(sentence) or _IN_THE_CALL.search(sentence):
+    return _speaks_of_later(clause) and (role == "agent" or not _THREAT.search(clause))
+
+
+def _speaks_of_later(clause: str) -> bool:
+    """A future and no question, acknowledgement, condition, refusal, step in the call or thing already done."""
+    if not PROMISE.search(clause) or clause.rstrip().endswith("?") or _QUESTION.match(clause):
         return False
-    if _ALREADY_DONE.match(sentence) and not _FUTURE_VERB.search(sentence):
+    if _CONDITIONAL.search(clause) or _REFUSAL.search(clause) or _IN_THE_CALL.search(clause):
         return False
-    return not (speaker.lower() == "caller" and _CALLERS_THREAT.search(sentence))
+    return not (_ALREADY_DONE.match(clause) and not _FUTURE.search(clause))
+
+
+def _trimmed(clause: str) -> str:
+    text = _OPENING.sub("", clause).strip()
+    return text[:1].upper() + text[1:] if text else clause
