@@ -26,6 +26,13 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
      "You should receive the new card within five working days."),
     ("Speaker 1", "Our claims team is going to write to you next week.",
      "Our claims team is going to write to you next week."),
+    ("Agent", "No, keep them. The refund should reach your card within three to five working days.",
+     "The refund should reach your card within three to five working days."),
+    ("Agent", "Expect a call from me by Thursday either way.", "Expect a call from me by Thursday either way."),
+    ("Agent", "Just sign it and send it back in the prepaid envelope.",
+     "Just sign it and send it back in the prepaid envelope."),
+    ("Agent", "I'm reporting it to our safety team right now, and they will call you within two days.",
+     "They will call you within two days."),
 ]
 
 NOT_PROMISES = [
@@ -41,6 +48,11 @@ NOT_PROMISES = [
     ("Agent", "I can see the payment went out on Monday the third."),
     ("Agent", "Nothing will go through on the card until it's unfrozen."),
     ("Agent", "And if anything looks wrong, we'll sort it out for you."),
+    ("Agent", "It'll still show as in progress on the portal until it's paid."),
+    ("Agent", "I've switched substitutions off for that order, so anything out of stock will just be missing."),
+    ("Agent", "We send the certificate at handover, which you'll have had by then."),
+    ("Agent", "Give me your booking reference and I'll see what I can do."),
+    ("Agent", "Right, send it now and stay on the line."),
     ("Caller", "Right. Well, I'll be moving my prescriptions to another pharmacy."),
     ("Caller", "I'll be putting this all over social media, believe me."),
     ("Caller", "I'm going to post about this on every review site I can find."),
