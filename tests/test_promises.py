@@ -21,6 +21,8 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
     ("Agent", "So a refund will be issued once the parcel is back with us.",
      "A refund will be issued once the parcel is back with us."),
     ("Agent", "i'll get that sent over to you today", "I'll get that sent over to you today"),
+    ("Agent", "okay so ill send you the form tomorrow", "Ill send you the form tomorrow"),  # a recogniser's "I'll"
+    ("Agent", "theyll call you back on monday about the refund", "Theyll call you back on monday about the refund"),
     ("Agent", "Could you email us a photo of the label on the box?", "Could you email us a photo of the label on the box?"),
     ("Agent", "Right, you should receive the new card within five working days.",
      "You should receive the new card within five working days."),

@@ -36,7 +36,8 @@ from speechproc.stages.call_insights import grounding, promises  # noqa: E402
 BEFORE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon as|when it (arrives|comes)|"
                     r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                     r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
-CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json")
+CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
+             "insights_sixth.json", "insights_seventh.json")
 _WORD = re.compile(r"[a-z0-9']+")
 
 

@@ -33,9 +33,10 @@ PROMISE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|ill|youll|the
                      r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                      r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
 # A future that is a step, not just "once" or a day named.
-_FUTURE = re.compile(r"\b(will|shall|going to|gonna|\w+'ll|should (get|receive|be with you|arrive|hear|reach|be back|show"
-                     r"|land|come|go through|clear|be (credited|refunded|sent|posted|delivered|with you))|expect (a|an|the|our"
-                     r"|your|it|them)\b|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
+_FUTURE = re.compile(r"\b(will|shall|going to|gonna|\w+'ll|ill|youll|theyll|itll"
+                     r"|should (get|receive|be with you|arrive|hear|reach|be back|show|land|come|go through|clear"
+                     r"|be (credited|refunded|sent|posted|delivered|with you))|expect (a|an|the|our|your|it|them)\b"
+                     r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
 # A step offered for a day ("I can book a reader to come back on Tuesday").
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
 _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
