@@ -102,7 +102,8 @@ MIN_WORDS = 5
 
 
 def clauses(turn: str) -> list[str]:
-    """The clauses of a turn: its sentences, cut again at "but", "however", "though"."""
+    """The clauses of a turn: its sentences, cut again at "but", "however", "though", and at ", and they ..."
+    after a step taken "now"."""
     return [part.strip() for part in _CLAUSE_END.split(turn.strip()) if part and part.strip()]
 
 
