@@ -48,7 +48,6 @@ from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAns
 from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
-from speechproc.stages.call_insights.grounding import normal as _normal
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge
 from speechproc.stages.call_insights.spoken_instructions import word_model
@@ -100,12 +99,13 @@ def pieces(lines: list[Line], context: int) -> list[list[Line]]:
 
 # ------------------------------------------------------------------------------------------ asking
 
-QUOTED_SHARE = 0.5  # the share of a quote's words a turn must hold to be the turn it quotes
 REASON = {"type": "object", "properties": {"reason": {"type": "string", "maxLength": 120},
                                            "turn": {"type": "integer", "minimum": 0}},
           "required": ["reason", "turn"], "additionalProperties": False}
 SUMMARY = {"type": "object", "properties": {"summary": {"type": "string", "maxLength": 400}},
            "required": ["summary"], "additionalProperties": False}
+
+
 class Reader:
     """The questions of one piece of the call, asked after its transcript (the shared prefix)."""
 
@@ -115,7 +115,6 @@ class Reader:
         self.transcript = "\n".join(line.render() for line in piece)
         # what was said, as grounding reads it: not the turn numbers and labels, nor a spoken instruction's words
         self.said = "\n".join(line.text for line in piece if line.text)
-        self.unanswered = 0  # questions the model gave no JSON answer to
         self.fresh = True  # the piece's first question evaluates its whole prompt anew
 
     def messages(self, question: str) -> list[ChatMessage]:
@@ -131,7 +130,6 @@ class Reader:
         try:
             return self.model.ask(messages, schema, max_tokens, fresh)
         except NoAnswer:  # cut off before the object closed: this question goes unanswered
-            self.unanswered += 1
             return {}
 
     def probability(self, question: str) -> float | None:
@@ -140,7 +138,6 @@ class Reader:
         try:
             return self.model.yes_probability(self.messages(QUESTION_YES_NO.format(question=question)), fresh)
         except NoAnswer:
-            self.unanswered += 1
             return None
 
     def evidence(self, number: Any, speaker: str | None = None) -> Line | None:
@@ -150,25 +147,6 @@ class Reader:
         if line is None or not line.text or (speaker is not None and line.speaker.lower() != speaker.lower()):
             return None
         return line
-
-    def quoted(self, quote: str, number: Any, speaker: str | None = None) -> Line | None:
-        """The turn that `quote` comes from: of the turns that may be evidence (and `speaker`'s, when given), the
-        one holding the largest share of the quote's words, at least QUOTED_SHARE; of equals, the one nearest
-        the turn the model numbered (a small model miscounts turns, but copies words well). Without a quote,
-        the numbered turn itself."""
-        words = set(_normal(quote).split())
-        if not words:
-            return self.evidence(number, speaker)
-        near = number if isinstance(number, int) else 0
-        best, best_key = None, None
-        for line in self.piece:
-            if self.evidence(line.number, speaker) is None:
-                continue
-            share = len(words & set(_normal(line.text).split())) / len(words)
-            key = (share, -abs(line.number - near))
-            if share >= QUOTED_SHARE and (best_key is None or key > best_key):
-                best, best_key = line, key
-        return best
 
     def grounded_text(self, question: str, schema: JsonObject, key: str, max_tokens: int) -> tuple[str, Any]:
         """(the text under `key`, the whole answer), asked again once when it names what the call does not;

@@ -63,11 +63,17 @@ def named_speaker(question: str, lines: list[Line]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def speaker_turns(lines: list[Line], speaker: str | None) -> list[int]:
+    """The indexes (into `lines`) of `speaker`'s turns (anyone's when None) that hold words to read (not a
+    spoken instruction alone)."""
+    return [k for k, line in enumerate(lines) if line.text and (speaker is None or line.speaker == speaker)]
+
+
 def candidates(lines: list[Line], speaker: str | None, similarity: np.ndarray) -> list[int]:
     """The indexes (into `lines`) of the turns a question is judged on, in call order: `speaker`'s first
     turn, last LAST_TURNS turns and SIMILAR_TURNS turns most like the question (its `similarity` to each
     line); anyone's when `speaker` is None. Never a turn with nothing left to read (a spoken instruction)."""
-    allowed = [k for k, line in enumerate(lines) if line.text and (speaker is None or line.speaker == speaker)]
+    allowed = speaker_turns(lines, speaker)
     if not allowed:
         return []
     nearest = sorted(allowed, key=lambda k: (-float(similarity[k]), k))[:SIMILAR_TURNS]
@@ -137,7 +143,7 @@ def judge(model: LanguageModel, lines: list[Line], questions: tuple[InsightQuest
                           fresh=fresh and k == 0) for k, (q, speaker) in enumerate(zip(questions, speakers))]
     places: dict[tuple[int, int], str] = {}  # (candidate turn, question) -> where the prompt says it is
     for k, speaker in enumerate(speakers):
-        allowed = [j for j, line in enumerate(lines) if line.text and (speaker is None or line.speaker == speaker)]
+        allowed = speaker_turns(lines, speaker)
         for index in candidates(lines, speaker, turns @ asked[k]):
             places[index, k] = where(index, allowed, len(lines))
     best: list[tuple[float, int] | None] = [None] * len(questions)
