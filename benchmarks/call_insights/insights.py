@@ -195,8 +195,9 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
-    parser.add_argument("--split", choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth",
-                                                "all"), default="dev")
+    parser.add_argument("--split", default="dev",
+                        choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+                                 "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
