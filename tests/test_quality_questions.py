@@ -23,9 +23,9 @@ CALL = (("Agent", "Northgate Water, Priya speaking."),
         ("Agent", "Is there anything else I can help with today?"),
         ("Caller", "No, that's all."),
         ("Agent", "Bye now."))
-QUESTIONS = (InsightQuestion("greeting", "Did the agent greet the caller at the start?"),
-             InsightQuestion("apology", "Did the agent apologise?"),
-             InsightQuestion("verification", "Did the agent check the caller's date of birth?"))
+QUESTIONS = (InsightQuestion("greeting", "Did the agent greet the caller at the start?", "model"),
+             InsightQuestion("apology", "Did the agent apologise?", "model"),
+             InsightQuestion("verification", "Did the agent check the caller's date of birth?", "model"))
 
 
 def lines_of(*turns):

@@ -7,7 +7,7 @@ Scores, per half:
 - reason right: the reason names one of the call's keyword stems;
 - outcome right: resolved, unresolved or followUp as scripted;
 - QA right: the four quality questions (greeting, verification, apology, further help) answered as scripted
-  (`unclear` counts wrong);
+  (`unclear` counts wrong); by the known checks, or with `--questions-by model` by the language model;
 - actions found: the promised actions named by an action item (its text holds one of the action's stems), and
   the action items that name no promise (`false_actions`);
 - invented: names and numbers in the summary, reason and action items that are not in the call;
@@ -18,7 +18,8 @@ Scores, per half:
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|fresh|all] [--threads 2]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|ninth|all]
+                                     [--threads 2] [--questions-by auto|model]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
        python benchmarks/call_insights/insights.py --calls benchmarks/call_insights/insights_fresh.json --split fresh
@@ -215,12 +216,16 @@ def main() -> int:
                         help="print the stage's decision lines that score best on the dev calls of REPORT (written "
                              "by --json) and exit")
     parser.add_argument("--tune-split", default="dev", help="with --tune: the split whose calls the lines are set on")
+    parser.add_argument("--questions-by", choices=("auto", "model"), default="auto",
+                        help="what answers the quality questions: auto (the stage's default: the known checks) or "
+                             "model (the language model turn by turn, as the stage did before the checks; --tune "
+                             "reads its margins)")
     args = parser.parse_args()
     if args.tune:
         print(json.dumps(tune(json.loads(args.tune.read_text()), args.tune_split), indent=1))
         return 0
     data = json.loads(args.calls.read_text())
-    questions = tuple(InsightQuestion(name, text) for name, text in data["questions"].items())
+    questions = tuple(InsightQuestion(name, text, args.questions_by) for name, text in data["questions"].items())
     options = InsightsOptions(summary=True, reason=True, outcome=True, action_items=True, questions=questions,
                               model=args.model, threads=args.threads, context=args.context)
     started = time.monotonic()
@@ -246,7 +251,8 @@ def main() -> int:
         print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)
         if args.show:
             print(json.dumps(row, ensure_ascii=False), flush=True)
-    report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} --calls "
+    report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} "
+                         f"--questions-by {args.questions_by} --calls "
                          f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}"
                          + (f" --only {args.only}" if args.only else ""),
               "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,

@@ -70,11 +70,17 @@ class CallbackEntry(_CallbackEntryRequired, total=False):
     stream: str  # a media callback's stream: original or redacted-audio
 
 
-class InsightQuestionEntry(TypedDict):
-    """A quality question of the `insights` section: the name its answer goes by, and the question."""
-
+class _InsightQuestionRequired(TypedDict):
     name: str
     question: str
+
+
+class InsightQuestionEntry(_InsightQuestionRequired, total=False):
+    """A quality question of the `insights` section: the name its answer goes by, the question, and what
+    answers it (`auto`, the default: a known check when the wording asks for one, else the model; `model`; or
+    a known check by name)."""
+
+    check: str
 
 
 class InsightsSection(TypedDict, total=False):

@@ -255,9 +255,10 @@ class InsightAnswer:
 
 @dataclass
 class CallInsights:
-    """What happened in the call, as the language model read it; a part not asked for is None."""
+    """What happened in the call, as the language model read it; a part not asked for is None. `model` is
+    None when no model read the call (action items and known quality checks alone are found by rule)."""
 
-    model: ModelDescription
+    model: ModelDescription | None = None
     summary: str | None = None
     reason: str | None = None
     outcome: str | None = None  # resolved | unresolved | followUp

@@ -90,7 +90,8 @@ def insights_options(settings: Settings) -> InsightsOptions:
     return InsightsOptions(language=settings.language, summary=bool(section.get("summary")),
                            reason=bool(section.get("reason")), outcome=bool(section.get("outcome")),
                            action_items=bool(section.get("actionItems")),
-                           questions=tuple(InsightQuestion(q["name"], q["question"]) for q in section.get("questions", [])),
+                           questions=tuple(InsightQuestion(q["name"], q["question"], q.get("check", "auto"))
+                                           for q in section.get("questions", [])),
                            **declared_values(InsightsOptions, settings))
 
 

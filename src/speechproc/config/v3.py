@@ -14,7 +14,7 @@ from speechproc.formats import v3json
 from speechproc.results import JsonObject
 from speechproc.schema import Arr, Bool, FreeObject, Int, Num, Obj, Str, invalid
 from speechproc.stages.analytics import load_taxonomy
-from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES
+from speechproc.stages.options import DEFAULT_MAX_SPEAKERS, LANGUAGES, QUESTION_ANSWERERS
 from speechproc.stages.personal_data import KINDS as PII_KINDS
 from speechproc.stages.personal_data import STRICTNESS
 from speechproc.store.registered import vocabularies
@@ -269,7 +269,8 @@ SCHEMA = Obj(section="root", fields={
     # speechproc's own (no v3 section): what happened in the call, read by a language model
     "insights": Obj({
         "summary": Bool(), "reason": Bool(), "outcome": Bool(), "actionItems": Bool(),
-        "questions": Arr(Obj({"name": Str(non_empty=True, max_len=64), "question": Str(non_empty=True, max_len=500)},
+        "questions": Arr(Obj({"name": Str(non_empty=True, max_len=64), "question": Str(non_empty=True, max_len=500),
+                              "check": Str(enum=QUESTION_ANSWERERS)},
                              required=("name", "question"), section="insights question"),
                          max_items=MAX_INSIGHT_QUESTIONS),
     }, section="insights", extra_check=_check_insights),

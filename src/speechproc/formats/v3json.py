@@ -204,7 +204,8 @@ def insights_json(found: CallInsights) -> v3.Insights:
             if a.s is not None and a.e is not None:
                 answer["s"], answer["e"] = a.s, a.e
             out["answers"].append(answer)
-    out["model"] = found.model.copy()
+    if found.model is not None:
+        out["model"] = found.model.copy()
     return out
 
 

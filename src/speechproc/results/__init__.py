@@ -338,8 +338,8 @@ class ModelDescription(_ModelDescriptionRequired, total=False):
 
 
 class Insights(TypedDict, total=False):
-    """What happened in the call, read by a language model (speechproc's `insights`): each part present when
-    the configuration asked for it and the model could say it; `model` names the model that read it."""
+    """What happened in the call (speechproc's `insights`): each part present when the configuration asked
+    for it and could be said; `model`, the model that read it (absent when only rules did)."""
 
     summary: str
     reason: str

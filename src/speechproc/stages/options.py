@@ -206,10 +206,18 @@ class TextOptions(LanguageOptions):
 
 @dataclass(frozen=True)
 class InsightQuestion:
-    """A quality question of the configuration's `insights.questions`: its name and its text."""
+    """A quality question of the configuration's `insights.questions`: its name, its text, and what answers
+    it (`check`: `auto`, one of the known checks of `call_insights.checks`, or `model`)."""
 
     name: str
     question: str
+    check: str = "auto"
+
+
+# What may answer a quality question (its `check`): its wording decides (auto), the language model, or one of the
+# known checks of call_insights.checks.
+QUALITY_CHECKS = ("greeting", "verification", "apology", "furtherHelp")
+QUESTION_ANSWERERS = ("auto", "model", *QUALITY_CHECKS)
 
 
 BUNDLED_LANGUAGE_MODELS = ("qwen2.5-coder-1.5b", "smollm2-135m")  # engines.models.LANGUAGE_MODELS

@@ -11,9 +11,10 @@ The work is in what surrounds the model:
 - **Yes or no by probability.** A yes/no question is answered by the model's probability of "yes" against
   "no" as the answer's first word, not by a word it samples (sampled, a small model leans to yes); the lines
   (`FOLLOW_UP_AT`, `RESOLVED_AT`) were set on the benchmark's dev calls alone.
-- **Quality questions turn by turn** (`quality`): each is judged on a few candidate turns (the named speaker's
-  first and last turns, and those nearest the question by the sentence encoder), each shown with its
-  neighbours, against a turn that says nothing; a yes stands on the best-judged turn.
+- **Quality questions** (`quality`): a greeting, an identity check, an apology and an offer of further help
+  are found by rule in the speaker's own words (`checks`); any other question is judged on a few candidate
+  turns (the named speaker's first and last turns, and those nearest the question by the sentence encoder),
+  each shown with its neighbours, against a turn that says nothing; a yes stands on the best-judged turn.
 - **How it ended** is not asked as such: three yes/no questions are (was it done in the call? did the agent
   refuse or was it impossible? is a next step promised for after the call?), and `outcome_of` weighs them.
 - **Promises in the speakers' words.** An action item is a clause of a turn that promises a step after the
@@ -49,7 +50,7 @@ from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.promises import spoken_promises
-from speechproc.stages.call_insights.quality import Judged, judge
+from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.spoken_instructions import word_model
 from speechproc.stages.options import BUNDLED_LANGUAGE_MODELS, InsightsOptions
 
@@ -230,7 +231,7 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
 
 
 def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOptions,
-            model: ModelDescription, lines: list[Line]) -> CallInsights:
+            model: ModelDescription | None, lines: list[Line]) -> CallInsights:
     """The call's insights from its pieces' answers, its quality questions' judged answers and the promises
     said in its `lines`."""
     found = CallInsights(model=model)
@@ -254,12 +255,18 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
 
 # ------------------------------------------------------------------------------------------ the stage
 
+def model_reads(options: InsightsOptions) -> bool:
+    """Whether the language model reads the call: for a summary, a reason, an outcome or a quality question no
+    known check answers. Action items and the known checks are found in the words by rule, without it."""
+    return options.summary or options.reason or options.outcome or model_judges(options.questions)
+
+
 def needs(options: InsightsOptions) -> tuple[str, ...]:
-    """The bundled language model and the runtime (`inventory` keys), when insights are asked for, and the
-    sentence encoder when quality questions are."""
-    if not options.requested:
+    """The bundled language model and the runtime (`inventory` keys) when the model reads the call, and the
+    sentence encoder when it judges a quality question (no known check answers it)."""
+    if not model_reads(options):
         return ()
-    encoder = (inventory.MINILM,) if options.questions else ()
+    encoder = (inventory.MINILM,) if model_judges(options.questions) else ()
     if is_server(options.model):
         return encoder
     keys = [*encoder, inventory.XLLAMACPP]
@@ -274,9 +281,9 @@ CONTEXT_MEMORY = 32 * 2**10  # and per token of its context (Qwen2.5-1.5B's keys
 
 
 def memory(options: InsightsOptions) -> int:
-    """What a worker needs on top of the rest for the insights model (0 for a server's): 2 GiB at the default
-    context of 8192 tokens, more for a longer context."""
-    if not options.requested or is_server(options.model):
+    """What a worker needs on top of the rest for the insights model (0 for a server's, or when no model reads
+    the call): 2 GiB at the default context of 8192 tokens, more for a longer context."""
+    if not model_reads(options) or is_server(options.model):
         return 0
     return int(MODEL_MEMORY + CONTEXT_MEMORY * options.context)
 
@@ -311,8 +318,9 @@ def prepare(options: InsightsOptions) -> None:
     from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_language_model, load_sentence_encoder
 
     word_model()
-    load_language_model(options.model, options.threads, options.context, options.server_model)
-    if options.questions:
+    if model_reads(options):
+        load_language_model(options.model, options.threads, options.context, options.server_model)
+    if model_judges(options.questions):
         load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
 
 
@@ -332,24 +340,33 @@ def run(conv: Conversation, options: InsightsOptions, model: LanguageModel | Non
                   "or nothing recognised)")
         return
     try:
-        model = model or load_language_model(options.model, options.threads, options.context, options.server_model)
+        if model is None and model_reads(options):
+            model = load_language_model(options.model, options.threads, options.context, options.server_model)
         conv.insights, _, _ = read_call(lines, options, model, encoder)
     except ModelError as exc:
         conv.warn(E.FEATURE_NOT_AVAILABLE, f"insights were not computed: {exc.message}")
 
 
-def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel,
+def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel | None,
               encoder: SentenceEncoder | None = None) -> tuple[CallInsights, list[PieceAnswers], list[Judged]]:
     """The insights of a call's lines, what each of its pieces answered and how each quality question was
-    judged (ModelError when the model fails); `encoder` finds a question's candidate turns (the bundled
-    sentence encoder when None)."""
+    judged (ModelError when the model fails); `model` may be None when none reads the call (`model_reads`);
+    `encoder` finds the candidate turns of a question the model judges (the bundled sentence encoder when
+    None)."""
     from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
 
-    readers = [Reader(model, piece) for piece in pieces(lines, model.context)]
+    readers: list[Reader] = []
+    described: ModelDescription | None = None  # no model read the call
+    if model_reads(options):
+        if model is None:
+            raise ValueError("these insights are read by a language model: give one")
+        readers = [Reader(model, piece) for piece in pieces(lines, model.context)]
+        described = {**model.describe(), "pieces": len(readers)}
     read = [read_piece(reader, options) for reader in readers]
     judged: list[Judged] = []
     if options.questions:
-        asked = not readers[-1].fresh  # the pieces' questions came first: the call's first prompt is behind
-        judged = judge(model, lines, options.questions, encoder or load_sentence_encoder(BUNDLED_SENTENCE_ENCODER),
-                       fresh=not asked)
-    return combine(read, judged, options, {**model.describe(), "pieces": len(readers)}, lines), read, judged
+        asked = bool(readers) and not readers[-1].fresh  # the pieces' questions came first: the first prompt is behind
+        if encoder is None and model_judges(options.questions):
+            encoder = load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
+        judged = judge(model, lines, options.questions, encoder, fresh=not asked)
+    return combine(read, judged, options, described, lines), read, judged

@@ -1,4 +1,6 @@
-"""Quality questions judged on the turns that hold their answer.
+"""Quality questions answered: by a known check of the speaker's words (`checks`: a greeting, an identity
+check, an apology, an offer of further help) when the question asks for one, else judged by the model on the
+turns that hold their answer.
 
 A small model asked "did the agent greet the caller?" after a whole transcript answers yes to nearly every
 call, and cannot tell a company name from a greeting. Shown one turn with its neighbours, and told where in
@@ -29,6 +31,7 @@ import numpy as np
 
 from speechproc.engines.llm import ChatMessage, LanguageModel, NoAnswer
 from speechproc.engines.sentence_encoder import SentenceEncoder
+from speechproc.stages.call_insights.checks import answer, check_of
 from speechproc.stages.call_insights.grounding import Line
 from speechproc.stages.options import InsightQuestion
 
@@ -55,12 +58,25 @@ class Judged:
     margin: float | None
 
 
+def _named(question: str, lines: list[Line]) -> list[str]:
+    """The speakers of the call whom a question names as a word, in the order it names them."""
+    words = re.findall(r"[a-z0-9]+", question.lower())
+    speakers = {s.lower(): s for s in dict.fromkeys(line.speaker for line in lines)}
+    return list(dict.fromkeys(speakers[w] for w in words if w in speakers))
+
+
 def named_speaker(question: str, lines: list[Line]) -> str | None:
     """The speaker of the call whom a question names as a word ("Did the agent ..." -> Agent); None when it
     names none, or more than one."""
-    words = set(re.findall(r"[a-z0-9]+", question.lower()))
-    named = [s for s in dict.fromkeys(line.speaker for line in lines) if s.lower() in words]
+    named = _named(question, lines)
     return named[0] if len(named) == 1 else None
+
+
+def subject(question: str, lines: list[Line]) -> str | None:
+    """The speaker of the call whom a question names first ("Did the agent apologise to the caller?" ->
+    Agent), None when it names none."""
+    named = _named(question, lines)
+    return named[0] if named else None
 
 
 def speaker_turns(lines: list[Line], speaker: str | None) -> list[int]:
@@ -128,13 +144,36 @@ def _empty_turn(speaker: str | None) -> list[Line]:
     return [Line(number, who, 0, 0, EMPTY_TURN, False) for number, who in enumerate((other, said, other), start=1)]
 
 
-def judge(model: LanguageModel, lines: list[Line], questions: tuple[InsightQuestion, ...],
-          encoder: SentenceEncoder, fresh: bool = True) -> list[Judged]:
-    """Each question's answer, judged on its candidate turns (ModelError when the model fails); `fresh`: these
-    are the call's first prompts, so the first is evaluated anew (what a call gives never depends on the call
-    read before it)."""
+def judge(model: LanguageModel | None, lines: list[Line], questions: tuple[InsightQuestion, ...],
+          encoder: SentenceEncoder | None, fresh: bool = True) -> list[Judged]:
+    """Each question's answer: by its known check (`checks`), or judged by the model on its candidate turns
+    (ModelError when the model fails; `model` and `encoder` are needed then); `fresh`: these are the call's
+    first prompts, so the first is evaluated anew (what a call gives never depends on the call read before)."""
     if not questions or not lines:
         return [Judged("unclear", None, None) for _ in questions]
+    checks = [check_of(q) for q in questions]
+    for_model = tuple(q for q, check in zip(questions, checks) if check is None)
+    by_model = iter(_judge_by_model(model, lines, for_model, encoder, fresh) if for_model else [])
+    out = []
+    for question, check in zip(questions, checks):
+        if check is None:
+            out.append(next(by_model))
+        else:
+            shown = answer(check, lines, subject(question.question, lines))
+            out.append(Judged("yes", shown, None) if shown else Judged("no", None, None))
+    return out
+
+
+def model_judges(questions: tuple[InsightQuestion, ...]) -> bool:
+    """Whether any of `questions` is judged by the model (no known check answers it): only then is the
+    sentence encoder needed."""
+    return any(check_of(q) is None for q in questions)
+
+
+def _judge_by_model(model: LanguageModel | None, lines: list[Line], questions: tuple[InsightQuestion, ...],
+                    encoder: SentenceEncoder | None, fresh: bool) -> list[Judged]:
+    if model is None or encoder is None:
+        raise ValueError("questions judged by the model need the model and the sentence encoder")
     vectors = np.asarray(encoder.encode([q.question for q in questions] + [line.text or "-" for line in lines]),
                          dtype=np.float32)
     asked, turns = vectors[:len(questions)], vectors[len(questions):]
