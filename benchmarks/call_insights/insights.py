@@ -176,8 +176,32 @@ def summarise(rows: list[dict]) -> dict:
             "seconds_per_call": round(sum(r["seconds"] for r in rows) / len(rows), 2)}
 
 
+class TimedModel:
+    """A model whose every request is timed: (what was asked, its last words, seconds), in order."""
+
+    def __init__(self, model) -> None:
+        self.model, self.context, self.requests = model, model.context, []
+
+    def describe(self):
+        return self.model.describe()
+
+    def _timed(self, kind: str, messages, call):
+        began = time.monotonic()
+        try:
+            return call()
+        finally:
+            self.requests.append((kind, messages[-1]["content"][-60:], round(time.monotonic() - began, 2)))
+
+    def ask(self, messages, schema, max_tokens, fresh=False):
+        return self._timed("ask", messages, lambda: self.model.ask(messages, schema, max_tokens, fresh))
+
+    def yes_probability(self, messages, fresh=False):
+        return self._timed("yes/no", messages, lambda: self.model.yes_probability(messages, fresh))
+
+
 def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model) -> dict:
-    """One call of at least `minutes` (the calls' turns joined, as often as it takes) read by the stage."""
+    """One call of at least `minutes` (the calls' turns joined, as often as it takes) read by the stage, with
+    the seconds of each request to the model (the first holds the transcript's evaluation)."""
     import resource
 
     turns: list[dict] = []
@@ -185,8 +209,10 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
         turns += [turn for call in calls for turn in call["turns"]]
     conv = conversation({"id": "call-99", "turns": turns})
     began = time.monotonic()
-    found, read, _ = insights.read_call(grounding.lines_of(conv), options, model)
+    timed = TimedModel(model)
+    found, read, _ = insights.read_call(grounding.lines_of(conv), options, timed)
     return {"minutes": round(conv.words[-1].e / 60000, 1), "turns": len(turns), "words": len(conv.words),
+            "requests": timed.requests,
             "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
             "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
             "reason": found.reason, "outcome": found.outcome, "action_items": len(found.action_items or []),
