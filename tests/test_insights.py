@@ -460,6 +460,7 @@ def test_a_server_url_that_would_leak_or_mislead_is_refused(tmp_path, home, monk
     ({"questions": [{"name": "a", "question": "Greeted?", "check": "politeness"}]}, "'politeness' is not one of auto"),
     ({"questions": [{"name": "a", "question": "Greeted?", "check": "Greeting"}]}, "is not one of"),
     ({"questions": [{"name": "a", "question": "Greeted?", "check": ["greeting"]}]}, "expected a string"),
+    ({"questions": [{"name": "a", "question": "Greeted?", "check": "x" * 10000}]}, "longer than 32 characters"),
 ])
 def test_a_bad_insights_section_is_refused(tmp_path, home, section, says):
     (tmp_path / "config.json").write_text(json.dumps({"insights": section}))

@@ -270,7 +270,7 @@ SCHEMA = Obj(section="root", fields={
     "insights": Obj({
         "summary": Bool(), "reason": Bool(), "outcome": Bool(), "actionItems": Bool(),
         "questions": Arr(Obj({"name": Str(non_empty=True, max_len=64), "question": Str(non_empty=True, max_len=500),
-                              "check": Str(enum=QUESTION_ANSWERERS)},
+                              "check": Str(enum=QUESTION_ANSWERERS, max_len=32)},
                              required=("name", "question"), section="insights question"),
                          max_items=MAX_INSIGHT_QUESTIONS),
     }, section="insights", extra_check=_check_insights),
