@@ -568,7 +568,7 @@ def test_action_items_and_known_checks_run_on_real_audio_without_any_language_mo
     monkeypatch.setattr(models, "load_language_model", refuse)
     questions = [{"name": "greeting", "question": "Did the agent greet the caller?"},
                  {"name": "apology", "question": "Did the agent apologise?"},
-                 {"name": "furtherHelp", "question": "Did the agent ask if there was anything else?"}]
+                 {"name": "furtherHelp", "question": "Did the agent ask if there was anything else they could help with?"}]
     (tmp_path / "config.json").write_text(json.dumps({"insights": {"actionItems": True, "questions": questions}}))
     code, summary = invoke("run", str(SAMPLES / "call.flac"), "--config", str(tmp_path / "config.json"),
                            "--out", str(tmp_path / "out"), "--quiet", "--workers", "1")

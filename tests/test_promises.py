@@ -82,6 +82,12 @@ NOT_PROMISES = [
     ("Caller", "I'm going to Spain on Thursday."),
     ("Caller", "I'll go to the ombudsman on Monday."),  # a threat, whatever the day
     ("Agent", "Lovely, we'll see you on the twenty-fourth then."),  # a farewell, not a step
+    ("Caller", "i was ill on monday so i missed the payment"),  # unwell, not a recogniser's I'll
+    ("Caller", "I'll be at home all day on Thursday."),  # where they will be, not a step
+    ("Agent", "I tried to call you on Monday but there was no answer."),  # an attempt made
+    ("Agent", "I was asked to call you today about your complaint."),  # why the agent rings now
+    ("Agent", "I've arranged the refund today and it's already gone through."),
+    ("Agent", "Text messages from us always come from the same number."),  # a noun, not a request
 ]
 
 

@@ -43,7 +43,7 @@ def shown(name: str, lines, speaker="Agent"):
     ("Did the agent apologize for the delay?", "apology"),
     ("As the call was wrapping up, did the agent offer to help with anything else?", "furtherHelp"),
     ("Did the agent offer further assistance?", "furtherHelp"),
-    ("Was the caller asked if there was something else?", "furtherHelp"),
+    ("Was the caller asked if there was something else they needed?", "furtherHelp"),
 ])
 def test_a_questions_wording_names_its_check(question, expected):
     check = checks.check_of(InsightQuestion("q", question))
@@ -58,6 +58,17 @@ def test_a_questions_wording_names_its_check(question, expected):
     "Did the agent forget to verify the caller?",
     "Did the agent end the call without offering further help?",
     "Did the agent not apologise?",
+    "Did the agent skip the greeting?",
+    "Was there no greeting?",
+    "Did the agent refuse to apologise?",
+    "Was the identity check missing?",
+    "Did the agent mention identity theft?",  # shares a word with a check, asks something else
+    "Did the agent verify the delivery address?",
+    "Was the refund verified?",
+    "Did the agent explain how to reset the security question?",
+    "Did the agent offer the caller something else instead of a refund?",
+    "Was anything else discussed?",
+    "Did the agent mention the greeting card offer?",
     "",
 ])
 def test_a_question_that_no_check_answers_as_asked_goes_to_the_model(question):
@@ -113,6 +124,10 @@ def test_a_greeting_is_in_the_speakers_first_turn(first, greets):
     ("That payment was made with your PIN, so it counts as authorised.", False),  # mentioned, not asked
     ("I'll text you a drop-off code so you can skip the queue.", False),  # a code to show, not to read back
     ("What's your address, so we can post the form?", False),
+    ("Do you want to change your PIN?", False),  # the detail spoken of, not asked for
+    ("Please don't share your PIN with anyone.", False),
+    ("I've sent you a discount code by email. Is there anything else?", False),  # not a code to read back
+    ("Can I ask you a few security questions?", True),
     ("And your home address and mobile, for the form?", False),  # an enrolment form, not a check
     ("For data protection, can you confirm the first line of the address and the postcode we hold for you?", True),
 ])
@@ -135,22 +150,30 @@ def test_verification_asks_for_a_security_detail_not_a_record(turn, verifies):
     ("Sorry, was that zero three nine two or zero three five two?", False),
     ("Sorry about that, can I take your name?", True),
     ("No problem, it happens.", False),
+    ("Oh, no need to apologise, these things happen.", False),  # told not to be sorry
+    ("Don't be sorry, it happens.", False),
 ])
 def test_an_apology_is_any_sentence_of_the_speaker_saying_sorry_but_a_pardon(turn, apologises):
     lines = agent("Hello, Harbour Bank.", turn, "Thanks, all done.")
     assert (shown("apology", lines) == turn) is apologises
 
 
-def test_only_the_speaker_the_question_names_first_is_read():
+def test_a_check_reads_the_agent_unless_the_question_asks_what_another_speaker_did():
     lines = lines_of(("Agent", "Harbour Bank."), ("Caller", "Hi, sorry, I know it's late."),
                      ("Agent", "No problem. Done."), ("Caller", "Thanks, bye."))
+    for question, speaker in (("Did the agent apologise to the caller?", "Agent"),
+                              ("Did the caller apologise?", "Caller"),
+                              ("Did the caller get an apology from the agent?", "Agent"),
+                              ("Was the caller authenticated?", "Agent"),  # the caller is what it is done to
+                              ("Was the caller offered further help?", "Agent")):
+        assert quality.subject(question, lines) == speaker, question
     question = "Did the agent apologise to the caller?"
-    assert quality.subject(question, lines) == "Agent"
     assert quality.named_speaker(question, lines) is None  # it names both: the model's candidates are anyone's
     assert checks.answer(checks.CHECKS["apology"], lines, quality.subject(question, lines)) is None
     caller = checks.answer(checks.CHECKS["apology"], lines, quality.subject("Did the caller apologise?", lines))
     assert caller is not None and caller.speaker == "Caller"
-    assert quality.subject("Was anyone rude?", lines) is None
+    mono = lines_of(("Speaker 1", "Hello."), ("Speaker 2", "Hi."))
+    assert quality.subject("Did the agent greet the caller?", mono) is None  # no roles: anyone's turns
 
 
 @pytest.mark.parametrize("closing, offers", [
@@ -172,6 +195,9 @@ def test_only_the_speaker_the_question_names_first_is_read():
     ("Anything else you noticed going wrong with it before?", False),
     ("If there's anything else, just call us.", False),  # not a question
     ("Thanks, bye now.", False),
+    ("Is that all correct?", False),  # details read back
+    ("theres nothing else i can do for you im afraid", False),  # a refusal, unpunctuated
+    ("Do you have any other questions?", True),
 ])
 def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers):
     lines = agent("Hello, Harbour Bank.", "Right, that's done.", closing, "Bye now.")

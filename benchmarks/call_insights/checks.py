@@ -85,7 +85,8 @@ def main() -> int:
         model = sum(s["model"] for s in scores.values())
         total = sum(s["calls"] for s in scores.values())
         each = ", ".join(f"{name} {s['checks']}" for name, s in scores.items())
-        print(f"{split:8} checks {right}/{total} ({each}); the model as stored {model}/{total}")
+        stored = f"{model}/{total}" if model_answers(split) else "not run"
+        print(f"{split:8} checks {right}/{total} ({each}); the model as stored {stored}")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0

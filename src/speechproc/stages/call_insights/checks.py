@@ -65,7 +65,7 @@ def greeting(turns: list[Line]) -> Line | None:
 
 _SECURITY_DETAIL = re.compile(
     r"\b(?:date of birth|birth ?date|birthday|dob|d o b|pin|passcode|pass code|passwords?|passphrase|"
-    r"pass phrase|security (?:question|word|answer|code|number|details?|check|phrase)|"
+    r"pass phrase|security (?:questions?|words?|answers?|code|number|details?|check|phrase)|through security|"
     r"memorable (?:word|phrase|answer|date|information|name)|maiden name|"
     r"(?:last|final) (?:four|4|three|3|two|2|five|5|six|6)(?: digits| numbers)|(?:last|final) digits|"
     r"one[- ]time (?:code|passcode|pin|password)|verification code|security code|"
@@ -78,6 +78,11 @@ _ON_THE_ACCOUNT = re.compile(r"\b(?:on (?:the|your) (?:account|file|policy|recor
                              r"verif\w+|identity)\b", re.I)
 _YOURS = re.compile(r"\byour\b", re.I)
 _DIGITS_CODE = re.compile(r"\bdigit code\b", re.I)
+_READ_BACK = re.compile(r"\bread (?:it|that|them|the code|me the code|me)\b|\b(?:tell|give) me (?:the|that) code\b|"
+                        r"\bwhat(?:'s| is) the code\b|\bconfirm (?:the|that) code\b", re.I)
+# A detail spoken of, not asked for: changing or keeping a PIN safe is no check of who is calling.
+_ABOUT_THE_DETAIL = re.compile(r"\b(?:change|reset|update|share|forgot|forget|forgotten|set up|new|choose|create)\b"
+                               r"[^.?!]{0,15}\b(?:pin|password|passcode|passphrase)\b", re.I)
 _REQUEST = re.compile(r"\?|\b(?:can|could|may) (?:i|you|we)\b|\bplease\b|\b(?:what's|what is|tell me|give me|read|"
                       r"confirm|verify|need)\b|^\W*(?:and|also|plus|then) (?:the|your)\b", re.I)
 
@@ -87,13 +92,13 @@ def verification(turns: list[Line]) -> Line | None:
     postcode or address held on the account."""
     for turn in turns:
         # a code sent to be read back (asked anywhere in the turn), not one to show at a counter
-        if _CODE_SENT.search(turn.text) and (_REQUEST.search(turn.text) or _ON_THE_ACCOUNT.search(turn.text)
+        if _CODE_SENT.search(turn.text) and (_READ_BACK.search(turn.text) or _ON_THE_ACCOUNT.search(turn.text)
                                               or _DIGITS_CODE.search(turn.text)):
             return turn
         for sentence in sentences(turn.text):
             asked = _REQUEST.search(sentence)
             on_the_account = _ON_THE_ACCOUNT.search(sentence)
-            if asked and (_SECURITY_DETAIL.search(sentence)
+            if asked and (_SECURITY_DETAIL.search(sentence) and not _ABOUT_THE_DETAIL.search(sentence)
                           or _ACCOUNT_DETAIL.search(sentence) and (on_the_account or _YOURS.search(sentence))):
                 return turn
     return None
@@ -109,11 +114,15 @@ _PARDON = re.compile(r"^\W*sorry\W*$|\bsorry\s*\?|^\W*sorry\W+(?:\S+\s+){0,3}\S+
                      r"i didn't (?:catch|hear|get)|i missed|didn't catch)", re.I)
 
 
+# Told not to be sorry: "no need to apologise", "don't be sorry".
+_NO_NEED = re.compile(r"\b(?:no need to|don't|do not|never|not|nothing to) (?:be )?(?:apologi[sz]e|sorry)\b", re.I)
+
+
 def apology(turns: list[Line]) -> Line | None:
     """The speaker's first turn with a sentence that says sorry or apologises (not "sorry?", asking to hear
-    again)."""
+    again, nor "no need to apologise")."""
     for turn in turns:
-        if any(_SORRY.search(s) and not _PARDON.search(s) for s in sentences(turn.text)):
+        if any(_SORRY.search(_NO_NEED.sub("", s)) and not _PARDON.search(s) for s in sentences(turn.text)):
             return turn
     return None
 
@@ -124,11 +133,15 @@ _MORE = re.compile(r"\b(?:another thing|one more thing|any other way)\b|\bany ot
                    r"\bwhat else (?:can|could|may) (?:i|we)\b|"
                    r"\b(?:anything|something|any other thing)\b.{0,25}?\b(?:else|more|further|besides|at all)\b|"
                    r"\b(?:else|further) (?:i|we) can\b|\b(?:is that|will that be|would that be|was that) "
-                   r"(?:everything|all)\b|\bany (?:other|more|further) (?:questions?|queries|help|problems)\b|"
+                   r"(?:everything|all)(?: for (?:today|now|you))?(?: then| today)?\W*$|"
+                   r"\bany (?:other|more|further) (?:questions?|queries|help|problems)\b|"
                    r"\bhelp (?:you )?with anything\b|\bfurther (?:help|assistance)\b", re.I)
 _HELP = re.compile(r"\b(?:help|assist|do for you|look into|sort out|today|tonight|this (?:morning|afternoon|evening)|"
                    r"for you|i can|we can|need|needed|everything|all|on your (?:list|side|mind)|(?:ask|know) while|"
-                   r"(?:like|want|wanted) to (?:ask|know|go through|discuss|talk about)|are we good)\b", re.I)
+                   r"(?:like|want|wanted) to (?:ask|know|go through|discuss|talk about)|are we good|questions?|"
+                   r"queries)\b", re.I)
+# Nothing more to offer: "there's nothing else I can do", "I can't do anything else".
+_NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b", re.I)
 
 
 _PUNCTUATED = re.compile(r"[.?!,]")
@@ -140,7 +153,7 @@ def _asks_more(sentence: str, unpunctuated: bool) -> bool:
     recogniser's), the offer is one of its words, so it asks unless a condition comes before it ("if there's
     anything else just ring us")."""
     found = _MORE.search(sentence)
-    if not found or not (_HELP.search(sentence) or len(sentence.split()) <= SHORT_OFFER_WORDS):
+    if not found or _NOTHING_MORE.search(sentence) or not (_HELP.search(sentence) or len(sentence.split()) <= SHORT_OFFER_WORDS):
         return False
     if is_question(sentence):
         return True
@@ -169,19 +182,26 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {check.name: check for check in (
-    Check("greeting", re.compile(r"\b(?:greet|greets|greeted|greeting|hello)\b", re.I), greeting),
-    Check("verification", re.compile(r"\b(?:verif\w*|identity|authenticat\w*|security (?:check|question|detail)|who "
-                                     r"(?:they|the caller|he|she) (?:said|says|claimed|claims|was|were|is))\b", re.I),
+    Check("greeting", re.compile(r"\b(?:greet|greets|greeted|greeting|hello)\b(?! cards?\b)", re.I), greeting),
+    Check("verification", re.compile(
+        r"^(?!.*\b(?:reset|change|update)\b).*(?:"
+        r"\bverif\w* (?:the )?(?:caller|customer|client|identity|who|them|him|her|their)\b|\bauthenticat\w*|"
+        r"\b(?:caller's|customer's|client's|their|his|her) identity\b|\bidentity (?:check|verification)\b|"
+        r"\bsecurity (?:check|questions?|details?)\b|"
+        r"\bwho (?:they|the caller|the customer|he|she) (?:said|says|claimed|claims|was|were|is)\b)", re.I),
           verification),
     Check("apology", re.compile(r"\b(?:apologi[sz]e|apologi[sz]ed|apology|apologies|say sorry|said sorry)\b", re.I),
           apology),
-    Check("furtherHelp", re.compile(r"\b(?:anything else|something else|anything more|further (?:help|assistance)|"
+    Check("furtherHelp", re.compile(r"^(?!.*\binstead\b)(?=.*\b(?:help|assist\w*|needed|could do|can do|questions)\b)"
+                                    r".*\b(?:anything else|something else|anything more|further (?:help|assistance)|"
                                     r"help with anything|more help|other questions)\b", re.I), further_help),
 )}
 assert tuple(CHECKS) == QUALITY_CHECKS  # the names a configuration may give as a question's `check`
 # A question asking whether something was NOT done would be answered the wrong way round by a check.
 _ASKS_NOT = re.compile(r"\b(?:fail|fails|failed|forget|forgot|forgotten|neglect\w*|omit\w*|never|without|didn't|"
-                       r"did not|not (?:greet|verify|check|apologi[sz]e|offer|ask|say))\b", re.I)
+                       r"did not|hadn't|had not|wasn't|was not|weren't|isn't|skip\w*|missing|missed|absent|lack\w*|"
+                       r"refus\w*|declin\w*|avoid\w*|no (?:greeting|apology|verification|identity|offer|security)|"
+                       r"not (?:greet|verify|check|apologi[sz]e|offer|ask|say))\b", re.I)
 
 
 def check_of(question: InsightQuestion) -> Check | None:

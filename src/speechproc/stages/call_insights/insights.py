@@ -291,8 +291,9 @@ def memory(options: InsightsOptions) -> int:
 
 def check(options: InsightsOptions) -> None:
     """Before any audio: a model file of the user's is a GGUF file, and a server answers. ConfigurationError
-    (90001, exit 2) otherwise. The bundled models are checked by `inventory.require`."""
-    if not options.requested:
+    (90001, exit 2) otherwise; nothing when no model reads the call. The bundled models are checked by
+    `inventory.require`."""
+    if not model_reads(options):
         return
     from speechproc.engines.models import language_model_file
 

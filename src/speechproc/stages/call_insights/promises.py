@@ -53,8 +53,9 @@ _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|
                   r"|this (week|afternoon|evening)|within|by (the )?(end|morning|afternoon))\b", re.IGNORECASE)
 # The caller asked to send, bring or keep something after the call.
 _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?)"
-                      r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop|text|snap|scan)\b"
-                      r"(?! (it|them|that) now)",
+                      r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop)\b"
+                      r"(?! (it|them|that) now)"
+                      r"|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?\b(text|snap|scan)\b",
                       re.IGNORECASE)
 # The caller's own step for the request: something sent, brought or rung about.
 _CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,30}?\b(send|e-?mail"
@@ -112,9 +113,12 @@ _OPENING = re.compile(r"^(?:(?:ok|okay|right|so|and|now|great|lovely|perfect|alr
 _ARRANGED = re.compile(r"\b(i've|i have|we've|we have|i'm|i am|we're|we are)\s+(also\s+)?(booked|booking|arranged|arranging"
                        r"|scheduled|scheduling|put you down|pencilled)\b|\bto (give you a (ring|call|bell)|ring you|call you"
                        r"|phone you|contact you|get back to you)\b", re.IGNORECASE)
+# An attempt made, or why someone rings now: not a step arranged for later.
+_NOT_ARRANGED = re.compile(r"\b(tried|trying|try|wanted|asked|long|already|just)\b", re.IGNORECASE)
 # The caller's own step for a day ("I'll clear the cupboard on Thursday").
 # ("I'll do that tonight" agrees to what the agent asked: that request is the item.)
-_CALLERS_FUTURE = re.compile(r"\b(i'?ll|i will)\b(?! (do|sort|manage) (that|it|so|this)\b)", re.IGNORECASE)
+_CALLERS_FUTURE = re.compile(r"\b(i'll|i will|" + _ILL + r")\b(?! (do|sort|manage) (that|it|so|this)\b)(?! be\b)",
+                             re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 MIN_WORDS = 5
 
@@ -160,7 +164,8 @@ def is_promise(clause: str, speaker: str) -> bool:
         return bool(_CALLERS_STEP.search(clause)) and _speaks_of_later(clause)
     if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause):
         return True
-    if _ARRANGED.search(clause) and _DAY.search(clause) and not _asks_or_holds_back(clause):
+    if (_ARRANGED.search(clause) and _DAY.search(clause) and not _NOT_ARRANGED.search(clause)
+            and not _asks_or_holds_back(clause)):
         return True
     if not (_FUTURE.search(clause) or (_OFFER.search(clause) and _DAY.search(clause))):
         return False

@@ -72,11 +72,25 @@ def named_speaker(question: str, lines: list[Line]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+AGENT = "agent"
+# "Did the caller apologise?": the speaker who does it, asked in the active voice (not "did the caller get ...").
+_ACTIVE_SUBJECT = re.compile(r"\b(?:did|does|do|has|had) the (\w+)(?:'s)? (?!get|receive|hear|feel|obtain)\w+", re.I)
+
+
 def subject(question: str, lines: list[Line]) -> str | None:
-    """The speaker of the call whom a question names first ("Did the agent apologise to the caller?" ->
-    Agent), None when it names none."""
+    """Whose turns a known check reads: the agent when the question names the agent anywhere ("Did the caller
+    get an apology from the agent?"); else the speaker it asks about in the active voice ("Did the caller
+    apologise?"); else the call's agent, if a speaker is one ("Was the caller greeted?"); else None (anyone)."""
     named = _named(question, lines)
-    return named[0] if named else None
+    agent = next((s for s in dict.fromkeys(line.speaker for line in lines) if s.lower() == AGENT), None)
+    if agent is not None and agent in named:
+        return agent
+    doer = _ACTIVE_SUBJECT.search(question)
+    if doer:
+        acting = [s for s in named if s.lower() == doer.group(1).lower()]
+        if acting:
+            return acting[0]
+    return agent
 
 
 def speaker_turns(lines: list[Line], speaker: str | None) -> list[int]:
