@@ -16,9 +16,9 @@ they answer the same on every machine and every model:
   to help with ("Anything else today?", "Is there something more I can do for you?", "Will that be all?").
 
 `check_of` says which check a question asks for: the one its `check` names, or, when `auto`, the one its
-wording asks for (a question naming no known check, or more than one, or asking whether something was not
-done, is judged by the model). The check reads the turns of the speaker the question names ("did the
-agent ..."), or everyone's when it names none.
+wording asks for (a question naming no known check, or more than one, or only sharing a word with one, or
+asking whether something was not done, is judged by the model). Whose turns a check reads is
+`quality.subject`'s: the agent's, unless the question asks what another speaker did.
 """
 from __future__ import annotations
 
@@ -96,10 +96,9 @@ def verification(turns: list[Line]) -> Line | None:
                                               or _DIGITS_CODE.search(turn.text)):
             return turn
         for sentence in sentences(turn.text):
-            asked = _REQUEST.search(sentence)
-            on_the_account = _ON_THE_ACCOUNT.search(sentence)
-            if asked and (_SECURITY_DETAIL.search(sentence) and not _ABOUT_THE_DETAIL.search(sentence)
-                          or _ACCOUNT_DETAIL.search(sentence) and (on_the_account or _YOURS.search(sentence))):
+            if _REQUEST.search(sentence) and (
+                    _SECURITY_DETAIL.search(sentence) and not _ABOUT_THE_DETAIL.search(sentence)
+                    or _ACCOUNT_DETAIL.search(sentence) and (_ON_THE_ACCOUNT.search(sentence) or _YOURS.search(sentence))):
                 return turn
     return None
 
@@ -112,8 +111,6 @@ _PARDON = re.compile(r"^\W*sorry\W*$|\bsorry\s*\?|^\W*sorry\W+(?:\S+\s+){0,3}\S+
                      r"\bsorry,? (?:what(?: was that| did you say| was it|\W*$)|"
                      r"say (?:that|again)|come again|pardon|could you (?:repeat|say)|can you (?:repeat|say)|"
                      r"i didn't (?:catch|hear|get)|i missed|didn't catch)", re.I)
-
-
 # Told not to be sorry: "no need to apologise", "don't be sorry".
 _NO_NEED = re.compile(r"\b(?:no need to|don't|do not|never|not|nothing to) (?:be )?(?:apologi[sz]e|sorry)\b", re.I)
 
@@ -142,8 +139,6 @@ _HELP = re.compile(r"\b(?:help|assist|do for you|look into|sort out|today|tonigh
                    r"queries)\b", re.I)
 # Nothing more to offer: "there's nothing else I can do", "I can't do anything else".
 _NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b", re.I)
-
-
 _PUNCTUATED = re.compile(r"[.?!,]")
 _CONDITION = re.compile(r"\b(?:if|when|whenever|should)\b", re.I)
 
@@ -153,7 +148,9 @@ def _asks_more(sentence: str, unpunctuated: bool) -> bool:
     recogniser's), the offer is one of its words, so it asks unless a condition comes before it ("if there's
     anything else just ring us")."""
     found = _MORE.search(sentence)
-    if not found or _NOTHING_MORE.search(sentence) or not (_HELP.search(sentence) or len(sentence.split()) <= SHORT_OFFER_WORDS):
+    if not found or _NOTHING_MORE.search(sentence):
+        return False
+    if not (_HELP.search(sentence) or len(sentence.split()) <= SHORT_OFFER_WORDS):
         return False
     if is_question(sentence):
         return True
