@@ -88,7 +88,47 @@ NOT_PROMISES = [
     ("Agent", "I was asked to call you today about your complaint."),  # why the agent rings now
     ("Agent", "I've arranged the refund today and it's already gone through."),
     ("Agent", "Text messages from us always come from the same number."),  # a noun, not a request
+    # what a long call says besides its promises: how things work, what is done now, small talk
+    ("Agent", "The bank will never ask for your PIN on a call."),
+    ("Agent", "Restarting will not help in this case."),
+    ("Agent", "I can't tell you what's best, because nobody knows which way prices will go."),
+    ("Agent", "I'll walk you through it step by step, and I'll ask you a few questions as we go."),
+    ("Agent", "I have two options for you, and I'll explain both."),
+    ("Agent", "I'm going to look at the line more closely for a second."),
+    ("Agent", "I will make sure it is escalated today on this call itself."),
+    ("Agent", "I understand, sir, I will help you with that right away."),
+    ("Agent", "Just leave everything plugged in where it is."),
+    ("Agent", "I'll leave your chart as is."),
+    ("Agent", "Keep warm, and enjoy the rest of your day."),
+    ("Agent", "At least you'll have the mountains."),
+    ("Agent", "You'll get a text roughly every three months when a reading's due."),
+    ("Agent", "Sir, I will check the signal reading on your device from our system, that will tell us more."),
+    ("Agent", "It is a ten digit number starting with 7, you will find it in the app or on the invoice."),
+    ("Agent", "The legal limit is one point six, and it'll have worn a bit since last year."),
+    ("Agent", "We'll cover accommodation if a flight's cancelled or severely delayed on the day of travel."),
+    ("Agent", "They're cheap, and they'll beep or send an alert to your phone if they detect water."),
+    ("Agent", "You can always call us back once you've checked with them, and we'll find you a time."),
+    ("Agent", "The other option I was going to mention is a travel credit you could use within twelve months."),
+    ("Agent", "Aw that's lovely eighteen that's a big birthday where's he going to university"),
+    ("Agent", "is he eating his food and going to the toilet normally and full of beans"),
+    ("Agent", "A faster package on a line with a fault isn't going to help you."),
+    ("Caller", "No, I'll keep Tuesday, I'm not working, I don't really need one."),
 ]
+
+
+STILL_PROMISES = [
+    ("Agent", "I'll email you the reference number and a summary of what we discussed after this call."),
+    ("Agent", "i'll chase the supplier about the missing sofa cushions and let you know where they are"),
+    ("Agent", "I'll email you our complaints procedure so you can take it further if you want to."),
+    ("Agent", "Then I'll email the quote within twenty-four hours of the survey, and it'll include packing if you want it."),
+    ("Agent", "It usually takes two to three weeks, and we'll text you when it's arrived for you to pick up."),
+    ("Agent", "And if you could bring the box in next time you're passing, she'll double-check the batch for you."),
+]
+
+
+@pytest.mark.parametrize("speaker,turn", STILL_PROMISES)
+def test_a_promise_beside_a_condition_a_habit_or_a_place_is_still_found(speaker, turn):
+    assert promises_in(turn, speaker)
 
 
 @pytest.mark.parametrize("speaker,turn,item", PROMISES)
