@@ -103,6 +103,52 @@ def test_a_one_hour_call_is_read_in_pieces_of_whole_turns_that_fit_the_context()
     assert len(insights.pieces(huge, 4096)) == 1 and len(insights.pieces(huge, 4096)[0][0].render()) <= budget
 
 
+def test_a_long_call_is_read_by_its_ends_with_the_turns_between_counted():
+    opening = [("Agent", "Hello, Acme repairs."), ("Caller", "My washing machine leaks from the door.")]
+    middle = [("Agent" if k % 2 else "Caller", f"Step {k} of the checks on the pump, the hose and the filter.")
+              for k in range(200)]
+    closing = [("Agent", "An engineer will visit on Friday morning."), ("Caller", "Thanks, bye.")]
+    lines = grounding.lines_of(conversation(*opening, *middle, *closing))
+    read = insights.ends(lines)
+    numbers = [line.number for line in read]
+    assert numbers[:2] == [1, 2] and numbers[-2:] == [203, 204]  # the opening and the close, numbered as in the call
+    gap = next(k for k in range(len(numbers) - 1) if numbers[k + 1] > numbers[k] + 1)
+    assert numbers == list(range(1, numbers[gap] + 1)) + list(range(numbers[gap + 1], 205))  # each end unbroken
+    opening_chars = sum(len(line.text) for line in read[:gap + 1])
+    closing_chars = sum(len(line.text) for line in read[gap + 1:])
+    assert insights.ENDS_CHARS - 70 < opening_chars <= insights.ENDS_CHARS  # whole turns up to the budget
+    assert insights.ENDS_CHARS - 70 < closing_chars <= insights.ENDS_CHARS
+    shown = insights.render(read).splitlines()
+    left_out = numbers[gap + 1] - numbers[gap] - 1
+    assert shown[gap + 1] == f"[... {left_out} turns left out ...]" and len(shown) == len(read) + 1
+    assert insights.render(lines).count("left out") == 0  # a piece of consecutive turns says nothing of a gap
+
+
+def test_a_call_within_both_ends_and_a_turn_longer_than_an_end_are_read_whole():
+    lines = grounding.lines_of(conversation(*CALL))
+    assert insights.ends(lines) == lines
+    speech = grounding.lines_of(conversation(("Caller", "word " * 2000), ("Agent", "Right."), ("Caller", "word " * 2000)))
+    assert [line.number for line in insights.ends(speech)] == [1, 3]  # at least the first turn and the last
+
+
+def test_the_model_reads_only_the_ends_unless_asked_for_the_whole_call():
+    turns = [("Caller", "My router is broken and I need a new one.")] + [
+        ("Agent" if k % 2 else "Caller", f"We talk about item number {k} of the order at some length now.")
+        for k in range(400)] + [("Agent", "I will post a new router to you by Friday.")]
+    model = ScriptedModel({"Why did the caller call": {"reason": "router is broken", "turn": 1}})
+    ends = read(conversation(*turns), model, InsightsOptions(reason=True, outcome=True))
+    transcripts = {m[1]["content"].split("</transcript>")[0] for m, _ in model.prompts}
+    assert len(transcripts) == 1  # one transcript, evaluated once
+    shown = transcripts.pop()
+    assert "router is broken" in shown and "new router to you by Friday" in shown and "turns left out ...]" in shown
+    assert "item number 200 " not in shown
+    assert ends.reason == "router is broken" and ends.model["read"] == "ends" and ends.model["pieces"] == 1
+    whole = ScriptedModel(context=2048)
+    found = read(conversation(*turns), whole, InsightsOptions(reason=True, outcome=True, read="whole"))
+    assert found.model["read"] == "whole" and found.model["pieces"] > 2
+    assert any("item number 200 " in m[1]["content"] for m, _ in whole.prompts)
+
+
 @pytest.mark.parametrize("done, refused, promised, outcome", [
     (0.9, 0.1, 0.1, "resolved"), (0.2, 0.8, 0.1, "unresolved"), (0.3, 0.2, 0.9, "followUp"),
     (0.2, 0.2, 0.2, "unresolved"), (0.6, 0.7, 0.1, "unresolved"), (0.9, 0.1, 0.6, "followUp"),
@@ -216,7 +262,7 @@ def test_a_long_call_combines_its_pieces():
     model = ScriptedModel({"Why did the caller call": {"reason": "router is broken", "turn": 1}},
                           yes={"post anything": promised_router}, context=2048)
     asked = (InsightQuestion("post", "Did the agent say they would post anything?"),)
-    found = read(conv, model, InsightsOptions(reason=True, questions=asked))
+    found = read(conv, model, InsightsOptions(reason=True, questions=asked, read="whole"))
     assert found.model["pieces"] > 2
     assert found.reason == "router is broken"  # the first piece that names one
     words = [w for w in conv.turns[-1].words if w.m is None]
@@ -467,6 +513,15 @@ def test_a_bad_insights_section_is_refused(tmp_path, home, section, says):
     code, printed = invoke("run", str(SAMPLES / "voicemail.wav"), "--config", str(tmp_path / "config.json"),
                            "--out", str(tmp_path / "out"))
     assert code == 2 and says in str(printed)
+
+
+@pytest.mark.parametrize("value", ["middle", "ENDS", "", " whole", "ends\u202e", ["ends"], None])
+def test_a_bad_insights_read_is_refused(value):
+    from speechproc.config import v3 as config
+
+    with pytest.raises(E.ConfigurationError, match="speechproc.insightsRead") as raised:
+        config.validate({"speechproc": {"insightsRead": value}})
+    assert raised.value.code == E.INVALID_VALUE
 
 
 # ----------------------------------------------------------------------------- the real small model

@@ -18,8 +18,8 @@ Scores, per half:
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|ninth|all]
-                                     [--threads 2] [--questions-by auto|model]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|tenth|all]
+                                     [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
        python benchmarks/call_insights/insights.py --calls benchmarks/call_insights/insights_fresh.json --split fresh
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
 from speechproc.stages.call_insights import grounding, insights, quality  # noqa: E402
-from speechproc.stages.options import InsightQuestion, InsightsOptions  # noqa: E402
+from speechproc.stages.options import INSIGHTS_READS, InsightQuestion, InsightsOptions  # noqa: E402
 from speechproc.store.collection import drivers  # noqa: E402
 
 CALLS = Path(__file__).resolve().parent / "insights_calls.json"
@@ -215,6 +215,9 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
             "requests": timed.requests,
             "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
             "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+            "read": options.read, "turns_read": sum(len(p) for p in insights.pieces(
+                insights.ends(grounding.lines_of(conv)) if options.read == "ends" else grounding.lines_of(conv),
+                model.context)),
             "reason": found.reason, "outcome": found.outcome, "action_items": len(found.action_items or []),
             "answers": {a.name: a.answer for a in found.answers or []}}
 
@@ -224,7 +227,7 @@ def main() -> int:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
     parser.add_argument("--split", default="dev",
                         choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-                                 "all"))
+                                 "tenth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
@@ -246,6 +249,9 @@ def main() -> int:
                         help="what answers the quality questions: auto (the stage's default: the known checks) or "
                              "model (the language model turn by turn, as the stage did before the checks; --tune "
                              "reads its margins)")
+    parser.add_argument("--read", choices=INSIGHTS_READS, default=InsightsOptions.read,
+                        help="insightsRead: what the model reads of a long call, its ends (the stage's default) or "
+                             "the whole call")
     args = parser.parse_args()
     if args.tune:
         print(json.dumps(tune(json.loads(args.tune.read_text()), args.tune_split), indent=1))
@@ -253,7 +259,7 @@ def main() -> int:
     data = json.loads(args.calls.read_text())
     questions = tuple(InsightQuestion(name, text, args.questions_by) for name, text in data["questions"].items())
     options = InsightsOptions(summary=True, reason=True, outcome=True, action_items=True, questions=questions,
-                              model=args.model, threads=args.threads, context=args.context)
+                              model=args.model, threads=args.threads, context=args.context, read=args.read)
     started = time.monotonic()
     model = load_language_model(args.model, args.threads, args.context)
     load_s = time.monotonic() - started
@@ -278,7 +284,7 @@ def main() -> int:
         if args.show:
             print(json.dumps(row, ensure_ascii=False), flush=True)
     report = {"command": f"python benchmarks/call_insights/insights.py --model {args.model} --split {args.split} "
-                         f"--questions-by {args.questions_by} --calls "
+                         f"--questions-by {args.questions_by} --read {args.read} --calls "
                          f"{args.calls.relative_to(ROOT) if args.calls.is_relative_to(ROOT) else args.calls}"
                          + (f" --only {args.only}" if args.only else ""),
               "model": model.describe(), "load_seconds": round(load_s, 2), "threads": args.threads,

@@ -19,7 +19,10 @@ With `--insights`, the configuration also asks for every call insight (summary, 
 items and the four quality questions of benchmarks/call_insights/insights_calls.json) from the bundled language model: the
 `insights` stage's seconds beside the rest of the pipeline's.
 
+`--insights-read whole` has the model read the whole call (`speechproc.insightsRead`), not its ends.
+
 Usage: python benchmarks/cost/stage_profile.py [--repeat 4] [--threads N] [--rounds 2] [--insights]
+                                          [--insights-read ends|whole]
                                           [--json benchmarks/cost/stage_profile.result.json]
 """
 from __future__ import annotations
@@ -81,6 +84,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each side, in turn")
     parser.add_argument("--insights", action="store_true", help="every call insight too, from the bundled model")
+    parser.add_argument("--insights-read", choices=("ends", "whole"), default="ends",
+                        help="with --insights: what the model reads of the call (speechproc.insightsRead)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if min(args.repeat, args.threads, args.rounds) < 1:
@@ -101,6 +106,7 @@ def main() -> None:
         questions = json.loads((ROOT / "benchmarks" / "call_insights" / "insights_calls.json").read_text())["questions"]
         raw["insights"] = {"summary": True, "reason": True, "outcome": True, "actionItems": True,
                            "questions": [{"name": k, "question": q} for k, q in questions.items()]}
+        raw["speechproc"]["insightsRead"] = args.insights_read
     settings = v3.validate(raw)
     from faster_whisper import WhisperModel
 
@@ -131,7 +137,8 @@ def main() -> None:
     wall, spent = min(runs, key=lambda run: run[0])  # the faster run
     stages = {name: round(seconds, 2) for name, seconds in spent.items()}
     result = {"command": f"python benchmarks/cost/stage_profile.py --repeat {args.repeat} --threads {args.threads} "
-                         f"--rounds {args.rounds}" + (" --insights" if args.insights else ""),
+                         f"--rounds {args.rounds}"
+                         + (f" --insights --insights-read {args.insights_read}" if args.insights else ""),
               "audio_s": round(track.samples.shape[1] * args.repeat / 8000, 1), "threads": args.threads,
               "model_loads_s": round(loads, 1), "wall_s": round(wall, 2), "stages_s": stages,
               "other_s": round(wall - sum(spent.values()), 2),

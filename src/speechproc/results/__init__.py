@@ -335,6 +335,7 @@ class ModelDescription(_ModelDescriptionRequired, total=False):
     sha256: str  # of the bundled model's file
     url: str  # a server's base URL, without user information, query or fragment
     pieces: int  # the pieces a long call was read in
+    read: str  # ends (a long call's opening and close) | whole (speechproc.insightsRead)
 
 
 class Insights(TypedDict, total=False):
@@ -411,9 +412,8 @@ class _CallbackBodyRequired(TypedDict):
 
 
 class CallbackBody(_CallbackBodyRequired, total=False):
-    """The v3 analytics callback body: the media-level fields, the callback account, the expiry when a time
-    to live is configured, and the sections the callback's `include` names (all when it names none); a
-    failed item's body always carries its errors."""
+    """The v3 analytics callback body: the media-level fields, the callback account, the expiry when a time to
+    live is configured, the sections its `include` names (all when it names none); a failed item's has its errors."""
 
     accountId: str
     accountName: str

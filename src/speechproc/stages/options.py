@@ -25,6 +25,7 @@ DEVICES = ("cpu", "cuda", "auto")
 SENTIMENT_ENGINES = ("vader", "minilm")
 SPEAKER_EMBEDDINGS = ("campplus", "resemblyzer")
 DIARIZERS = ("windows", "hybrid", "segmentation")
+INSIGHTS_READS = ("ends", "whole")  # what of a call the insights model reads
 MAX_SPEAKERS = 20
 
 # Settings that more than one stage reads: declared once, each stage's field made from the declaration.
@@ -244,6 +245,10 @@ class InsightsOptions(LanguageOptions):
                            "answers depend on it.").field()
     context: int = Setting("insightsContext", 8192, Int(minimum=2048, maximum=131072),
                            "Tokens the insights model holds at once; a longer call is read in pieces.").field()
+    read: str = Setting("insightsRead", "ends", Str(enum=INSIGHTS_READS),
+                        "What the insights model reads of a long call for the summary, reason and outcome: ends "
+                        "(its opening and closing turns, about 1,800 characters of each; a shorter call whole) or "
+                        "whole (every turn, in pieces that fit insightsContext: slower).").field()
 
     @property
     def requested(self) -> bool:

@@ -31,9 +31,14 @@ The work is in what surrounds the model:
   nothing else is never evidence.
 - **Redaction first.** The stage runs after the detectors, on the words as redacted: what was redacted is
   not in what the model reads, and a name or number it writes must be in the redacted transcript.
-- **Long calls** are read in pieces of whole turns that fit the model's context, with the same questions
-  asked of each and the answers combined: the reason from the first piece that names one, a next step from
-  any. Quality questions are judged on candidate turns of the whole call, whatever its length.
+- **The ends of a long call.** Why they called is said in the opening, how it ended in the close: the summary,
+  the reason and the outcome are read from about 1,800 characters of each (`ends`), a line saying how many
+  turns lie between; a shorter call is read whole. The model's time grows with what it reads (its
+  evaluation of the transcript is most of it), so a long call costs about what a short one does.
+  `insightsRead: whole` reads every turn, in pieces of whole turns that fit the model's context, with the
+  same questions asked of each and the answers combined: the reason from the first piece that names one, a
+  next step from any. Action items and quality questions are found in the turns of the whole call, whatever
+  its length.
 """
 from __future__ import annotations
 
@@ -79,6 +84,44 @@ QUESTION_SUMMARY = ("Summarise the call in one or two sentences: what the caller
 QUESTION_YES_NO = "Question about the call: {question} Answer yes or no."
 REGROUND = "Use only names and numbers that appear in the transcript; these do not: {missing}. Answer again."
 
+ENDS_CHARS = 1800  # of a long call's opening, and as much of its close, read for the summary, reason and outcome
+LEFT_OUT = "[... {turns} turns left out ...]"
+
+
+def ends(lines: list[Line], chars: int = ENDS_CHARS) -> list[Line]:
+    """The call's opening and closing turns, whole turns of about `chars` characters each (at least its first
+    and last turn): why they called is said in the opening, how it ended in the close. A call of no more than
+    twice `chars` is read whole."""
+    if sum(len(line.text) for line in lines) <= 2 * chars:
+        return lines
+    opening = _turns_within(lines, chars)
+    closing = _turns_within(lines[len(opening):][::-1], chars)[::-1]
+    return opening + closing
+
+
+def _turns_within(lines: list[Line], chars: int) -> list[Line]:
+    """The first of `lines` whose text holds no more than `chars` characters in all, and at least one."""
+    taken: list[Line] = []
+    used = 0
+    for line in lines:
+        used += len(line.text)
+        if taken and used > chars:
+            break
+        taken.append(line)
+    return taken
+
+
+def render(piece: list[Line]) -> str:
+    """A piece's turns as numbered lines; where turns of the call were left out between two of them
+    (`ends`), a line that says how many."""
+    out: list[str] = []
+    for before, line in zip([None, *piece], piece):
+        if before is not None and line.number > before.number + 1:
+            out.append(LEFT_OUT.format(turns=line.number - before.number - 1))
+        out.append(line.render())
+    return "\n".join(out)
+
+
 def pieces(lines: list[Line], context: int) -> list[list[Line]]:
     """Runs of whole turns that fit the model's context with the questions; a turn longer than a piece alone
     is a piece of its own (its text cut to fit)."""
@@ -113,7 +156,7 @@ class Reader:
     def __init__(self, model: LanguageModel, piece: list[Line]) -> None:
         self.model, self.piece = model, piece
         self.by_number = {line.number: line for line in piece}
-        self.transcript = "\n".join(line.render() for line in piece)
+        self.transcript = render(piece)
         # what was said, as grounding reads it: not the turn numbers and labels, nor a spoken instruction's words
         self.said = "\n".join(line.text for line in piece if line.text)
         self.fresh = True  # the piece's first question evaluates its whole prompt anew
@@ -361,8 +404,9 @@ def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel 
     if model_reads(options):
         if model is None:
             raise ValueError("these insights are read by a language model: give one")
-        readers = [Reader(model, piece) for piece in pieces(lines, model.context)]
-        described = {**model.describe(), "pieces": len(readers)}
+        read_lines = ends(lines) if options.read == "ends" else lines
+        readers = [Reader(model, piece) for piece in pieces(read_lines, model.context)]
+        described = {**model.describe(), "pieces": len(readers), "read": options.read}
     read = [read_piece(reader, options) for reader in readers]
     judged: list[Judged] = []
     if options.questions:
