@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Call drivers scored on the reasons each set's read stored, without the language model (seconds): each
+split's reasons grouped as `store.collection.drivers` groups them (the gist of each reason, MiniLM, average
+linkage cut at a line), against the calls' scripted kinds, as pairwise F1. Beside the stage's line: every
+line of a grid, and the same with the reasons centred on their mean (what all of them share taken out).
+
+Besides the sets, whose kinds are balanced (four calls each), a corpus where one kind dominates, as in a
+real contact centre: the 8 reasons of a kind that two sets share, with one reason each of 4 other kinds
+drawn at random (3 draws per kind, a fixed seed). A setting that fits balanced sets may split a dominant
+driver apart.
+
+Usage: python benchmarks/call_insights/drivers.py [--json FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from speechproc.store.collection import drivers  # noqa: E402
+
+# (the stored read, the set's calls): the reasons of each split as the stage gave them when the set was read
+STORED = (("insights.result.json", "insights_calls.json"), ("insights.fresh.result.json", "insights_fresh.json"),
+          ("insights.fourth.result.json", "insights_fourth.json"), ("insights.fifth.result.json", "insights_fifth.json"),
+          ("insights.sixth.result.json", "insights_sixth.json"),
+          ("insights.seventh.reasons.result.json", "insights_seventh.json"),
+          ("insights.eighth.before.result.json", "insights_eighth.json"),
+          ("insights.tenth.result.json", "insights_tenth.json"))
+LINES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
+DOMINANT_DRAWS = 3
+
+
+def splits() -> dict[str, list[tuple[str, str]]]:
+    """Each split's (reason, kind) pairs: the calls with a stored reason."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for stored, calls in STORED:
+        if not (HERE / stored).is_file():
+            continue
+        kinds = {c["id"]: str(c["truth"].get("kind") or c["truth"]["reason"]).lower()
+                 for c in json.loads((HERE / calls).read_text())["calls"]}
+        for row in json.loads((HERE / stored).read_text())["calls"]:
+            if row.get("reason"):
+                out.setdefault(row["split"], []).append((row["reason"], kinds[row["id"]]))
+    return out
+
+
+def dominated(every: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Corpora where one kind holds 8 of 12 reasons (see the module's docstring)."""
+    by_kind: dict[str, list[tuple[str, str]]] = {}
+    for pair in every:
+        by_kind.setdefault(pair[1], []).append(pair)
+    big = [kind for kind, pairs in sorted(by_kind.items()) if len(pairs) >= 8]
+    others = [kind for kind in sorted(by_kind) if kind not in big]
+    draw = random.Random(1)
+    return [by_kind[kind][:8] + [draw.choice(by_kind[k]) for k in draw.sample(others, 4)]
+            for kind in big for _ in range(DOMINANT_DRAWS)]
+
+
+def vectors_of(reasons: list[str], centred: bool) -> np.ndarray:
+    encoder = drivers.load_sentence_encoder(drivers.BUNDLED_SENTENCE_ENCODER)
+    vectors = np.asarray(encoder.encode([drivers.gist(r) for r in reasons]), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    if centred:
+        vectors -= vectors.mean(axis=0)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return vectors
+
+
+def pair_f1(pairs: list[tuple[str, str]], line: float, centred: bool) -> float:
+    """Pairwise F1 of the drivers of `pairs` (reason, kind) against their kinds."""
+    groups = drivers.clusters(vectors_of([r for r, _ in pairs], centred), line)
+    driver_of = {row: g for g, group in enumerate(groups) for row in group}
+    same_driver = same_kind = both = 0
+    for a, b in itertools.combinations(range(len(pairs)), 2):
+        d, k = driver_of[a] == driver_of[b], pairs[a][1] == pairs[b][1]
+        same_driver += d
+        same_kind += k
+        both += d and k
+    precision = both / same_driver if same_driver else 1.0
+    recall = both / same_kind if same_kind else 1.0
+    return round(2 * precision * recall / (precision + recall), 3) if precision + recall else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    sets = splits()
+    corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name != "tenth"])
+    settings = [(drivers.DRIVER_SIMILARITY, False)] + [(line, centred) for centred in (False, True) for line in LINES]
+    rows = []
+    for line, centred in settings:
+        per_split = {name: pair_f1(pairs, line, centred) for name, pairs in sets.items()}
+        read = [f1 for name, f1 in per_split.items() if name not in ("dev", "tenth")]
+        rows.append({"line": line, "centred": centred, "splits": per_split,
+                     "mean_test_to_eighth": round(float(np.mean(read)), 3),
+                     "dominant_kind": round(float(np.mean([pair_f1(c, line, centred) for c in corpora])), 3)})
+        print(f"line {line:.2f}{' centred' if centred else '        '}: "
+              + "  ".join(f"{name} {f1:.2f}" for name, f1 in per_split.items())
+              + f"  | mean test..eighth {rows[-1]['mean_test_to_eighth']:.3f}"
+              + f"  | one kind dominant {rows[-1]['dominant_kind']:.3f}")
+    if args.json:
+        args.json.write_text(json.dumps({"command": "python benchmarks/call_insights/drivers.py",
+                                         "stage_line": drivers.DRIVER_SIMILARITY, "dominant_corpora": len(corpora),
+                                         "settings": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
