@@ -34,7 +34,8 @@ STORED = (("insights.result.json", "insights_calls.json"), ("insights.fresh.resu
           ("insights.sixth.result.json", "insights_sixth.json"),
           ("insights.seventh.reasons.result.json", "insights_seventh.json"),
           ("insights.eighth.before.result.json", "insights_eighth.json"),
-          ("insights.tenth.result.json", "insights_tenth.json"))
+          ("insights.tenth.result.json", "insights_tenth.json"),
+          ("insights.eleventh.result.json", "insights_eleventh.json"))
 LINES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 DOMINANT_DRAWS = 3
 
@@ -95,12 +96,12 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     sets = splits()
-    corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name != "tenth"])
+    corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name not in ("tenth", "eleventh")])
     settings = [(drivers.DRIVER_SIMILARITY, False)] + [(line, centred) for centred in (False, True) for line in LINES]
     rows = []
     for line, centred in settings:
         per_split = {name: pair_f1(pairs, line, centred) for name, pairs in sets.items()}
-        read = [f1 for name, f1 in per_split.items() if name not in ("dev", "tenth")]
+        read = [f1 for name, f1 in per_split.items() if name not in ("dev", "tenth", "eleventh")]
         rows.append({"line": line, "centred": centred, "splits": per_split,
                      "mean_test_to_eighth": round(float(np.mean(read)), 3),
                      "dominant_kind": round(float(np.mean([pair_f1(c, line, centred) for c in corpora])), 3)})
