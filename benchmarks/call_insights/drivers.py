@@ -14,7 +14,6 @@ Usage: python benchmarks/call_insights/drivers.py [--json FILE]
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import random
 import sys
@@ -25,6 +24,9 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(HERE))
+
+import insights as bench  # noqa: E402
 
 from speechproc.store.collection import drivers  # noqa: E402
 
@@ -66,29 +68,21 @@ def dominated(every: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
             for kind in big for _ in range(DOMINANT_DRAWS)]
 
 
-def vectors_of(reasons: list[str], centred: bool) -> np.ndarray:
+def unit_vectors(reasons: list[str]) -> np.ndarray:
+    """The reasons' gists as the stage embeds them, each of length one."""
     encoder = drivers.load_sentence_encoder(drivers.BUNDLED_SENTENCE_ENCODER)
-    vectors = np.asarray(encoder.encode([drivers.gist(r) for r in reasons]), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return _unit(np.asarray(encoder.encode([drivers.gist(r) for r in reasons]), dtype=np.float32))
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def pair_f1(vectors: np.ndarray, kinds: list[str], line: float, centred: bool) -> float:
+    """Pairwise F1 of the drivers of the reasons' `vectors` against their `kinds`."""
     if centred:
-        vectors -= vectors.mean(axis=0)
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    return vectors
-
-
-def pair_f1(pairs: list[tuple[str, str]], line: float, centred: bool) -> float:
-    """Pairwise F1 of the drivers of `pairs` (reason, kind) against their kinds."""
-    groups = drivers.clusters(vectors_of([r for r, _ in pairs], centred), line)
-    driver_of = {row: g for g, group in enumerate(groups) for row in group}
-    same_driver = same_kind = both = 0
-    for a, b in itertools.combinations(range(len(pairs)), 2):
-        d, k = driver_of[a] == driver_of[b], pairs[a][1] == pairs[b][1]
-        same_driver += d
-        same_kind += k
-        both += d and k
-    precision = both / same_driver if same_driver else 1.0
-    recall = both / same_kind if same_kind else 1.0
-    return round(2 * precision * recall / (precision + recall), 3) if precision + recall else 0.0
+        vectors = _unit(vectors - vectors.mean(axis=0))
+    return round(bench.pairwise(drivers.clusters(vectors, line), kinds)[2], 3)
 
 
 def main() -> int:
@@ -97,14 +91,17 @@ def main() -> int:
     args = parser.parse_args()
     sets = splits()
     corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name not in ("tenth", "eleventh")])
+    # each split and corpus embedded once; every setting groups the same vectors
+    embedded = {name: (unit_vectors([r for r, _ in pairs]), [k for _, k in pairs]) for name, pairs in sets.items()}
+    dominant = [(unit_vectors([r for r, _ in c]), [k for _, k in c]) for c in corpora]
     settings = [(drivers.DRIVER_SIMILARITY, False)] + [(line, centred) for centred in (False, True) for line in LINES]
     rows = []
     for line, centred in settings:
-        per_split = {name: pair_f1(pairs, line, centred) for name, pairs in sets.items()}
+        per_split = {name: pair_f1(vectors, kinds, line, centred) for name, (vectors, kinds) in embedded.items()}
         read = [f1 for name, f1 in per_split.items() if name not in ("dev", "tenth", "eleventh")]
         rows.append({"line": line, "centred": centred, "splits": per_split,
                      "mean_test_to_eighth": round(float(np.mean(read)), 3),
-                     "dominant_kind": round(float(np.mean([pair_f1(c, line, centred) for c in corpora])), 3)})
+                     "dominant_kind": round(float(np.mean([pair_f1(v, k, line, centred) for v, k in dominant])), 3)})
         print(f"line {line:.2f}{' centred' if centred else '        '}: "
               + "  ".join(f"{name} {f1:.2f}" for name, f1 in per_split.items())
               + f"  | mean test..eighth {rows[-1]['mean_test_to_eighth']:.3f}"

@@ -103,6 +103,22 @@ def score(call: dict, found, transcript: str) -> dict:
 SIMILARITY_GRID = (0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
 
 
+def pairwise(groups: list[list[int]], kinds: list) -> tuple[float, float, float]:
+    """Pairwise precision, recall and F1 of `groups` (lists of row indices) against each row's kind: two rows
+    of one kind in one group, two of different kinds apart."""
+    group_of = {row: g for g, group in enumerate(groups) for row in group}
+    same_group = same_kind = both = 0
+    for a in range(len(kinds)):
+        for b in range(a + 1, len(kinds)):
+            together, alike = group_of[a] == group_of[b], kinds[a] == kinds[b]
+            same_group += together
+            same_kind += alike
+            both += together and alike
+    precision = both / same_group if same_group else 1.0
+    recall = both / same_kind if same_kind else 1.0
+    return precision, recall, 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
 def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarity: float) -> dict:
     """Pairwise precision, recall and F1 of the drivers of the calls with a reason, against their kinds."""
     calls = [drivers.Reasoned(r["id"], r["reason"], r["outcome"]) for r in rows if r["reason"]]
@@ -112,18 +128,9 @@ def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarit
 
     vectors = np.asarray(vectors, dtype=np.float32)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    driver_of = {calls[k].media_id: g for g, group in enumerate(drivers.clusters(vectors, similarity)) for k in group}
-    same_driver = same_kind = both = 0
+    groups = drivers.clusters(vectors, similarity)
     ids = [c.media_id for c in calls]
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            d, k = driver_of[a] == driver_of[b], kinds[a] == kinds[b]
-            same_driver += d
-            same_kind += k
-            both += d and k
-    precision = both / same_driver if same_driver else 1.0
-    recall = both / same_kind if same_kind else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = pairwise(groups, [kinds[i] for i in ids])
     return {"similarity": similarity, "drivers": len(found["drivers"]), "kinds": len(set(kinds[i] for i in ids)),
             "calls": len(ids), "pair_precision": round(precision, 3), "pair_recall": round(recall, 3),
             "pair_f1": round(f1, 3)}
@@ -215,9 +222,7 @@ def long_call(calls: list[dict], minutes: float, options: InsightsOptions, model
             "requests": timed.requests,
             "seconds": round(time.monotonic() - began, 1), "pieces": len(read),
             "peak_memory_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "read": options.read, "turns_read": sum(len(p) for p in insights.pieces(
-                insights.ends(grounding.lines_of(conv)) if options.read == "ends" else grounding.lines_of(conv),
-                model.context)),
+            "read": options.read, "turns_read": len(insights.lines_read(grounding.lines_of(conv), options)),
             "reason": found.reason, "outcome": found.outcome, "action_items": len(found.action_items or []),
             "answers": {a.name: a.answer for a in found.answers or []}}
 

@@ -79,12 +79,14 @@ def bare_recognition(channels: list[np.ndarray], model) -> float:
 
 
 def main() -> None:
+    from speechproc.stages.options import INSIGHTS_READS, InsightsOptions
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 3-minute call")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each side, in turn")
     parser.add_argument("--insights", action="store_true", help="every call insight too, from the bundled model")
-    parser.add_argument("--insights-read", choices=("ends", "whole"), default="ends",
+    parser.add_argument("--insights-read", choices=INSIGHTS_READS, default=InsightsOptions.read,
                         help="with --insights: what the model reads of the call (speechproc.insightsRead)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()

@@ -99,6 +99,11 @@ def ends(lines: list[Line], chars: int = ENDS_CHARS) -> list[Line]:
     return opening + closing
 
 
+def lines_read(lines: list[Line], options: InsightsOptions) -> list[Line]:
+    """The lines the model reads for the summary, reason and outcome: the call's ends, or all of them."""
+    return ends(lines) if options.read == "ends" else lines
+
+
 def _turns_within(lines: list[Line], chars: int) -> list[Line]:
     """The first of `lines` whose text holds no more than `chars` characters in all, and at least one."""
     taken: list[Line] = []
@@ -404,8 +409,7 @@ def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel 
     if model_reads(options):
         if model is None:
             raise ValueError("these insights are read by a language model: give one")
-        read_lines = ends(lines) if options.read == "ends" else lines
-        readers = [Reader(model, piece) for piece in pieces(read_lines, model.context)]
+        readers = [Reader(model, piece) for piece in pieces(lines_read(lines, options), model.context)]
         described = {**model.describe(), "pieces": len(readers), "read": options.read}
     read = [read_piece(reader, options) for reader in readers]
     judged: list[Judged] = []
