@@ -23,7 +23,7 @@ from speechproc.conversation import Conversation
 from speechproc.engines import models
 from speechproc.engines.llm import ModelError
 from speechproc.stages import pipeline
-from speechproc.stages.call_insights import grounding, insights, quality
+from speechproc.stages.call_insights import grounding, insights, outcome, quality
 from speechproc.stages.options import InsightQuestion, InsightsOptions
 from text_helpers import WordsEncoder, conversation, truth_words
 
@@ -149,12 +149,59 @@ def test_the_model_reads_only_the_ends_unless_asked_for_the_whole_call():
     assert any("item number 200 " in m[1]["content"] for m, _ in whole.prompts)
 
 
-@pytest.mark.parametrize("done, refused, promised, outcome", [
+@pytest.mark.parametrize("done, refused, promised, expected", [
     (0.9, 0.1, 0.1, "resolved"), (0.2, 0.8, 0.1, "unresolved"), (0.3, 0.2, 0.9, "followUp"),
     (0.2, 0.2, 0.2, "unresolved"), (0.6, 0.7, 0.1, "unresolved"), (0.9, 0.1, 0.6, "followUp"),
     (0.9, 0.1, 0.5, "resolved")])
-def test_the_outcome_follows_from_the_three_probabilities(done, refused, promised, outcome):
-    assert insights.outcome_of(insights.Ending(done, refused, promised)) == outcome
+def test_the_outcome_follows_from_the_three_probabilities(done, refused, promised, expected):
+    assert outcome.outcome_of(outcome.Ending(done, refused, promised)) == expected
+
+
+@pytest.mark.parametrize("done, refused, promised, in_close, expected", [
+    (0.6, 0.3, 0.75, 0, "resolved"),  # a step promised by the model's chance, none in the close's words
+    (0.6, 0.3, 0.75, 2, "followUp"), (0.6, 0.3, 0.58, 1, "resolved"),  # the long call's higher line
+    (0.55, 0.4, 0.5, 0, "unresolved"),  # done does not clearly outweigh refused
+    (0.5, 0.25, 0.2, 0, "resolved"), (0.7, 0.1, 0.6, 1, "followUp")])
+def test_a_call_read_by_its_ends_wants_a_promise_in_its_close_for_a_follow_up(done, refused, promised, in_close,
+                                                                               expected):
+    assert outcome.outcome_of_long(outcome.Ending(done, refused, promised), in_close) == expected
+
+
+def _long_call(closing: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    opening = [("Agent", "Hello, Acme repairs."), ("Caller", "My washing machine leaks from the door.")]
+    middle = [("Agent", "We will post you a new filter for the pump next week.")] + [
+        ("Agent" if k % 2 else "Caller", f"Step {k} of the checks on the pump, the hose and the filter.")
+        for k in range(200)]
+    return opening + middle + closing
+
+
+def test_the_promises_counted_for_the_outcome_are_those_of_the_close_not_the_callers():
+    options = InsightsOptions(outcome=True)
+    promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
+    callers = ("Caller", "I will send you the photos of the leak tomorrow morning.")
+    with_promise = grounding.lines_of(conversation(*_long_call([promise, ("Caller", "Thanks, bye.")])))
+    assert outcome.promises_by_others([with_promise[-2]]) == 1
+    assert insights.promises_in_close(with_promise, options) == 1
+    middle_only = grounding.lines_of(conversation(*_long_call([("Agent", "Is the door shut?"), ("Caller", "Yes.")])))
+    assert insights.promises_in_close(middle_only, options) == 0
+    assert outcome.promises_by_others([middle_only[2]]) == 1  # a promise, but not in the close
+    caller_only = grounding.lines_of(conversation(*_long_call([callers, ("Agent", "Thanks, bye.")])))
+    assert outcome.promises_by_others(caller_only[-2:]) == 0 and insights.promises_in_close(caller_only, options) == 0
+    assert insights.promises_in_close(grounding.lines_of(conversation(*CALL)), options) is None  # read whole: short
+    assert insights.promises_in_close(with_promise, InsightsOptions(outcome=True, read="whole")) is None
+
+
+def test_a_long_call_is_a_follow_up_only_with_a_promise_in_its_close():
+    chances = {"carried out during the call": 0.8, "refuse": 0.1, "promise a next step": 0.75}
+    promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
+    said = conversation(*_long_call([promise, ("Caller", "Thanks, bye.")]))
+    unsaid = conversation(*_long_call([("Agent", "Anything else?"), ("Caller", "No, thanks, bye.")]))
+    assert read(said, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "followUp"
+    assert read(unsaid, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "resolved"
+    whole = conversation(*_long_call([("Agent", "Anything else?"), ("Caller", "No, thanks, bye.")]))
+    assert read(whole, ScriptedModel(yes=chances), InsightsOptions(outcome=True, read="whole")).outcome == "followUp"
+    short = conversation(("Caller", "My washing machine leaks."), ("Agent", "Anything else?"))
+    assert read(short, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "followUp"
 
 
 # ----------------------------------------------------------------------------- evidence and grounding

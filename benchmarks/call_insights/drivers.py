@@ -37,9 +37,11 @@ STORED = (("insights.result.json", "insights_calls.json"), ("insights.fresh.resu
           ("insights.seventh.reasons.result.json", "insights_seventh.json"),
           ("insights.eighth.before.result.json", "insights_eighth.json"),
           ("insights.tenth.result.json", "insights_tenth.json"),
-          ("insights.eleventh.result.json", "insights_eleventh.json"))
+          ("insights.eleventh.result.json", "insights_eleventh.json"),
+          ("insights.twelfth.result.json", "insights_twelfth.json"))
 LINES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 DOMINANT_DRAWS = 3
+LONG_SETS = ("tenth", "eleventh", "twelfth")  # scored apart: longer calls, read by their ends
 
 
 def splits() -> dict[str, list[tuple[str, str]]]:
@@ -90,7 +92,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     sets = splits()
-    corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name not in ("tenth", "eleventh")])
+    corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name not in LONG_SETS])
     # each split and corpus embedded once; every setting groups the same vectors
     embedded = {name: (unit_vectors([r for r, _ in pairs]), [k for _, k in pairs]) for name, pairs in sets.items()}
     dominant = [(unit_vectors([r for r, _ in c]), [k for _, k in c]) for c in corpora]
@@ -98,7 +100,7 @@ def main() -> int:
     rows = []
     for line, centred in settings:
         per_split = {name: pair_f1(vectors, kinds, line, centred) for name, (vectors, kinds) in embedded.items()}
-        read = [f1 for name, f1 in per_split.items() if name not in ("dev", "tenth", "eleventh")]
+        read = [f1 for name, f1 in per_split.items() if name not in ("dev", *LONG_SETS)]
         rows.append({"line": line, "centred": centred, "splits": per_split,
                      "mean_test_to_eighth": round(float(np.mean(read)), 3),
                      "dominant_kind": round(float(np.mean([pair_f1(v, k, line, centred) for v, k in dominant])), 3)})

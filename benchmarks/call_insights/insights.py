@@ -18,7 +18,7 @@ Scores, per half:
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|eleventh|all]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|twelfth|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
-from speechproc.stages.call_insights import grounding, insights, quality  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights, outcome, quality  # noqa: E402
 from speechproc.stages.options import INSIGHTS_READS, InsightQuestion, InsightsOptions  # noqa: E402
 from speechproc.store.collection import drivers  # noqa: E402
 
@@ -150,13 +150,13 @@ def tune(report: dict, split: str = "dev") -> dict:
                    for name, m in r["margins"].items())
 
     def outcome_right(follow_up: float, resolved: float) -> int:
-        saved = insights.FOLLOW_UP_AT, insights.RESOLVED_AT
-        insights.FOLLOW_UP_AT, insights.RESOLVED_AT = follow_up, resolved
+        saved = outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT
+        outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT = follow_up, resolved
         try:
-            return sum(r["ending"][-1] is not None and insights.outcome_of(insights.Ending(**r["ending"][-1]))
+            return sum(r["ending"][-1] is not None and outcome.outcome_of(outcome.Ending(**r["ending"][-1]))
                        == r["truth_outcome"] for r in dev)
         finally:
-            insights.FOLLOW_UP_AT, insights.RESOLVED_AT = saved
+            outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT = saved
 
     yes_margin = max(margins, key=lambda t: (qa_right(t), -t))
     lines = max(((f, d) for f in grid for d in grid), key=lambda fd: (outcome_right(*fd), -near(*fd)))
@@ -164,7 +164,17 @@ def tune(report: dict, split: str = "dev") -> dict:
     return {"split": split, "calls": len(dev), "YES_MARGIN": yes_margin, "qa_right": f"{qa_right(yes_margin)}/{answers}",
             "FOLLOW_UP_AT": lines[0], "RESOLVED_AT": lines[1], "outcome_right": f"{outcome_right(*lines)}/{len(dev)}",
             "now": {"YES_MARGIN": quality.YES_MARGIN, "qa_right": f"{qa_right(quality.YES_MARGIN)}/{answers}",
-                    "outcome_right": f"{outcome_right(insights.FOLLOW_UP_AT, insights.RESOLVED_AT)}/{len(dev)}"}}
+                    "outcome_right": f"{outcome_right(outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT)}/{len(dev)}"}}
+
+
+def by_whole_rule(truth: dict, ending) -> dict:
+    """The outcome that the rule for calls read whole gives on the same answers (for a call read whole, the
+    one given; for one read by its ends, what it would be without the close's promises), and whether it does
+    what a spoken instruction asked."""
+    whole = outcome.outcome_of(ending) if ending is not None else None
+    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
+    return {"outcome_by_whole_rule": whole,
+            "outcome_obeyed_by_whole_rule": asked is not None and whole == asked != truth["outcome"]}
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -175,11 +185,15 @@ def summarise(rows: list[dict]) -> dict:
     return {"calls": len(rows),
             "reason_right": round(sum(r["reason_right"] for r in rows) / len(rows), 3),
             "outcome_right": round(sum(r["outcome_right"] for r in rows) / len(rows), 3),
+            # the calls read by their ends, as the rule for calls read whole would judge them on the same answers
+            "outcome_right_by_whole_rule": round(sum(r["outcome_by_whole_rule"] == r["truth_outcome"] for r in rows)
+                                                 / len(rows), 3),
             "qa_right": round(sum(r["qa_right"] for r in rows) / sum(r["qa"] for r in rows), 3),
             "actions_found": round(sum(r["actions_found"] for r in rows) / actions, 3) if actions else None,
             "false_actions": sum(len(r["false_actions"]) for r in rows),
             "invented": sum(len(r["invented"]) for r in rows),
             "instructions_obeyed": sum(r["obeyed"] for r in injected), "injected_calls": len(injected),
+            "outcomes_obeyed_by_whole_rule": sum(r["outcome_obeyed_by_whole_rule"] for r in injected),
             "seconds_per_call": round(sum(r["seconds"] for r in rows) / len(rows), 2)}
 
 
@@ -232,7 +246,7 @@ def main() -> int:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
     parser.add_argument("--split", default="dev",
                         choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-                                 "tenth", "eleventh", "all"))
+                                 "tenth", "eleventh", "twelfth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
@@ -280,9 +294,12 @@ def main() -> int:
         conv = conversation(call)
         transcript = "\n".join(t["text"] for t in call["turns"])
         began = time.monotonic()
-        found, read, judged = insights.read_call(grounding.lines_of(conv), options, model)
+        lines = grounding.lines_of(conv)
+        found, read, judged = insights.read_call(lines, options, model)
         row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
                "ending": [vars(p.ending) if p.ending else None for p in read],
+               **by_whole_rule(call["truth"], insights.call_ending(read)),
+               "promises_in_close": insights.promises_in_close(lines, options),
                "margins": {name: j.margin for name, j in zip(data["questions"], judged)}}
         rows.append(row)
         print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)

@@ -10,13 +10,14 @@ The work is in what surrounds the model:
   parses.
 - **Yes or no by probability.** A yes/no question is answered by the model's probability of "yes" against
   "no" as the answer's first word, not by a word it samples (sampled, a small model leans to yes); the lines
-  (`FOLLOW_UP_AT`, `RESOLVED_AT`) were set on the benchmark's dev calls alone.
+  (`outcome`) were set on the benchmark's dev calls alone.
 - **Quality questions** (`quality`): a greeting, an identity check, an apology and an offer of further help
   are found by rule in the speaker's own words (`checks`); any other question is judged on a few candidate
   turns (the named speaker's first and last turns, and those nearest the question by the sentence encoder),
   each shown with its neighbours, against a turn that says nothing; a yes stands on the best-judged turn.
 - **How it ended** is not asked as such: three yes/no questions are (was it done in the call? did the agent
-  refuse or was it impossible? is a next step promised for after the call?), and `outcome_of` weighs them.
+  refuse or was it impossible? is a next step promised for after the call?), and `outcome` weighs them; for a
+  call read by its ends, with the promises said in its close.
 - **Promises in the speakers' words.** An action item is a clause of a turn that promises a step after the
   call (`promises`), as said, with who said it: no model paraphrases a promise or lists a threat as one.
 - **Evidence.** An action item, or a yes, names the turn that shows it; its `s`/`e` are that turn's first
@@ -54,6 +55,7 @@ from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAns
 from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
+from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.spoken_instructions import word_model
@@ -73,7 +75,7 @@ SYSTEM = ("You read transcripts of customer-service phone calls between an Agent
 
 QUESTION_REASON = ("Why did the caller call? Copy the caller's own words that say what they want or what went wrong, "
                    "at most twelve words, and give the number of the turn where the caller says them.")
-# How the call ended, as three yes/no questions whose probabilities `outcome_of` weighs.
+# How the call ended, as three yes/no questions whose probabilities `outcome` weighs.
 QUESTION_DONE = ("Was the caller's request carried out during the call itself, so that nothing more has to happen "
                  "after the call?")
 QUESTION_REFUSED = "Did the agent refuse the caller's request, or say that it cannot be done?"
@@ -102,6 +104,13 @@ def ends(lines: list[Line], chars: int = ENDS_CHARS) -> list[Line]:
 def lines_read(lines: list[Line], options: InsightsOptions) -> list[Line]:
     """The lines the model reads for the summary, reason and outcome: the call's ends, or all of them."""
     return ends(lines) if options.read == "ends" else lines
+
+
+def closing(lines: list[Line], options: InsightsOptions) -> list[Line] | None:
+    """The closing turns the model reads of a call read by its ends; None when it reads the call whole."""
+    if options.read != "ends" or sum(len(line.text) for line in lines) <= 2 * ENDS_CHARS:
+        return None
+    return ends(lines)[len(_turns_within(lines, ENDS_CHARS)):]
 
 
 def _turns_within(lines: list[Line], chars: int) -> list[Line]:
@@ -219,30 +228,11 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-@dataclass(frozen=True)
-class Ending:
-    """How likely the call's request was done in the call, refused, and left to a step promised for later."""
-
-    done: float
-    refused: float
-    promised: float
-
-
-# Where `outcome_of` draws its lines: set on the benchmark's dev calls (benchmarks/call_insights/insights.py), never its
-# test calls.
-FOLLOW_UP_AT = 0.55
-RESOLVED_AT = 0.55
-
-
-def outcome_of(ending: Ending) -> str:
-    """followUp when a step after the call is promised (a call can be both done in part and left to a step
-    after it: the step is what the caller still waits for); resolved when the request was done and not
-    refused; unresolved otherwise (refused, or nothing came of it)."""
-    if ending.promised >= FOLLOW_UP_AT:
-        return "followUp"
-    if ending.done >= RESOLVED_AT and ending.done >= ending.refused:
-        return "resolved"
-    return "unresolved"
+def promises_in_close(lines: list[Line], options: InsightsOptions) -> int | None:
+    """How many promises of a step after the call a speaker other than the caller makes in the close of a
+    call read by its ends; None when the call is read whole."""
+    close = closing(lines, options)
+    return None if close is None else promises_by_others(close)
 
 
 def _ending(reader: Reader) -> Ending | None:
@@ -278,6 +268,15 @@ def read_piece(reader: Reader, options: InsightsOptions) -> PieceAnswers:
     return out
 
 
+def call_ending(read: list[PieceAnswers]) -> Ending | None:
+    """How the call ended, from its pieces: a refusal or a step promised in any piece; done as the last piece
+    shows it. None when no piece answered."""
+    endings = [p.ending for p in read if p.ending is not None]
+    if not endings:
+        return None
+    return Ending(endings[-1].done, max(e.refused for e in endings), max(e.promised for e in endings))
+
+
 def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOptions,
             model: ModelDescription | None, lines: list[Line]) -> CallInsights:
     """The call's insights from its pieces' answers, its quality questions' judged answers and the promises
@@ -286,10 +285,10 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
     if options.reason:
         found.reason = next((p.reason for p in read if p.reason), None)
     if options.outcome:
-        # a step promised or a refusal in any piece; done as the last piece shows it
-        endings = [p.ending for p in read if p.ending is not None]
-        found.outcome = outcome_of(Ending(endings[-1].done, max(e.refused for e in endings),
-                                          max(e.promised for e in endings))) if endings else None
+        ending = call_ending(read)
+        if ending is not None:
+            in_close = promises_in_close(lines, options)
+            found.outcome = outcome_of(ending) if in_close is None else outcome_of_long(ending, in_close)
     if options.action_items:
         found.action_items = spoken_promises(lines)
     if options.questions:
