@@ -26,7 +26,8 @@ from speechproc.stages.options import InsightQuestion  # noqa: E402
 
 CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
              "insights_sixth.json", "insights_seventh.json", "insights_eighth.json",
-             "insights_ninth.json", "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json")
+             "insights_ninth.json", "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json",
+             "insights_thirteenth.json", "insights_fourteenth.json")
 # Where each split's model answers are stored: the stage of the model turn by turn, before the checks
 # (dev and test: the whole-transcript reading that came before it).
 MODEL_RESULTS = {"dev": "insights.result.json", "test": "insights.result.json", "fresh": "insights.fresh.result.json",

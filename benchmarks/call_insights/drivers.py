@@ -38,10 +38,12 @@ STORED = (("insights.result.json", "insights_calls.json"), ("insights.fresh.resu
           ("insights.eighth.before.result.json", "insights_eighth.json"),
           ("insights.tenth.result.json", "insights_tenth.json"),
           ("insights.eleventh.result.json", "insights_eleventh.json"),
-          ("insights.twelfth.result.json", "insights_twelfth.json"))
+          ("insights.twelfth.result.json", "insights_twelfth.json"),
+          ("insights.thirteenth.result.json", "insights_thirteenth.json"),
+          ("insights.fourteenth.result.json", "insights_fourteenth.json"))
 LINES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 DOMINANT_DRAWS = 3
-LONG_SETS = ("tenth", "eleventh", "twelfth")  # scored apart: longer calls, read by their ends
+LONG_SETS = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth")  # scored apart: read by their ends
 
 
 def splits() -> dict[str, list[tuple[str, str]]]:
