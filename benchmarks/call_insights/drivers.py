@@ -72,20 +72,10 @@ def dominated(every: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
             for kind in big for _ in range(DOMINANT_DRAWS)]
 
 
-def unit_vectors(reasons: list[str]) -> np.ndarray:
-    """The reasons' gists as the stage embeds them, each of length one."""
-    encoder = drivers.load_sentence_encoder(drivers.BUNDLED_SENTENCE_ENCODER)
-    return _unit(np.asarray(encoder.encode([drivers.gist(r) for r in reasons]), dtype=np.float32))
-
-
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-
-
 def pair_f1(vectors: np.ndarray, kinds: list[str], line: float, centred: bool) -> float:
     """Pairwise F1 of the drivers of the reasons' `vectors` against their `kinds`."""
     if centred:
-        vectors = _unit(vectors - vectors.mean(axis=0))
+        vectors = drivers.unit_rows(vectors - vectors.mean(axis=0))
     return round(bench.pairwise(drivers.clusters(vectors, line), kinds)[2], 3)
 
 
@@ -96,8 +86,8 @@ def main() -> int:
     sets = splits()
     corpora = dominated([pair for name, pairs in sets.items() for pair in pairs if name not in LONG_SETS])
     # each split and corpus embedded once; every setting groups the same vectors
-    embedded = {name: (unit_vectors([r for r, _ in pairs]), [k for _, k in pairs]) for name, pairs in sets.items()}
-    dominant = [(unit_vectors([r for r, _ in c]), [k for _, k in c]) for c in corpora]
+    embedded = {name: (drivers.reason_vectors([r for r, _ in pairs]), [k for _, k in pairs]) for name, pairs in sets.items()}
+    dominant = [(drivers.reason_vectors([r for r, _ in c]), [k for _, k in c]) for c in corpora]
     settings = [(drivers.DRIVER_SIMILARITY, False)] + [(line, centred) for centred in (False, True) for line in LINES]
     rows = []
     for line, centred in settings:

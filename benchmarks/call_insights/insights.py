@@ -121,17 +121,11 @@ def pairwise(groups: list[list[int]], kinds: list) -> tuple[float, float, float]
 
 def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarity: float) -> dict:
     """Pairwise precision, recall and F1 of the drivers of the calls with a reason, against their kinds."""
-    calls = [drivers.Reasoned(r["id"], r["reason"], r["outcome"]) for r in rows if r["reason"]]
-    found = drivers.drivers(calls, similarity=similarity)
-    vectors = drivers.load_sentence_encoder(drivers.BUNDLED_SENTENCE_ENCODER).encode([drivers.gist(c.reason) for c in calls])
-    import numpy as np
-
-    vectors = np.asarray(vectors, dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    groups = drivers.clusters(vectors, similarity)
-    ids = [c.media_id for c in calls]
+    calls = [r for r in rows if r["reason"]]
+    groups = drivers.clusters(drivers.reason_vectors([c["reason"] for c in calls]), similarity)
+    ids = [c["id"] for c in calls]
     precision, recall, f1 = pairwise(groups, [kinds[i] for i in ids])
-    return {"similarity": similarity, "drivers": len(found["drivers"]), "kinds": len(set(kinds[i] for i in ids)),
+    return {"similarity": similarity, "drivers": len(groups), "kinds": len(set(kinds[i] for i in ids)),
             "calls": len(ids), "pair_precision": round(precision, 3), "pair_recall": round(recall, 3),
             "pair_f1": round(f1, 3)}
 

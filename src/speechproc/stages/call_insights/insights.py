@@ -94,11 +94,8 @@ def ends(lines: list[Line], chars: int = ENDS_CHARS) -> list[Line]:
     """The call's opening and closing turns, whole turns of about `chars` characters each (at least its first
     and last turn): why they called is said in the opening, how it ended in the close. A call of no more than
     twice `chars` is read whole."""
-    if _within_both_ends(lines, chars):
-        return lines
-    opening = _turns_within(lines, chars)
-    closing = _turns_within(lines[len(opening):][::-1], chars)[::-1]
-    return opening + closing
+    split = _opening_and_close(lines, chars)
+    return lines if split is None else split[0] + split[1]
 
 
 def lines_read(lines: list[Line], options: InsightsOptions) -> list[Line]:
@@ -108,14 +105,16 @@ def lines_read(lines: list[Line], options: InsightsOptions) -> list[Line]:
 
 def closing(lines: list[Line], options: InsightsOptions) -> list[Line] | None:
     """The closing turns the model reads of a call read by its ends; None when it reads the call whole."""
-    if options.read != "ends" or _within_both_ends(lines, ENDS_CHARS):
+    split = _opening_and_close(lines, ENDS_CHARS) if options.read == "ends" else None
+    return None if split is None else split[1]
+
+
+def _opening_and_close(lines: list[Line], chars: int) -> tuple[list[Line], list[Line]] | None:
+    """The turns of the opening and of the close that `ends` reads; None when it reads the call whole."""
+    if sum(len(line.text) for line in lines) <= 2 * chars:
         return None
-    return ends(lines)[len(_turns_within(lines, ENDS_CHARS)):]
-
-
-def _within_both_ends(lines: list[Line], chars: int) -> bool:
-    """Whether the call is short enough to be read whole by `ends`."""
-    return sum(len(line.text) for line in lines) <= 2 * chars
+    opening = _turns_within(lines, chars)
+    return opening, _turns_within(lines[len(opening):][::-1], chars)[::-1]
 
 
 def _turns_within(lines: list[Line], chars: int) -> list[Line]:

@@ -72,6 +72,16 @@ def gist(reason: str) -> str:
     return core or reason
 
 
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """`vectors` with each row scaled to length one (a row of zeros stays zeros)."""
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def reason_vectors(reasons: Sequence[str], encoder: str = BUNDLED_SENTENCE_ENCODER) -> np.ndarray:
+    """The reasons' gists embedded by `encoder`, each of length one: what drivers are grouped by."""
+    return unit_rows(np.asarray(load_sentence_encoder(encoder).encode([gist(r) for r in reasons]), dtype=np.float32))
+
+
 def clusters(vectors: np.ndarray, similarity: float = DRIVER_SIMILARITY) -> list[list[int]]:
     """Groups of row indices of unit `vectors`: average-linkage agglomerative clustering cut at `similarity`;
     the largest group first, ties in order of first row (the same groups for the same rows, every run)."""
@@ -101,8 +111,7 @@ def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
     total = len(calls)
     if total > MAX_GROUPED:  # an even sample, the same every time: shares hold, counts are of the sample
         calls = [calls[k * total // MAX_GROUPED] for k in range(MAX_GROUPED)]
-    vectors = np.asarray(load_sentence_encoder(encoder).encode([gist(c.reason) for c in calls]), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    vectors = reason_vectors([c.reason for c in calls], encoder)
     found: list[answers.Driver] = []
     for group in clusters(vectors, similarity):
         centroid = vectors[group].mean(axis=0)
