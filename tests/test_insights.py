@@ -14,16 +14,18 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import SAMPLES, invoke, truth_for
 from speechproc import errors as E
 from speechproc.batch import jobs
-from speechproc.conversation import Conversation
+from speechproc.conversation import Conversation, PromisedAction
 from speechproc.engines import models
 from speechproc.engines.llm import ModelError
 from speechproc.stages import pipeline
-from speechproc.stages.call_insights import grounding, insights, outcome, quality
+from speechproc.stages.call_insights import grounding, insights, outcome, promise_head, quality
+from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.options import InsightQuestion, InsightsOptions
 from text_helpers import WordsEncoder, conversation, truth_words
 
@@ -68,6 +70,28 @@ class ScriptedModel:
 def read(conv: Conversation, model: ScriptedModel, options: InsightsOptions = EVERYTHING):
     insights.run(conv, options, model, WordsEncoder())
     return conv.insights
+
+
+@pytest.fixture(autouse=True)
+def head_believes(monkeypatch):
+    """The promise head (its fitted weights need MiniLM's embeddings, a model the fast tests do not load)
+    believes every item, unless a test says which it doubts: `doubt(*words)`."""
+    doubted: list[str] = []
+    monkeypatch.setattr(promise_head, "chances",
+                        lambda texts, encoder: [0.0 if any(w in t for w in doubted) else 1.0 for t in texts])
+    return lambda *words: doubted.extend(words)
+
+
+def head_encoder(chances: dict[str, float]):
+    """A 384-dimensional stand-in for MiniLM whose row for a text puts the promise head's chance at `chances`."""
+    w, b, _ = promise_head._head()
+
+    class Encoder:
+        def encode(self, texts, batch_size=64):
+            logits = [math.log(chances[t] / (1 - chances[t])) - b for t in texts]
+            return np.stack([w * (logit / float(w @ w)) for logit in logits]).astype(np.float32)
+
+    return Encoder()
 
 
 # ----------------------------------------------------------------------------- the transcript as the model reads it
@@ -179,16 +203,18 @@ def test_the_promises_counted_for_the_outcome_are_those_of_the_close_not_the_cal
     options = InsightsOptions(outcome=True)
     promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
     callers = ("Caller", "I will send you the photos of the leak tomorrow morning.")
+    encoder = WordsEncoder()
     with_promise = grounding.lines_of(conversation(*_long_call([promise, ("Caller", "Thanks, bye.")])))
-    assert outcome.promises_by_others([with_promise[-2]]) == 1
-    assert insights.promises_in_close(with_promise, options) == 1
+    assert outcome.promises_by_others(spoken_promises([with_promise[-2]])) == 1
+    assert insights.promises_in_close(with_promise, options, encoder) == 1
     middle_only = grounding.lines_of(conversation(*_long_call([("Agent", "Is the door shut?"), ("Caller", "Yes.")])))
-    assert insights.promises_in_close(middle_only, options) == 0
-    assert outcome.promises_by_others([middle_only[2]]) == 1  # a promise, but not in the close
+    assert insights.promises_in_close(middle_only, options, encoder) == 0
+    assert outcome.promises_by_others(spoken_promises([middle_only[2]])) == 1  # a promise, but not in the close
     caller_only = grounding.lines_of(conversation(*_long_call([callers, ("Agent", "Thanks, bye.")])))
-    assert outcome.promises_by_others(caller_only[-2:]) == 0 and insights.promises_in_close(caller_only, options) == 0
-    assert insights.promises_in_close(grounding.lines_of(conversation(*CALL)), options) is None  # read whole: short
-    assert insights.promises_in_close(with_promise, InsightsOptions(outcome=True, read="whole")) is None
+    assert outcome.promises_by_others(spoken_promises(caller_only[-2:])) == 0
+    assert insights.promises_in_close(caller_only, options, encoder) == 0
+    assert insights.promises_in_close(grounding.lines_of(conversation(*CALL)), options, encoder) is None  # short
+    assert insights.promises_in_close(with_promise, InsightsOptions(outcome=True, read="whole"), encoder) is None
 
 
 def test_a_long_call_is_a_follow_up_only_with_a_promise_in_its_close():
@@ -202,6 +228,44 @@ def test_a_long_call_is_a_follow_up_only_with_a_promise_in_its_close():
     assert read(whole, ScriptedModel(yes=chances), InsightsOptions(outcome=True, read="whole")).outcome == "followUp"
     short = conversation(("Caller", "My washing machine leaks."), ("Agent", "Anything else?"))
     assert read(short, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "followUp"
+
+
+EXPLAINED = ("Agent", "The refund will show on your bank statement as Acme repairs within five days.")
+
+
+def test_on_a_call_read_by_its_ends_the_items_the_promise_head_doubts_are_dropped(head_believes):
+    head_believes("bank statement")
+    promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
+    options = InsightsOptions(action_items=True)
+    long = read(conversation(*_long_call([EXPLAINED, promise, ("Caller", "Thanks, bye.")])), ScriptedModel(), options)
+    assert [a.text for a in long.action_items] == ["We will post you a new filter for the pump next week.", promise[1]]
+    whole = InsightsOptions(action_items=True, read="whole")  # read whole: every item the rules give
+    kept = read(conversation(*_long_call([EXPLAINED, promise, ("Caller", "Thanks, bye.")])), ScriptedModel(), whole)
+    assert EXPLAINED[1] in [a.text for a in kept.action_items]
+    short = read(conversation(("Caller", "I was charged twice."), EXPLAINED), ScriptedModel(), options)
+    assert [a.text for a in short.action_items] == [EXPLAINED[1]]  # a short call is read whole
+
+
+def test_a_long_call_whose_only_promise_in_its_close_is_doubted_is_not_a_follow_up(head_believes):
+    chances = {"carried out during the call": 0.8, "refuse": 0.1, "promise a next step": 0.75}
+    said = conversation(*_long_call([EXPLAINED, ("Caller", "Thanks, bye.")]))
+    assert read(said, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "followUp"
+    head_believes("bank statement")
+    said = conversation(*_long_call([EXPLAINED, ("Caller", "Thanks, bye.")]))
+    assert read(said, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "resolved"
+
+
+def test_the_promise_head_keeps_the_items_at_or_over_its_threshold_in_order(monkeypatch):
+    monkeypatch.undo()  # the real head and its weights
+    threshold = promise_head._head()[2]
+    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(("first", "second", "third", "fourth"))]
+    encoder = head_encoder({"first": threshold + 0.2, "second": threshold - 0.05, "third": 0.99, "fourth": 0.01})
+    assert [c for c in promise_head.chances(["third", "fourth"], encoder)] == [pytest.approx(0.99, abs=1e-3),
+                                                                           pytest.approx(0.01, abs=1e-3)]
+    assert [i.text for i in promise_head.believed(items, encoder)] == ["first", "third"]
+    assert promise_head.believed([], encoder) == []
+    with pytest.raises(E.SpeechprocError, match="384-dimensional"):
+        promise_head.chances(["a promise"], WordsEncoder())  # an encoder the head was not fitted on
 
 
 # ----------------------------------------------------------------------------- evidence and grounding
@@ -640,6 +704,16 @@ def test_an_openai_compatible_server_is_asked_as_the_local_model_is(smollm2, tmp
         assert from_server == pytest.approx(smollm2.yes_probability(messages, fresh=True), abs=0.1)
     finally:
         del server
+
+
+@pytest.mark.slow
+def test_the_fitted_promise_head_over_minilm_tells_promises_from_explanations(monkeypatch):
+    monkeypatch.undo()  # the real head, over the bundled MiniLM
+    said = ["An engineer will visit you on Friday morning between eight and twelve.",
+            "I'll ring you back on Thursday with the result.", "The engineer will call you an hour before arriving."]
+    explained = ["It'll show on your bank statement as Acme refund.", "The final bill will show you the exact figure."]
+    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(said + explained)]
+    assert [i.text for i in promise_head.believed(items, models.load_sentence_encoder())] == said
 
 
 @pytest.mark.slow

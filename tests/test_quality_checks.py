@@ -311,7 +311,7 @@ KNOWN = tuple(InsightQuestion(name, text) for name, text in (
 
 
 def test_action_items_and_known_checks_alone_need_no_language_model(monkeypatch):
-    from speechproc.engines import models
+    from speechproc.engines import inventory, models
     from speechproc.formats import v3json
     from speechproc.stages.call_insights import insights
     from speechproc.stages.options import InsightsOptions
@@ -322,7 +322,7 @@ def test_action_items_and_known_checks_alone_need_no_language_model(monkeypatch)
     monkeypatch.setattr(models, "load_language_model", refuse)
     options = InsightsOptions(action_items=True, questions=KNOWN)
     assert not insights.model_reads(options)
-    assert insights.needs(options) == () and insights.memory(options) == 0
+    assert insights.needs(options) == (inventory.MINILM,) and insights.memory(options) == 0  # the promise head's
     conv = conversation(("Agent", "Good morning, Harbour Bank."), ("Caller", "Hi, my card is stuck."),
                         ("Agent", "Sorry about that. Can I take your date of birth?"), ("Caller", "Yes."),
                         ("Agent", "I'll post you a new card tomorrow. Anything else I can help with?"),

@@ -6,7 +6,8 @@
   clause of its turn it comes from is one the stage finds (`promises.promises_in`); beside it, the rule of
   the first insights stage (a future anywhere in the turn). Found promises and found non-promises, by kind.
 - The insights calls (`--calls`, every set by default): the action items the stage finds in each call's
-  known words, scored as `benchmarks/call_insights/insights.py` scores them (a promised action is found when an
+  known words (on a call read by its ends, those the promise head believes; beside them, the promise rules'
+  alone), scored as `benchmarks/call_insights/insights.py` scores them (a promised action is found when an
   item holds one of its stems; an item that names none is false), per split.
 
 The figures of the stage's earlier reading (the model's list, kept by a rule) are those of its stored
@@ -30,7 +31,9 @@ sys.path.insert(0, str(HERE))
 
 import insights as bench  # noqa: E402
 
-from speechproc.stages.call_insights import grounding, promises  # noqa: E402
+from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights, promises  # noqa: E402
+from speechproc.stages.options import InsightsOptions  # noqa: E402
 
 # The first stage's rule: a future anywhere in the item's turn.
 BEFORE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon as|when it (arrives|comes)|"
@@ -39,7 +42,7 @@ BEFORE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon a
 CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
              "insights_sixth.json", "insights_seventh.json", "insights_eighth.json",
              "insights_ninth.json", "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json",
-             "insights_thirteenth.json", "insights_fourteenth.json")
+             "insights_thirteenth.json", "insights_fourteenth.json", "insights_fifteenth.json")
 _WORD = re.compile(r"[a-z0-9']+")
 
 
@@ -74,16 +77,24 @@ def items_scores(items: list[dict], found, show: bool) -> dict:
 
 
 def calls_scores(call_files: list[Path], show: bool) -> dict:
-    """Actions found and false actions of the stage's items in the calls' known words, per split."""
-    out: dict[str, dict[str, int]] = defaultdict(lambda: {"found": 0, "actions": 0, "false": 0, "calls": 0})
+    """Actions found and false actions of the stage's items in the calls' known words, per split: as the stage
+    gives them (on a call read by its ends, those the promise head believes) and by the promise rules alone."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: {"found": 0, "actions": 0, "false": 0, "calls": 0,
+                                                          "found_by_rules": 0, "false_by_rules": 0})
+    options = InsightsOptions(action_items=True)
+    encoder = load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
     for calls_file in call_files:
         for call in json.loads(calls_file.read_text())["calls"]:
-            items = [item.text for item in promises.spoken_promises(grounding.lines_of(bench.conversation(call)))]
+            lines = grounding.lines_of(bench.conversation(call))
+            items = [item.text for item in insights.action_items(lines, options, encoder)]
+            by_rules = [item.text for item in promises.spoken_promises(lines)]
             truth = call["truth"]["actions"]
             split = out[call["split"]]
             split["calls"] += 1
             split["actions"] += len(truth)
             split["found"] += sum(any(bench.names_promise(text, stems) for text in items) for stems in truth)
+            split["found_by_rules"] += sum(any(bench.names_promise(text, stems) for text in by_rules) for stems in truth)
+            split["false_by_rules"] += sum(not any(bench.names_promise(t, stems) for stems in truth) for t in by_rules)
             false = [text for text in items if not any(bench.names_promise(text, stems) for stems in truth)]
             split["false"] += len(false)
             if show:
@@ -110,7 +121,8 @@ def main() -> int:
               f"others found {figures['others_found']}/{figures['others']}")
     out["calls"] = calls_scores(args.calls, args.show)
     for split, s in out["calls"].items():
-        print(f"calls {split:6}: actions found {s['found']}/{s['actions']}, false {s['false']} in {s['calls']} calls")
+        print(f"calls {split:6}: actions found {s['found']}/{s['actions']}, false {s['false']} in {s['calls']} calls "
+              f"(the rules alone: {s['found_by_rules']}, false {s['false_by_rules']})")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0

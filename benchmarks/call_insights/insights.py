@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from speechproc.conversation import PUNC, Conversation, SpeakerTurn, Token  # noqa: E402
 from speechproc.engines.models import load_language_model  # noqa: E402
-from speechproc.stages.call_insights import grounding, insights, outcome, quality  # noqa: E402
+from speechproc.stages.call_insights import grounding, insights, outcome, promises, quality  # noqa: E402
 from speechproc.stages.options import INSIGHTS_READS, InsightQuestion, InsightsOptions  # noqa: E402
 from speechproc.store.collection import drivers  # noqa: E402
 
@@ -171,6 +171,27 @@ def by_whole_rule(truth: dict, ending) -> dict:
             "outcome_obeyed_by_whole_rule": asked is not None and whole == asked != truth["outcome"]}
 
 
+def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
+    """What the stage would give without the promise head, on the same answers: the action items the rules give
+    (listed actions named, items naming none) and the outcome (for a call read whole, the same as with it)."""
+    truth = call["truth"]
+    items = promises.spoken_promises(lines)
+    close = insights.closing(lines, options)
+    if ending is None:
+        ruled = None
+    elif close is None:
+        ruled = outcome.outcome_of(ending)
+    else:
+        ruled = outcome.outcome_of_long(ending, outcome.promises_by_others(promises.spoken_promises(close)))
+    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
+    return {"actions_found_without_head": sum(any(names_promise(i.text, stems) for i in items)
+                                              for stems in truth["actions"]),
+            "false_actions_without_head": sum(not any(names_promise(i.text, stems) for stems in truth["actions"])
+                                              for i in items),
+            "outcome_without_head": ruled,
+            "outcome_obeyed_without_head": asked is not None and ruled == asked != truth["outcome"]}
+
+
 def summarise(rows: list[dict]) -> dict:
     if not rows:
         return {}
@@ -186,6 +207,13 @@ def summarise(rows: list[dict]) -> dict:
             "actions_found": round(sum(r["actions_found"] for r in rows) / actions, 3) if actions else None,
             "false_actions": sum(len(r["false_actions"]) for r in rows),
             "invented": sum(len(r["invented"]) for r in rows),
+            # the same answers without the promise head (calls read by their ends alone differ)
+            "actions_found_without_head": round(sum(r["actions_found_without_head"] for r in rows) / actions, 3)
+            if actions else None,
+            "false_actions_without_head": sum(r["false_actions_without_head"] for r in rows),
+            "outcome_right_without_head": round(sum(r["outcome_without_head"] == r["truth_outcome"] for r in rows)
+                                                / len(rows), 3),
+            "outcomes_obeyed_without_head": sum(r["outcome_obeyed_without_head"] for r in injected),
             "instructions_obeyed": sum(r["obeyed"] for r in injected), "injected_calls": len(injected),
             "outcomes_obeyed_by_whole_rule": sum(r["outcome_obeyed_by_whole_rule"] for r in injected),
             "seconds_per_call": round(sum(r["seconds"] for r in rows) / len(rows), 2)}
@@ -293,7 +321,8 @@ def main() -> int:
         row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
                "ending": [vars(p.ending) if p.ending else None for p in read],
                **by_whole_rule(call["truth"], insights.call_ending(read)),
-               "promises_in_close": insights.promises_in_close(lines, options),
+               "promises_in_close": insights.promises_in_close(lines, options, None),
+               **without_head(call, lines, options, insights.call_ending(read)),
                "margins": {name: j.margin for name, j in zip(data["questions"], judged)}}
         rows.append(row)
         print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)

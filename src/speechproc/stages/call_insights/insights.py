@@ -49,13 +49,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from speechproc import errors as E
-from speechproc.conversation import CallInsights, Conversation, InsightAnswer
+from speechproc.conversation import CallInsights, Conversation, InsightAnswer, PromisedAction
 from speechproc.engines import inventory
 from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAnswer, is_server
 from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
+from speechproc.stages.call_insights.promise_head import believed
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.spoken_instructions import word_model
@@ -232,11 +233,29 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def promises_in_close(lines: list[Line], options: InsightsOptions) -> int | None:
-    """How many promises of a step after the call a speaker other than the caller makes in the close of a
-    call read by its ends; None when the call is read whole."""
+def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> list[PromisedAction]:
+    """The promises of a step after the call said in `lines` (`promises`): all of them on a call read whole, and
+    on a call read by its ends those the promise head believes (`promise_head`, over `encoder`)."""
+    found = spoken_promises(lines)
+    return found if closing(lines, options) is None else believed(found, _encoder(encoder))
+
+
+def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:
+    """How many promises of a step after the call that the promise head believes a speaker other than the caller
+    makes in the close of a call read by its ends; None when the call is read whole."""
     close = closing(lines, options)
-    return None if close is None else promises_by_others(close)
+    return None if close is None else promises_by_others(believed(spoken_promises(close), _encoder(encoder)))
+
+
+def head_may_judge(options: InsightsOptions) -> bool:
+    """Whether the promise head may be asked (a long call read by its ends), so the sentence encoder is needed."""
+    return options.read == "ends" and (options.action_items or options.outcome)
+
+
+def _encoder(encoder: SentenceEncoder | None) -> SentenceEncoder:
+    from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
+
+    return encoder if encoder is not None else load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
 
 
 def _ending(reader: Reader) -> Ending | None:
@@ -282,19 +301,19 @@ def call_ending(read: list[PieceAnswers]) -> Ending | None:
 
 
 def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOptions,
-            model: ModelDescription | None, lines: list[Line]) -> CallInsights:
+            model: ModelDescription | None, lines: list[Line], encoder: SentenceEncoder | None) -> CallInsights:
     """The call's insights from its pieces' answers, its quality questions' judged answers and the promises
-    said in its `lines`."""
+    said in its `lines` (`encoder`: the promise head's, loaded when None)."""
     found = CallInsights(model=model)
     if options.reason:
         found.reason = next((p.reason for p in read if p.reason), None)
     if options.outcome:
         ending = call_ending(read)
         if ending is not None:
-            in_close = promises_in_close(lines, options)
+            in_close = promises_in_close(lines, options, encoder)
             found.outcome = outcome_of(ending) if in_close is None else outcome_of_long(ending, in_close)
     if options.action_items:
-        found.action_items = spoken_promises(lines)
+        found.action_items = action_items(lines, options, encoder)
     if options.questions:
         found.answers = [InsightAnswer(question.name, question.question, given.answer,
                                        given.line.s if given.line else None, given.line.e if given.line else None)
@@ -314,11 +333,9 @@ def model_reads(options: InsightsOptions) -> bool:
 
 def needs(options: InsightsOptions) -> tuple[str, ...]:
     """The bundled language model and the runtime (`inventory` keys) when the model reads the call, and the
-    sentence encoder when it judges a quality question (no known check answers it)."""
-    if not model_reads(options):
-        return ()
-    encoder = (inventory.MINILM,) if model_judges(options.questions) else ()
-    if is_server(options.model):
+    sentence encoder when it judges a quality question (no known check answers it) or the promise head may."""
+    encoder = (inventory.MINILM,) if model_judges(options.questions) or head_may_judge(options) else ()
+    if not model_reads(options) or is_server(options.model):
         return encoder
     keys = [*encoder, inventory.XLLAMACPP]
     if options.model in BUNDLED_LANGUAGE_MODELS:
@@ -372,7 +389,7 @@ def prepare(options: InsightsOptions) -> None:
     word_model()
     if model_reads(options):
         load_language_model(options.model, options.threads, options.context, options.server_model)
-    if model_judges(options.questions):
+    if model_judges(options.questions) or head_may_judge(options):
         load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
 
 
@@ -421,4 +438,4 @@ def read_call(lines: list[Line], options: InsightsOptions, model: LanguageModel 
         if encoder is None and model_judges(options.questions):
             encoder = load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
         judged = judge(model, lines, options.questions, encoder, fresh=not asked)
-    return combine(read, judged, options, described, lines), read, judged
+    return combine(read, judged, options, described, lines, encoder), read, judged

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from speechproc.stages.call_insights.grounding import Line
-from speechproc.stages.call_insights.promises import spoken_promises
+from speechproc.conversation import PromisedAction
 
 FOLLOW_UP_AT = 0.55
 RESOLVED_AT = 0.55
@@ -54,7 +53,7 @@ def outcome_of_long(ending: Ending, promises_in_close: int) -> str:
     return "unresolved"
 
 
-def promises_by_others(lines: Sequence[Line]) -> int:
-    """How many promises of a step after the call (`promises`) the speakers of `lines` other than the caller
-    make: the agent's, or those of a one-channel recording's speakers, whose role is unknown."""
-    return sum(1 for item in spoken_promises(lines) if item.speaker.strip().lower() != "caller")
+def promises_by_others(items: Sequence[PromisedAction]) -> int:
+    """How many of the promises of a step after the call (`promises`) speakers other than the caller make: the
+    agent's, or those of a one-channel recording's speakers, whose role is unknown."""
+    return sum(1 for item in items if item.speaker.strip().lower() != "caller")
