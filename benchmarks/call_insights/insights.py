@@ -18,7 +18,7 @@ Scores, per half:
   pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
   DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|fifteenth|all]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|sixteenth|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
@@ -268,7 +268,8 @@ def main() -> int:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b", help="insightsModel: a bundled name, a GGUF file, a URL")
     parser.add_argument("--split", default="dev",
                         choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-                                 "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "all"))
+                                 "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+                                 "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
