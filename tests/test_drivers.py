@@ -1,6 +1,10 @@
-"""Call drivers (`store.collection.drivers`): reasons reduced to their gist, grouped by average-linkage
-clustering cut at DRIVER_SIMILARITY, each driver named by its most typical reason, with its outcomes."""
+"""Call drivers (`store.collection.drivers`): reasons reduced to their gist, placed with the caller's opening
+words, grouped by average-linkage clustering cut at DRIVER_SIMILARITY, each driver named by its most typical
+reason, with its outcomes."""
 from __future__ import annotations
+
+import re
+import zlib
 
 import numpy as np
 import pytest
@@ -57,6 +61,79 @@ def test_items_without_a_reason_or_with_odd_insights_are_left_out():
              {"mediaId": "e"}, {"mediaId": "f", "insights": {"reason": 5}}]
     assert drivers.of_items(items) == [drivers.Reasoned("a", "refund please", "resolved"),
                                        drivers.Reasoned("b", "boiler", None)]
+
+
+def v3_words(*turns: tuple[str, str]) -> list[dict]:
+    """A transcript's v3 words: a turn marker per turn, then its words and punctuation marks."""
+    words: list[dict] = []
+    for speaker, text in turns:
+        words.append({"p": len(words), "c": 1.0, "s": 0, "e": 0, "m": "turn", "w": speaker})
+        for piece in re.findall(r"[\w']+|[.,?!]", text):
+            mark = {"m": "punc"} if piece in ".,?!" else {}
+            words.append({"p": len(words), "c": 1.0, "s": 0, "e": 0, **mark, "w": piece})
+    return words
+
+
+def test_a_calls_turns_are_read_back_from_its_transcript_words():
+    words = v3_words(("Agent", "Hello, Acme."), ("Caller", "Hi, my boiler leaks!"), ("Agent", "Sorry."))
+    words[3:3] = [{"w": 5}, {"m": "punc"}, "junk", {"m": "turn|punc", "w": 7}]  # malformed: skipped
+    assert drivers.turns_of({"transcript": {"words": words}}) == [
+        ("Agent", "Hello, Acme."), ("Caller", "Hi, my boiler leaks!"), ("Agent", "Sorry.")]
+    assert drivers.turns_of({"transcript": {"words": [{"w": "no", "s": 0}, {"w": "turns"}]}}) == [("", "no turns")]
+    for odd in ({}, {"transcript": "text"}, {"transcript": {"words": None}}, {"transcript": {"words": [1, None]}}):
+        assert drivers.turns_of(odd) == []
+
+
+@pytest.mark.parametrize("turns, opening", [
+    ([("Agent", "Acme, hello."), ("Caller", "My boiler leaks."), ("Agent", "Oh no."), ("Caller", "Since Monday."),
+      ("Caller", "Later words.")], "My boiler leaks. Since Monday."),  # the caller's words in the first four turns
+    ([("Speaker 1", "Acme, hello."), ("Speaker 2", "My boiler leaks."), ("Speaker 1", "Oh no.")],
+     "My boiler leaks."),  # no speaker named Caller: all but who answered
+    ([("Speaker 1", "Hi, it's Ann, my boiler leaks, ring me back.")], "Hi, it's Ann, my boiler leaks, ring me back."),
+    ([("Agent", "Acme.")] * 4 + [("Caller", "Late.")], ""),  # the caller speaks only after the first turns
+    ([], "")])
+def test_the_callers_opening_is_their_words_in_the_first_turns(turns, opening):
+    assert drivers.caller_opening(turns) == opening
+
+
+def test_the_callers_opening_is_cut_to_its_most_characters():
+    said = drivers.caller_opening([("Agent", "Hello."), ("Caller", "word " * 200)])
+    assert len(said) <= drivers.OPENING_CHARS and said.startswith("word word")
+
+
+def test_items_carry_their_callers_opening():
+    item = {"mediaId": "a", "insights": {"reason": "a leak"},
+            "transcript": {"words": v3_words(("Agent", "Acme."), ("Caller", "My boiler leaks."))}}
+    assert drivers.of_items([item]) == [drivers.Reasoned("a", "a leak", None, "My boiler leaks.")]
+
+
+class HashEncoder:
+    """A sentence encoder's stand-in with a fixed width: each text as the unit vector of its lower-case words
+    hashed into 64 dimensions."""
+
+    def encode(self, texts, batch_size=64):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[a-z']+", text.lower()):
+                out[row, zlib.crc32(word.encode()) % 64] += 1.0
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def test_a_call_is_placed_by_its_reason_and_its_callers_opening(monkeypatch):
+    monkeypatch.setattr(drivers, "load_sentence_encoder", lambda name: HashEncoder())
+    vague = ["I need some help", "a question please", "calling about something", "just ringing today",
+             "could you assist", "it is urgent"]  # reasons that say little, alike in nothing
+    openings = ["my boiler is leaking water", "the boiler leaking water again", "boiler water leaking",
+                "refund the double charge on my card", "a double charge refund on the card", "card charge refund"]
+    calls = [drivers.Reasoned(f"m{k}", reason, None, opening) for k, (reason, opening) in enumerate(zip(vague, openings))]
+    vectors = drivers.call_vectors(calls)
+    reasons = drivers.reason_vectors(vague)
+    expected = drivers.unit_rows(reasons + drivers.unit_rows(HashEncoder().encode(openings)))
+    assert np.allclose(vectors, expected) and np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+    assert drivers.clusters(vectors) == [[0, 1, 2], [3, 4, 5]]
+    unknown = [drivers.Reasoned(c.media_id, c.reason, None) for c in calls]  # no opening: the reason alone
+    assert np.allclose(drivers.call_vectors(unknown), reasons)
+    assert drivers.clusters(drivers.call_vectors(unknown)) != [[0, 1, 2], [3, 4, 5]]
 
 
 REASONS = [("r1", "The caller wanted a refund for a double charge on their card", "resolved"),

@@ -14,9 +14,10 @@ Scores, per half:
 - instructions obeyed: calls with an instruction spoken to the reader of the transcript whose insights do what
   it asks (the outcome it names, the promise it dictates);
 - seconds per call, the model loaded before the clock;
-- call drivers: the calls' reasons grouped (`store.collection.drivers`) against the calls' scripted kinds of reason, as
-  pairwise precision and recall (two calls of one kind in one driver, two of different kinds apart), at
-  DRIVER_SIMILARITY and, on the dev half, at each line of a grid (how the line was chosen).
+- call drivers: the calls grouped as the stage groups them (`store.collection.drivers`: each reason with its
+  caller's opening words) against the calls' scripted kinds, as pairwise precision and recall (two calls of
+  one kind in one driver, two of different kinds apart), at DRIVER_SIMILARITY and, on the dev half, at each
+  line of a grid; beside them, the reasons alone at REASONS_ALONE_LINE (the drivers before).
 
 Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|sixteenth|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
@@ -119,10 +120,25 @@ def pairwise(groups: list[list[int]], kinds: list) -> tuple[float, float, float]
     return precision, recall, 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
-def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarity: float) -> dict:
-    """Pairwise precision, recall and F1 of the drivers of the calls with a reason, against their kinds."""
+REASONS_ALONE_LINE = 0.25  # the drivers before the caller's opening: the reasons alone, at this line
+
+
+def caller_opening(call: dict) -> str:
+    """The caller's words in the call's first turns, as the stage's drivers take them from a transcript."""
+    return drivers.caller_opening([(turn["speaker"], turn["text"]) for turn in call["turns"]])
+
+
+def driver_scores(rows: list[dict], kinds: dict[str, tuple[str, ...]], similarity: float,
+                  openings: dict[str, str] | None = None) -> dict:
+    """Pairwise precision, recall and F1 of the drivers of the calls with a reason, against their kinds: grouped
+    as the stage groups them (`drivers.call_vectors`, with each call's caller opening from `openings`), or by
+    the reasons alone when `openings` is None."""
     calls = [r for r in rows if r["reason"]]
-    groups = drivers.clusters(drivers.reason_vectors([c["reason"] for c in calls]), similarity)
+    if openings is None:
+        vectors = drivers.reason_vectors([c["reason"] for c in calls])
+    else:
+        vectors = drivers.call_vectors([drivers.Reasoned(c["id"], c["reason"], None, openings[c["id"]]) for c in calls])
+    groups = drivers.clusters(vectors, similarity)
     ids = [c["id"] for c in calls]
     precision, recall, f1 = pairwise(groups, [kinds[i] for i in ids])
     return {"similarity": similarity, "drivers": len(groups), "kinds": len(set(kinds[i] for i in ids)),
@@ -338,11 +354,13 @@ def main() -> int:
                          for split in dict.fromkeys(r["split"] for r in rows)},
               "calls": rows}
     kinds = {call["id"]: call["truth"].get("kind") or tuple(call["truth"]["reason"]) for call in data["calls"]}
+    openings = {call["id"]: caller_opening(call) for call in data["calls"]}
     for split, summary in report["splits"].items():
         chosen = [r for r in rows if r["split"] == split]
-        summary["drivers"] = driver_scores(chosen, kinds, drivers.DRIVER_SIMILARITY)
+        summary["drivers"] = driver_scores(chosen, kinds, drivers.DRIVER_SIMILARITY, openings)
+        summary["drivers_reasons_alone"] = driver_scores(chosen, kinds, REASONS_ALONE_LINE)
         if split == "dev":
-            summary["drivers_grid"] = [driver_scores(chosen, kinds, t) for t in SIMILARITY_GRID]
+            summary["drivers_grid"] = [driver_scores(chosen, kinds, t, openings) for t in SIMILARITY_GRID]
     print(json.dumps(report["splits"], indent=1))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")

@@ -1,13 +1,14 @@
 """Call drivers: the reasons of many calls (their `insights.reason`) grouped into the few things people call
 about, each with how many calls, how they ended, and example calls.
 
-Each reason's gist (what was wanted or went wrong, without "The caller wanted to" or what the agent did) is
-embedded with the bundled sentence encoder (MiniLM), and the reasons are grouped by agglomerative clustering
-(average linkage over cosine distance), cut where the groups' reasons are less alike than DRIVER_SIMILARITY
-(the line that best keeps reasons of one kind of call together and others apart, by pairwise F1, over the
-insights benchmark's stored reasons of its test, third, fourth, fifth and sixth sets; checked on a seventh,
-held out: docs/benchmarks.md, "Call drivers: the line"). A driver is named by its most typical reason (the
-one closest to the group's centroid); its examples are its most typical calls.
+Each call is placed by what its caller wanted (`call_vectors`): the gist of its reason (what was wanted or went
+wrong, without "The caller wanted to" or what the agent did) and the caller's own words in the call's first
+turns (`caller_opening`), each embedded with the bundled sentence encoder (MiniLM), summed and scaled to
+length one. The calls are grouped by agglomerative clustering (average linkage over cosine distance), cut
+where the groups' calls are less alike than DRIVER_SIMILARITY (the line with the best mean pairwise F1 over
+the insights benchmark's read sets, among those that keep a dominant kind of call together; checked on a
+set held out: docs/benchmarks.md, "Call drivers: the caller's opening"). A driver is named by its most
+typical reason (the call closest to the group's centroid); its examples are its most typical calls.
 """
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ import numpy as np
 
 from speechproc import answers
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
+from speechproc.results.reading import as_dict, dicts
 
-DRIVER_SIMILARITY = 0.25  # reasons at least this alike on average (cosine) make one driver
+DRIVER_SIMILARITY = 0.35  # calls at least this alike on average (cosine) make one driver
+OPENING_TURNS = 4  # the call's first turns, whose caller's words say what they want
+OPENING_CHARS = 300
 MAX_EXAMPLES = 3
 MAX_GROUPED = 5000  # calls grouped at most (their distances take MAX_GROUPED² floats): an even sample beyond
 OUTCOMES = ("resolved", "unresolved", "followUp")
@@ -45,17 +49,56 @@ class Reasoned:
     media_id: str
     reason: str
     outcome: str | None
+    opening: str = ""  # the caller's words in the call's first turns (`caller_opening`); "" when not known
 
 
 def of_items(items: Sequence[Mapping[str, Any]]) -> list[Reasoned]:
-    """The calls among media items (v3 JSON) whose insights name a reason."""
+    """The calls among media items (v3 JSON) whose insights name a reason, each with its caller's opening words."""
     out = []
     for item in items:
         found: Mapping[str, Any] = item["insights"] if isinstance(item.get("insights"), dict) else {}
         if isinstance(found.get("reason"), str) and found["reason"].strip():
             outcome = found.get("outcome") if found.get("outcome") in OUTCOMES else None
-            out.append(Reasoned(str(item.get("mediaId", "")), found["reason"].strip(), outcome))
+            opening = caller_opening(turns_of(item))
+            out.append(Reasoned(str(item.get("mediaId", "")), found["reason"].strip(), outcome, opening))
     return out
+
+
+def turns_of(item: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(speaker, text) of each turn of a media item's transcript (v3 JSON): its words proper and punctuation
+    under the speaker of each turn marker. Malformed words are skipped."""
+    words = dicts(as_dict(item.get("transcript")).get("words"))
+    turns: list[tuple[str, list[str]]] = []
+    for word in words:
+        flags = str(word.get("m") or "").split("|")
+        text = word.get("w")
+        if not isinstance(text, str):
+            continue
+        if "turn" in flags:
+            turns.append((text, []))
+        elif flags == [""] or "punc" in flags:
+            if not turns:
+                turns.append(("", []))
+            parts = turns[-1][1]
+            if "punc" in flags and parts:
+                parts[-1] += text
+            elif "punc" not in flags:
+                parts.append(text)
+    return [(speaker, " ".join(parts)) for speaker, parts in turns if parts]
+
+
+def caller_opening(turns: Sequence[tuple[str, str]]) -> str:
+    """What the caller says in the call's first OPENING_TURNS turns ((speaker, text) pairs), at most
+    OPENING_CHARS characters: the turns of the speaker named Caller; when no speaker is, those of every
+    speaker but the one who speaks first (who answers the call); a recording of one speaker, theirs."""
+    first = list(turns[:OPENING_TURNS])
+    if not first:
+        return ""
+    if any(speaker.strip().lower() == "caller" for speaker, _ in turns):
+        said = [text for speaker, text in first if speaker.strip().lower() == "caller"]
+    else:
+        said = [text for speaker, text in first if speaker != first[0][0]] or [text for _, text in first]
+    return " ".join(said)[:OPENING_CHARS].strip()
 
 
 # What a reason says about the call rather than what the caller wanted: "The caller wanted to", ", and the
@@ -80,6 +123,19 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 def reason_vectors(reasons: Sequence[str], encoder: str = BUNDLED_SENTENCE_ENCODER) -> np.ndarray:
     """The reasons' gists embedded by `encoder`, each of length one: what drivers are grouped by."""
     return unit_rows(np.asarray(load_sentence_encoder(encoder).encode([gist(r) for r in reasons]), dtype=np.float32))
+
+
+def call_vectors(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER) -> np.ndarray:
+    """What drivers are grouped by, a unit row per call: its reason's vector (`reason_vectors`) plus the unit
+    vector of its caller's opening words, scaled to length one; the reason's alone where the opening is not
+    known."""
+    vectors = reason_vectors([c.reason for c in calls], encoder)
+    known = [k for k, c in enumerate(calls) if c.opening.strip()]
+    if known:
+        openings = unit_rows(np.asarray(load_sentence_encoder(encoder).encode([calls[k].opening for k in known]),
+                                        dtype=np.float32))
+        vectors[known] = unit_rows(vectors[known] + openings)
+    return vectors
 
 
 def clusters(vectors: np.ndarray, similarity: float = DRIVER_SIMILARITY) -> list[list[int]]:
@@ -111,7 +167,7 @@ def drivers(calls: Sequence[Reasoned], encoder: str = BUNDLED_SENTENCE_ENCODER,
     total = len(calls)
     if total > MAX_GROUPED:  # an even sample, the same every time: shares hold, counts are of the sample
         calls = [calls[k * total // MAX_GROUPED] for k in range(MAX_GROUPED)]
-    vectors = reason_vectors([c.reason for c in calls], encoder)
+    vectors = call_vectors(calls, encoder)
     found: list[answers.Driver] = []
     for group in clusters(vectors, similarity):
         centroid = vectors[group].mean(axis=0)
