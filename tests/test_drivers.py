@@ -4,13 +4,12 @@ reason, with its outcomes."""
 from __future__ import annotations
 
 import re
-import zlib
 
 import numpy as np
 import pytest
 
 from speechproc.store.collection import drivers
-from text_helpers import WordsEncoder
+from text_helpers import HashEncoder, WordsEncoder
 
 
 def unit_groups(within: float, across: float) -> np.ndarray:
@@ -105,18 +104,6 @@ def test_items_carry_their_callers_opening():
     item = {"mediaId": "a", "insights": {"reason": "a leak"},
             "transcript": {"words": v3_words(("Agent", "Acme."), ("Caller", "My boiler leaks."))}}
     assert drivers.of_items([item]) == [drivers.Reasoned("a", "a leak", None, "My boiler leaks.")]
-
-
-class HashEncoder:
-    """A sentence encoder's stand-in with a fixed width: each text as the unit vector of its lower-case words
-    hashed into 64 dimensions."""
-
-    def encode(self, texts, batch_size=64):
-        out = np.zeros((len(texts), 64), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"[a-z']+", text.lower()):
-                out[row, zlib.crc32(word.encode()) % 64] += 1.0
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
 
 
 def test_a_call_is_placed_by_its_reason_and_its_callers_opening(monkeypatch):

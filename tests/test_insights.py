@@ -27,7 +27,8 @@ from speechproc.stages import pipeline
 from speechproc.stages.call_insights import grounding, insights, outcome, promise_head, quality
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.options import InsightQuestion, InsightsOptions
-from text_helpers import WordsEncoder, conversation, truth_words
+from speechproc.store.collection import drivers
+from text_helpers import HashEncoder, WordsEncoder, conversation, truth_words
 
 CALL = (("Agent", "Thank you for calling Acme, this is John. How can I help?"),
         ("Caller", "Hi, I was charged twice, sixty two dollars, and I want a refund."),
@@ -476,7 +477,7 @@ def scripted_run(tmp_path_factory) -> dict:
     work = tmp_path_factory.mktemp("insights-run")
     (work / "config.json").write_text(json.dumps(CONFIG))
     model = scripted_call_model()
-    real = jobs.analyse
+    real, real_vectors = jobs.analyse, drivers.call_vectors
 
     def analyse(path, options, conv, on_stage, on_seconds=None, words=None):
         return real(path, options, conv, on_stage, on_seconds, truth_words(truth_for("payment.flac")))
@@ -493,8 +494,12 @@ def scripted_run(tmp_path_factory) -> dict:
         export_code, exported = invoke("export", "--format", "csv")
         query_code, selected = invoke("query", 'SELECT mediaId FROM media WHERE insights.outcome = "resolved"')
         none_code, none = invoke("query", 'SELECT mediaId FROM media WHERE insights.answer.apology = "yes"')
+        grouped: list = []  # the calls the drivers grouped, as the store read them
+        patch.setattr(drivers, "load_sentence_encoder", lambda *args, **kwargs: HashEncoder())
+        patch.setattr(drivers, "call_vectors", lambda calls, *args: grouped.extend(calls) or real_vectors(calls, *args))
+        drivers_found = invoke("insights", "drivers")
     return {"model": model, "item": item, "out": work / "out", "export": (export_code, exported),
-            "query": (query_code, selected), "none": (none_code, none)}
+            "query": (query_code, selected), "none": (none_code, none), "drivers": drivers_found, "grouped": grouped}
 
 
 def test_the_model_reads_the_redacted_transcript(scripted_run):
@@ -540,6 +545,17 @@ def test_export_and_queries_select_calls_by_their_insights(scripted_run):
     assert code == 0 and [r["mediaId"] for r in selected["rows"]] == [scripted_run["item"]["mediaId"]]
     code, none = scripted_run["none"]
     assert code == 0 and none["rows"] == [] and none["totalResults"] == 0
+
+
+def test_call_drivers_group_the_catalogs_calls_by_reason_and_the_callers_first_words(scripted_run):
+    code, found = scripted_run["drivers"]
+    item = scripted_run["item"]
+    assert code == 0 and found["calls"] == 1 and found["withoutReason"] == 0
+    assert found["drivers"][0]["driver"] == item["insights"]["reason"] == "pay my bill by credit card"
+    assert found["drivers"][0]["examples"] == [{"mediaId": item["mediaId"], "reason": "pay my bill by credit card"}]
+    [call] = scripted_run["grouped"]  # placed by what the caller said first too, as redacted
+    assert call.opening.startswith("Hi. I would like to") and "[card]" in call.opening
+    assert not re.search(r"\d|four|five|three|nine", call.opening)
 
 
 def test_a_call_whose_insights_fail_keeps_everything_else_and_no_earlier_insights_file(tmp_path, home, monkeypatch):

@@ -32,9 +32,9 @@ def insights_drivers(statement: str | None) -> None:
 
     Calls are grouped by what their callers wanted: each call's reason with
     the caller's own words in its first turns, by meaning (the bundled MiniLM
-    sentence encoder). Each driver is named by its most typical reason and has its number of
-    calls, its share, how its calls ended (shares resolved, unresolved,
-    followUp) and up to three example calls. Prints {calls, withoutReason,
+    sentence encoder). Each driver is named by its most typical reason and
+    has its number of calls, its share, how its calls ended (shares resolved,
+    unresolved, followUp) and up to three example calls. Prints {calls, withoutReason,
     drivers: [{driver, calls, share, outcomes, examples: [{mediaId, reason}]}]}.
 
     \b
