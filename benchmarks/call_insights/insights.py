@@ -335,11 +335,12 @@ def main() -> int:
         began = time.monotonic()
         lines = grounding.lines_of(conv)
         found, read, judged = insights.read_call(lines, options, model)
+        ending = insights.call_ending(read)
         row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
                "ending": [vars(p.ending) if p.ending else None for p in read],
-               **by_whole_rule(call["truth"], insights.call_ending(read)),
+               **by_whole_rule(call["truth"], ending),
                "promises_in_close": insights.promises_in_close(lines, options, None),
-               **without_head(call, lines, options, insights.call_ending(read)),
+               **without_head(call, lines, options, ending),
                "margins": {name: j.margin for name, j in zip(data["questions"], judged)}}
         rows.append(row)
         print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)

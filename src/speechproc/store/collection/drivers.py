@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
 from speechproc import answers
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder
-from speechproc.results.reading import as_dict, dicts
+from speechproc.results import MediaItem, reading
+from speechproc.results.reading import as_dict, dicts, text_of
 
 DRIVER_SIMILARITY = 0.35  # calls at least this alike on average (cosine) make one driver
 OPENING_TURNS = 4  # the call's first turns, whose caller's words say what they want
@@ -65,26 +66,13 @@ def of_items(items: Sequence[Mapping[str, Any]]) -> list[Reasoned]:
 
 
 def turns_of(item: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(speaker, text) of each turn of a media item's transcript (v3 JSON): its words proper and punctuation
-    under the speaker of each turn marker. Malformed words are skipped."""
-    words = dicts(as_dict(item.get("transcript")).get("words"))
-    turns: list[tuple[str, list[str]]] = []
-    for word in words:
-        flags = str(word.get("m") or "").split("|")
-        text = word.get("w")
-        if not isinstance(text, str):
-            continue
-        if "turn" in flags:
-            turns.append((text, []))
-        elif flags == [""] or "punc" in flags:
-            if not turns:
-                turns.append(("", []))
-            parts = turns[-1][1]
-            if "punc" in flags and parts:
-                parts[-1] += text
-            elif "punc" not in flags:
-                parts.append(text)
-    return [(speaker, " ".join(parts)) for speaker, parts in turns if parts]
+    """(speaker, text) of each turn of a media item's transcript (v3 JSON) that holds a word (`reading.turns`,
+    `reading.text_of`). Tokens without a text, or with flags that are not text, are left out; their times are
+    not read here."""
+    tokens = [{**word, "s": 0, "e": 0} for word in dicts(as_dict(item.get("transcript")).get("words"))
+              if isinstance(word.get("w"), str) and isinstance(word.get("m") or "", str)]
+    found = reading.turns(cast(MediaItem, {"transcript": {"words": tokens}}))
+    return [(turn["speaker"], text_of(turn["words"])) for turn in found if any(not w.get("m") for w in turn["words"])]
 
 
 def caller_opening(turns: Sequence[tuple[str, str]]) -> str:
