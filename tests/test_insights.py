@@ -256,6 +256,32 @@ def test_a_long_call_whose_only_promise_in_its_close_is_doubted_is_not_a_follow_
     assert read(said, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "resolved"
 
 
+ROUTINES = ("It'll go into your nominated account, normally within three working days.",
+            "You'll get an email confirming the dates, that's automatic.",
+            "They'll usually send a final bill for any days up to Tuesday.")
+
+
+def test_an_item_that_explains_a_routine_is_dropped_before_the_head_unless_someone_promises_it(monkeypatch):
+    monkeypatch.undo()  # the real head and its weights
+    promised = "It usually takes two to three weeks, and we'll text you when it's arrived."
+    texts = [*ROUTINES, promised, "The engineer will ring you on Friday morning."]
+    assert [promise_head.explains_routine(t) for t in texts] == [True, True, True, False, False]
+    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(texts)]
+    encoder = head_encoder({text: 0.99 for text in texts})  # the head would keep every one
+    assert [i.text for i in promise_head.believed(items, encoder)] == texts[3:]
+
+
+def test_on_a_call_read_by_its_ends_a_routine_explained_is_no_action_item():
+    routine = ("Agent", ROUTINES[0])
+    promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
+    said = conversation(*_long_call([routine, promise, ("Caller", "Thanks, bye.")]))
+    items = [a.text for a in read(said, ScriptedModel(), InsightsOptions(action_items=True)).action_items]
+    assert ROUTINES[0] not in items and promise[1] in items
+    short = read(conversation(("Caller", "Where is my refund?"), routine), ScriptedModel(),
+                 InsightsOptions(action_items=True))
+    assert [a.text for a in short.action_items] == [ROUTINES[0]]  # a short call is read whole: every item
+
+
 def test_the_promise_head_keeps_the_items_at_or_over_its_threshold_in_order(monkeypatch):
     monkeypatch.undo()  # the real head and its weights
     threshold = promise_head._head()[2]

@@ -113,6 +113,10 @@ NOT_PROMISES = [
     ("Agent", "is he eating his food and going to the toilet normally and full of beans"),
     ("Agent", "A faster package on a line with a fault isn't going to help you."),
     ("Caller", "No, I'll keep Tuesday, I'm not working, I don't really need one."),
+    # a detail asked for now, in a transcript without its question mark
+    ("Agent", "sir i will help you with the date change may i have the pnr number please"),
+    ("Agent", "oh dear okay i'm sorry to hear that we'll get it sorted for you can i take your full name please"),
+    ("Agent", "Before I pull anything up, can you give me the email address the account is registered under?"),
 ]
 
 

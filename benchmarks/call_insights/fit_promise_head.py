@@ -7,7 +7,8 @@ statement as ...", "the final bill will show the exact figure") as promises. The
 regression over the bundled MiniLM embedding of an item's words; an item it gives less than the threshold
 is dropped there.
 
-Fitted on every item the rules give on the insights benchmark's read sets (CALL_SETS: the dev and test halves
+Fitted on every item the rules give that explains no routine (`promise_head.explains_routine`: those are
+dropped before the head weighs them) on the insights benchmark's read sets (CALL_SETS: the dev and test halves
 and the third to fourteenth sets); an item is a promise when it names one of its call's listed actions (the
 benchmark's `names_promise`). Never on a set kept unread. The regularisation and the threshold are chosen by
 leave-one-set-out cross-validation on the long calls: the fewest items that name no action, with at most
@@ -33,7 +34,7 @@ sys.path.insert(0, str(HERE))
 import insights as bench  # noqa: E402
 
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder  # noqa: E402
-from speechproc.stages.call_insights import grounding, promises  # noqa: E402
+from speechproc.stages.call_insights import grounding, promise_head, promises  # noqa: E402
 from speechproc.stages.call_insights.insights import ENDS_CHARS  # noqa: E402
 
 OUT = ROOT / "src" / "speechproc" / "data" / "promise_minilm.npz"
@@ -57,6 +58,8 @@ def items_of(call_sets: tuple[str, ...]) -> tuple[list[dict], dict[tuple[str, st
             if long:
                 long_actions[(name, call["id"])] = len(call["truth"]["actions"])
             for item in promises.spoken_promises(grounding.lines_of(bench.conversation(call))):
+                if promise_head.explains_routine(item.text):  # dropped before the head weighs it
+                    continue
                 names = [k for k, stems in enumerate(call["truth"]["actions"]) if bench.names_promise(item.text, stems)]
                 items.append({"set": name, "call": call["id"], "text": item.text, "long": long, "names": names})
     return items, long_actions

@@ -14,14 +14,14 @@ step taken "now". It promises a step after the call when:
   the agent's request);
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no
 way we can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step
-taken while the caller waits, a thing already done or its consequence ("I've switched it off, so nothing will
-be charged"), what someone will need or be able to do ("I'll need to verify you"), how things will be or look
-("that'll be everything", "it'll show as pending"), a future denied ("the bank will never ask for your PIN",
-"restarting isn't going to help"), how things work or recur ("that will tell us more", "you'll find it in
-the app", "a text every three months"), a step narrated as it is taken ("I'll walk you through it", "I'll
-explain both", "for a second", "right away"), small talk ("at least you'll have the mountains", "where's he
-going to university": "going to" a place or "was going to" is no future), or (for anyone but the agent) a
-threat to leave, complain or review.
+taken while the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or
+its consequence ("I've switched it off, so nothing will be charged"), what someone will need or be able to do
+("I'll need to verify you"), how things will be or look ("that'll be everything", "it'll show as pending"), a
+future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work or
+recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
+it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away"), small talk ("at
+least you'll have the mountains", "where's he going to university": "going to" a place or "was going to" is no
+future), or (for anyone but the agent) a threat to leave, complain or review.
 
 A recogniser's "ill" is "I'll", unless it follows "was", "very", "feel" and the like.
 
@@ -104,6 +104,8 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r"|for a (second|sec|moment|minute)|walk you through|as we go|explain|take down|read (that|it|them)"
                           r" back|note (all )?(of )?that|as (it|they) (is|are)|where it is|as is|stop keeping you|help you with"
                           r" (that|this)|on this call|right away"
+                          # asking for a detail now ("may I have the PNR number please")
+                          r"|may i (have|know|take|get)|c(an|ould) i (take|have|get)|c(an|ould) you (give|tell) me (your|the)"
                           r")\b", re.IGNORECASE)
 # A plan against the company, or giving up: nothing the company or the caller will do for the request.
 _THREAT = re.compile(r"\b(elsewhere|somewhere else|another (pharmacy|provider|bank|company|supplier|airline|gym"
