@@ -351,12 +351,23 @@ def test_a_yes_stands_on_the_best_judged_turn_and_no_probability_at_all_is_uncle
     assert [(a.answer, a.s) for a in silent.answers] == [("no", None), ("unclear", None)]
 
 
-def test_a_reason_naming_what_the_call_does_not_is_asked_again_then_dropped():
+def test_a_reason_naming_what_the_call_does_not_is_asked_again_then_kept_only_up_to_that_name():
     model = ScriptedModel({"Why did the caller call": {"reason": "refund for Smith", "turn": 2}})
     found = read(conversation(*CALL), model, InsightsOptions(reason=True))
-    assert found.reason is None
+    assert found.reason is None  # "refund" alone is too little to stand for a reason
     asked = [messages for messages, _ in model.prompts]
     assert len(asked) == 2 and "these do not: Smith" in asked[1][-1]["content"]
+    model = ScriptedModel({"Why did the caller call": {"reason": "charged twice and wants a refund from Smith", "turn": 2}})
+    assert read(conversation(*CALL), model, InsightsOptions(reason=True)).reason == "charged twice and wants a refund"
+
+
+def test_a_reason_whose_turn_holds_no_words_read_rests_on_the_turn_that_shares_its_words():
+    said = {"reason": "charged twice, sixty two dollars, wants a refund", "turn": 3}  # turn 3: the instruction
+    found = read(conversation(*CALL), ScriptedModel({"Why did the caller call": said}), InsightsOptions(reason=True))
+    assert found.reason == said["reason"]
+    unsaid = {"reason": "The caller is unhappy with the service", "turn": 3}  # no turn shares its words
+    found = read(conversation(*CALL), ScriptedModel({"Why did the caller call": unsaid}), InsightsOptions(reason=True))
+    assert found.reason is None
 
     answers = iter([{"reason": "refund for Smith", "turn": 2}, {"reason": "charged twice, sixty two dollars", "turn": 2}])
     model = ScriptedModel({"Why did the caller call": lambda messages: next(answers)})

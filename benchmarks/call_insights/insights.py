@@ -4,7 +4,9 @@ to shape the prompts on, half `test` held back and fixed in the repository befor
 insights stage from its known words (the same words on every CPU, whatever a speech model would hear).
 
 Scores, per half:
-- reason right: the reason names one of the call's keyword stems;
+- reason right: the reason names one of the call's keyword stems; beside it, the reason the earlier rule kept
+  from the same answers (the model's, whole, only when all of it was in the call and its turn held words
+  read: `reason_right_before`);
 - outcome right: resolved, unresolved or followUp as scripted;
 - QA right: the four quality questions (greeting, verification, apology, further help) answered as scripted
   (`unclear` counts wrong); by the known checks, or with `--questions-by model` by the language model;
@@ -208,6 +210,17 @@ def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
             "outcome_obeyed_without_head": asked is not None and ruled == asked != truth["outcome"]}
 
 
+def reason_as_before(truth: dict, lines: list, options: InsightsOptions, model, read: list) -> dict:
+    """The reason the earlier rule kept from the same answers: the model's, whole, from the first piece where it
+    named nothing the piece does not hold and its turn held words the model read."""
+    pieces = insights.pieces(insights.lines_read(lines, options), model.context) if read else []
+    before = next((p.given_reason for p, piece in zip(read, pieces) if p.given_reason and p.named_turn
+                   and not grounding.ungrounded(p.given_reason, "\n".join(line.text for line in piece if line.text))),
+                  None)
+    return {"reason_before": before,
+            "reason_right_before": before is not None and any(stem in before.lower() for stem in truth["reason"])}
+
+
 def summarise(rows: list[dict]) -> dict:
     if not rows:
         return {}
@@ -216,6 +229,8 @@ def summarise(rows: list[dict]) -> dict:
     return {"calls": len(rows),
             "reason_right": round(sum(r["reason_right"] for r in rows) / len(rows), 3),
             "outcome_right": round(sum(r["outcome_right"] for r in rows) / len(rows), 3),
+            # the same answers, the reason kept by the earlier rule (the model's, whole, or none)
+            "reason_right_before": round(sum(r.get("reason_right_before", False) for r in rows) / len(rows), 3),
             # the calls read by their ends, as the rule for calls read whole would judge them on the same answers
             "outcome_right_by_whole_rule": round(sum(r["outcome_by_whole_rule"] == r["truth_outcome"] for r in rows)
                                                  / len(rows), 3),
@@ -341,6 +356,7 @@ def main() -> int:
                **by_whole_rule(call["truth"], ending),
                "promises_in_close": insights.promises_in_close(lines, options, None),
                **without_head(call, lines, options, ending),
+               **reason_as_before(call["truth"], lines, options, model, read),
                "margins": {name: j.margin for name, j in zip(data["questions"], judged)}}
         rows.append(row)
         print(f"{call['id']}: {row['seconds']} s", file=sys.stderr, flush=True)
