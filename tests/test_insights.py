@@ -78,21 +78,15 @@ def head_believes(monkeypatch):
     """The promise head (its fitted weights need MiniLM's embeddings, a model the fast tests do not load)
     believes every item, unless a test says which it doubts: `doubt(*words)`."""
     doubted: list[str] = []
-    monkeypatch.setattr(promise_head, "chances",
-                        lambda texts, encoder: [0.0 if any(w in t for w in doubted) else 1.0 for t in texts])
+    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder:
+                        [0.0 if any(w in i.text for w in doubted) else 1.0 for i in items])
     return lambda *words: doubted.extend(words)
 
 
-def head_encoder(chances: dict[str, float]):
-    """A 384-dimensional stand-in for MiniLM whose row for a text puts the promise head's chance at `chances`."""
-    w, b, _ = promise_head._head()
-
-    class Encoder:
-        def encode(self, texts, batch_size=64):
-            logits = [math.log(chances[t] / (1 - chances[t])) - b for t in texts]
-            return np.stack([w * (logit / float(w @ w)) for logit in logits]).astype(np.float32)
-
-    return Encoder()
+def said_in_turns(*texts: str, speaker: str = "Agent") -> tuple[list[PromisedAction], list[grounding.Line]]:
+    """Each text as an item said as the whole of a turn of its own, and those turns."""
+    lines = [grounding.Line(k + 1, speaker, 1000 * k, 1000 * k + 900, text, False) for k, text in enumerate(texts)]
+    return [PromisedAction(line.text, line.speaker, line.s, line.e) for line in lines], lines
 
 
 # ----------------------------------------------------------------------------- the transcript as the model reads it
@@ -262,13 +256,12 @@ ROUTINES = ("It'll go into your nominated account, normally within three working
 
 
 def test_an_item_that_explains_a_routine_is_dropped_before_the_head_unless_someone_promises_it(monkeypatch):
-    monkeypatch.undo()  # the real head and its weights
     promised = "It usually takes two to three weeks, and we'll text you when it's arrived."
     texts = [*ROUTINES, promised, "The engineer will ring you on Friday morning."]
     assert [promise_head.explains_routine(t) for t in texts] == [True, True, True, False, False]
-    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(texts)]
-    encoder = head_encoder({text: 0.99 for text in texts})  # the head would keep every one
-    assert [i.text for i in promise_head.believed(items, encoder)] == texts[3:]
+    items, lines = said_in_turns(*texts)
+    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.99] * len(items))  # keeps all
+    assert [i.text for i in promise_head.believed(items, lines, WordsEncoder())] == texts[3:]
 
 
 def test_on_a_call_read_by_its_ends_a_routine_explained_is_no_action_item():
@@ -282,17 +275,40 @@ def test_on_a_call_read_by_its_ends_a_routine_explained_is_no_action_item():
     assert [a.text for a in short.action_items] == [ROUTINES[0]]  # a short call is read whole: every item
 
 
-def test_the_promise_head_keeps_the_items_at_or_over_its_threshold_in_order(monkeypatch):
+class TwoWords:
+    """A two-dimensional sentence encoder: how often a text says "will" and how often "statement"."""
+
+    def encode(self, texts, batch_size=64):
+        return np.array([[t.lower().count("will"), t.lower().count("statement")] for t in texts], dtype=np.float32)
+
+
+def test_the_promise_head_weighs_the_items_words_its_whole_turn_and_where_the_turn_lies(monkeypatch):
+    monkeypatch.undo()  # the real `chances`, over a small head
+    # item: +2 per "will", -3 per "statement"; whole turn: +1 per "will"; place: far in, caller, first, last
+    w = np.array([2.0, -3.0, 1.0, 0.0, 0.5, 0.0, -1.0, 0.25], dtype=np.float32)
+    monkeypatch.setattr(promise_head, "_head", lambda: (w, -1.0, 0.5))
+    lines = [grounding.Line(k + 1, "Agent", 1000 * k, 1000 * k + 900, f"turn {k}", False) for k in range(10)]
+    lines[0] = grounding.Line(1, "Agent", 0, 900, "I will call you. It will show on your statement.", False)
+    lines[9] = grounding.Line(10, "Agent", 9000, 9900, "We will write to you.", False)
+    items = [PromisedAction("I will call you.", "Agent", 0, 900),
+             PromisedAction("It will show on your statement.", "Agent", 0, 900),
+             PromisedAction("We will write to you.", "Agent", 9000, 9900)]
+    rows = promise_head.features(items, lines, TwoWords())
+    assert rows.ravel().tolist() == pytest.approx([1, 0, 2, 1, 0.0, 0, 1, 0, 1, 1, 2, 1, 0.0, 0, 1, 0,
+                                                   1, 0, 1, 0, 0.9, 0, 0, 1])
+    logits = [2 + 2 - 1 - 1, 2 - 3 + 2 - 1 - 1, 2 + 1 + 0.45 + 0.25 - 1]
+    assert promise_head.chances(items, lines, TwoWords()) == pytest.approx([1 / (1 + math.exp(-v)) for v in logits])
+    assert promise_head.believed(items, lines, TwoWords()) == [items[0], items[2]]  # in order, at or over 0.5
+    assert promise_head.believed([], lines, TwoWords()) == []
+    caller = [grounding.Line(1, "Caller", 0, 900, "I will send it.", False)]
+    assert promise_head.features([PromisedAction("I will send it.", "Caller", 0, 900)], caller, TwoWords())[0, 5] == 1.0
+
+
+def test_the_fitted_promise_head_refuses_an_encoder_it_was_not_fitted_on(monkeypatch):
     monkeypatch.undo()  # the real head and its weights
-    threshold = promise_head._head()[2]
-    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(("first", "second", "third", "fourth"))]
-    encoder = head_encoder({"first": threshold + 0.2, "second": threshold - 0.05, "third": 0.99, "fourth": 0.01})
-    assert [c for c in promise_head.chances(["third", "fourth"], encoder)] == [pytest.approx(0.99, abs=1e-3),
-                                                                           pytest.approx(0.01, abs=1e-3)]
-    assert [i.text for i in promise_head.believed(items, encoder)] == ["first", "third"]
-    assert promise_head.believed([], encoder) == []
+    items, lines = said_in_turns("We will ring you on Friday.")
     with pytest.raises(E.SpeechprocError, match="384-dimensional"):
-        promise_head.chances(["a promise"], WordsEncoder())  # an encoder the head was not fitted on
+        promise_head.chances(items, lines, WordsEncoder())
 
 
 # ----------------------------------------------------------------------------- evidence and grounding
@@ -764,9 +780,11 @@ def test_the_fitted_promise_head_over_minilm_tells_promises_from_explanations(mo
     monkeypatch.undo()  # the real head, over the bundled MiniLM
     said = ["An engineer will visit you on Friday morning between eight and twelve.",
             "I'll ring you back on Thursday with the result.", "The engineer will call you an hour before arriving."]
-    explained = ["It'll show on your bank statement as Acme refund.", "The final bill will show you the exact figure."]
-    items = [PromisedAction(text, "Agent", k, k + 1) for k, text in enumerate(said + explained)]
-    assert [i.text for i in promise_head.believed(items, models.load_sentence_encoder())] == said
+    explained = ["It'll show on your bank statement as Acme refund.", "Your new card will have the same number as the old one."]
+    fillers = [f"Okay, let me have a look at that for you, one moment ({k})." for k in range(40)]
+    _, lines = said_in_turns(*fillers[:10], *said, *explained, *fillers[15:])  # in the middle of a long call
+    items = [PromisedAction(line.text, line.speaker, line.s, line.e) for line in lines[10:15]]
+    assert [i.text for i in promise_head.believed(items, lines, models.load_sentence_encoder())] == said
 
 
 @pytest.mark.slow

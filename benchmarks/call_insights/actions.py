@@ -43,7 +43,7 @@ CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_sixth.json", "insights_seventh.json", "insights_eighth.json",
              "insights_ninth.json", "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json",
              "insights_thirteenth.json", "insights_fourteenth.json", "insights_fifteenth.json",
-             "insights_sixteenth.json", "insights_seventeenth.json")
+             "insights_sixteenth.json", "insights_seventeenth.json", "insights_eighteenth.json")
 _WORD = re.compile(r"[a-z0-9']+")
 
 

@@ -239,14 +239,14 @@ def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceE
     """The promises of a step after the call said in `lines` (`promises`): all of them on a call read whole, and
     on a call read by its ends those the promise head believes (`promise_head`, over `encoder`)."""
     found = spoken_promises(lines)
-    return found if closing(lines, options) is None else believed(found, _encoder(encoder))
+    return found if closing(lines, options) is None else believed(found, lines, _encoder(encoder))
 
 
 def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:
     """How many promises of a step after the call that the promise head believes a speaker other than the caller
     makes in the close of a call read by its ends; None when the call is read whole."""
     close = closing(lines, options)
-    return None if close is None else promises_by_others(believed(spoken_promises(close), _encoder(encoder)))
+    return None if close is None else promises_by_others(believed(spoken_promises(close), lines, _encoder(encoder)))
 
 
 def head_may_judge(options: InsightsOptions) -> bool:

@@ -2,10 +2,12 @@
 
 A long call explains much of what will happen ("it'll show on your statement as ...", "the final bill will
 show the exact figure"), and the promise rules (`promises`) list such explanations about as often as real
-promises. The head, a logistic regression over the bundled MiniLM embedding of an item's words, gives each
-item a chance of being a promise; an item under its threshold is dropped. It was fitted, and its threshold
-chosen, by `benchmarks/call_insights/fit_promise_head.py` on the insights benchmark's read sets, never on a set
-held out to report on (docs/benchmarks.md, "Long calls: action items").
+promises. The head, a logistic regression, gives each item a chance of being a promise from the bundled MiniLM
+embeddings of the item's words and of its whole turn, and from where the turn lies in the call (how far in,
+whether the caller said it, whether it is among the first or the last turns: `features`); an item under its
+threshold is dropped. It was fitted, and its threshold chosen, by `benchmarks/call_insights/fit_promise_head.py`
+on the insights benchmark's read sets, never on a set held out to report on (docs/benchmarks.md, "Long calls:
+action items").
 
 Before the head, an item that says what usually or automatically happens and promises nothing in the first
 person ("it'll go into your account, normally within three days", "you'll get an email, that's automatic")
@@ -29,6 +31,7 @@ from speechproc import errors as E
 from speechproc.conversation import PromisedAction
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER
 from speechproc.engines.sentence_encoder import SentenceEncoder
+from speechproc.stages.call_insights.grounding import Line
 
 # What usually or automatically happens, and the first-person future that makes such a clause a promise still
 # ("it usually takes two weeks, and we'll text you when it's in").
@@ -39,22 +42,57 @@ _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|
 HEAD = Path(__file__).resolve().parents[2] / "data" / "promise_minilm.npz"
 
 
+# Where a turn lies: among the call's first FIRST_TURNS turns, or its last LAST_TURNS.
+FIRST_TURNS = 4
+LAST_TURNS = 8
+PLACE_FEATURES = 4  # how far in, said by the caller, among the first turns, among the last
+
+
 @lru_cache(maxsize=1)
 def _head() -> tuple[np.ndarray, float, float]:
     data = np.load(HEAD)
     return data["w"].astype(np.float32), float(data["b"]), round(float(data["threshold"]), 6)
 
 
-def chances(texts: Sequence[str], encoder: SentenceEncoder) -> list[float]:
-    """Each text's chance of being a promise a reviewer would list, by the head over `encoder`'s embeddings (the
-    bundled MiniLM's: the head was fitted on them)."""
-    if not texts:
+def _turn_of(item: PromisedAction, lines: Sequence[Line]) -> int:
+    """The index in `lines` of the turn that says `item` (the same start and speaker, else the nearest start)."""
+    for k, line in enumerate(lines):
+        if line.s == item.s and line.speaker == item.speaker:
+            return k
+    return min(range(len(lines)), key=lambda k: abs(lines[k].s - item.s))
+
+
+def place(turn: int, speaker: str, turns: int) -> list[float]:
+    """Where a turn lies in a call of `turns` turns: the share of the call before it, whether the caller said it,
+    whether it is among the first FIRST_TURNS, whether among the last LAST_TURNS."""
+    return [turn / max(1, turns), float(speaker.strip().lower() == "caller"), float(turn < FIRST_TURNS),
+            float(turns - turn < LAST_TURNS)]
+
+
+def features(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> np.ndarray:
+    """One row per item: `encoder`'s embedding of the item's words, of its whole turn in `lines` (the call's
+    turns as the model reads them), and the turn's `place`."""
+    turns = [_turn_of(item, lines) for item in items]
+    said = np.asarray(encoder.encode([item.text for item in items]), dtype=np.float32)
+    whole = np.asarray(encoder.encode([lines[k].text for k in turns]), dtype=np.float32)
+    where = np.asarray([place(k, item.speaker, len(lines)) for item, k in zip(items, turns)], dtype=np.float32)
+    if said.ndim != 2 or whole.shape != said.shape:
+        raise E.SpeechprocError(E.MODEL_UNAVAILABLE, "the sentence encoder gave no row per text", status=500)
+    return np.hstack([said, whole, where])
+
+
+def chances(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> list[float]:
+    """Each item's chance of being a promise a reviewer would list, by the head over `features` (with the bundled
+    MiniLM's embeddings: the head was fitted on them)."""
+    if not items:
         return []
     w, b, _ = _head()
-    rows = np.asarray(encoder.encode(list(texts)), dtype=np.float32)
-    if rows.ndim != 2 or rows.shape[1] != w.shape[0]:
-        raise E.SpeechprocError(E.MODEL_UNAVAILABLE, f"the promise head needs {w.shape[0]}-dimensional "
-                                f"{BUNDLED_SENTENCE_ENCODER} embeddings, the encoder gives {rows.shape[-1]}", status=500)
+    rows = features(items, lines, encoder)
+    if rows.shape[1] != w.shape[0]:
+        width = (w.shape[0] - PLACE_FEATURES) // 2
+        raise E.SpeechprocError(E.MODEL_UNAVAILABLE, f"the promise head needs {width}-dimensional "
+                                f"{BUNDLED_SENTENCE_ENCODER} embeddings, the encoder gives "
+                                f"{(rows.shape[1] - PLACE_FEATURES) // 2}", status=500)
     return [float(v) for v in 1.0 / (1.0 + np.exp(-(rows @ w + b)))]
 
 
@@ -63,9 +101,9 @@ def explains_routine(text: str) -> bool:
     return bool(_ROUTINE.search(text)) and not _FIRST_PERSON_FUTURE.search(text)
 
 
-def believed(items: Sequence[PromisedAction], encoder: SentenceEncoder) -> list[PromisedAction]:
-    """The items that explain no routine (`explains_routine`) and whose chance (`chances`) reaches the head's
-    threshold, in their order."""
+def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> list[PromisedAction]:
+    """Of `items` (said in `lines`, the call's turns as the model reads them), those that explain no routine
+    (`explains_routine`) and whose chance (`chances`) reaches the head's threshold, in their order."""
     threshold = _head()[2]
     weighed = [item for item in items if not explains_routine(item.text)]
-    return [item for item, chance in zip(weighed, chances([i.text for i in weighed], encoder)) if chance >= threshold]
+    return [item for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance >= threshold]
