@@ -302,6 +302,11 @@ def test_the_promise_head_weighs_the_items_words_its_whole_turn_and_where_the_tu
     assert promise_head.believed([], lines, TwoWords()) == []
     caller = [grounding.Line(1, "Caller", 0, 900, "I will send it.", False)]
     assert promise_head.features([PromisedAction("I will send it.", "Caller", 0, 900)], caller, TwoWords())[0, 5] == 1.0
+    # an item whose turn is not among the lines is placed at the turn that starts nearest it
+    stray = promise_head.features([PromisedAction("We will write to you.", "Agent", 8800, 8900)], lines, TwoWords())
+    assert stray[0, 4] == pytest.approx(0.9) and stray[0, 2] == 1.0  # lines[9], which says "will" once
+    with pytest.raises(ValueError, match="lines"):
+        promise_head.features(items, [], TwoWords())
 
 
 def test_the_fitted_promise_head_refuses_an_encoder_it_was_not_fitted_on(monkeypatch):

@@ -54,12 +54,17 @@ def _head() -> tuple[np.ndarray, float, float]:
     return data["w"].astype(np.float32), float(data["b"]), round(float(data["threshold"]), 6)
 
 
-def _turn_of(item: PromisedAction, lines: Sequence[Line]) -> int:
-    """The index in `lines` of the turn that says `item` (the same start and speaker, else the nearest start)."""
-    for k, line in enumerate(lines):
-        if line.s == item.s and line.speaker == item.speaker:
-            return k
-    return min(range(len(lines)), key=lambda k: abs(lines[k].s - item.s))
+def _turns_of(items: Sequence[PromisedAction], lines: Sequence[Line]) -> list[int]:
+    """The index in `lines` of the turn that says each item (the same start and speaker, else the nearest
+    start)."""
+    if items and not lines:
+        raise ValueError("promised items need the lines they were said in")
+    by_start = {(line.s, line.speaker): k for k, line in reversed(list(enumerate(lines)))}
+
+    def nearest(start: int) -> int:
+        return min(range(len(lines)), key=lambda k: abs(lines[k].s - start))
+
+    return [k if (k := by_start.get((item.s, item.speaker))) is not None else nearest(item.s) for item in items]
 
 
 def place(turn: int, speaker: str, turns: int) -> list[float]:
@@ -72,7 +77,7 @@ def place(turn: int, speaker: str, turns: int) -> list[float]:
 def features(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> np.ndarray:
     """One row per item: `encoder`'s embedding of the item's words, of its whole turn in `lines` (the call's
     turns as the model reads them), and the turn's `place`."""
-    turns = [_turn_of(item, lines) for item in items]
+    turns = _turns_of(items, lines)
     said = np.asarray(encoder.encode([item.text for item in items]), dtype=np.float32)
     whole = np.asarray(encoder.encode([lines[k].text for k in turns]), dtype=np.float32)
     where = np.asarray([place(k, item.speaker, len(lines)) for item, k in zip(items, turns)], dtype=np.float32)
