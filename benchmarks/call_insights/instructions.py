@@ -9,8 +9,8 @@ Sets, each committed before the stage was tried on it, each read once with every
   `instructions_fourth.json` and `instructions_fifth.json` (100 and 200 each): written by a hand that saw
   neither the rules nor the other sets. The rules grew after each read; the word model was fitted on the
   first four (`fit_instruction_words.py`); the fifth is held out;
-- the ordinary turns of every scripted call in the repository (the insights calls and the personal-data
-  calls, their spoken instructions left aside).
+- the ordinary turns of every scripted call in the repository (the insights calls of every read set and the
+  personal-data calls, their spoken instructions left aside).
 Each turn is read as written and as a recogniser without punctuation would give it (lower case, no marks).
 The expression used before (one regular expression over the whole turn) is scored beside it.
 
@@ -47,10 +47,19 @@ def unpunctuated(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^\w' ]+", " ", text.lower())).strip()
 
 
+# The insights call sets read so far (a set kept unread is never scored here).
+INSIGHTS_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
+                 "insights_sixth.json", "insights_seventh.json", "insights_eighth.json", "insights_ninth.json",
+                 "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json", "insights_thirteenth.json",
+                 "insights_fourteenth.json", "insights_fifteenth.json", "insights_sixteenth.json",
+                 "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
+                 "insights_twentieth.json")
+
+
 def call_turns() -> list[str]:
     """The ordinary turns of the repository's scripted calls (spoken instructions left aside)."""
     turns: list[str] = []
-    for name in ("insights_calls.json", "insights_fresh.json"):
+    for name in INSIGHTS_SETS:
         for call in json.loads((HERE / name).read_text())["calls"]:
             injected = call["truth"].get("injected") or {}
             said = (injected.get("said") or injected.get("text") or "").lower().rstrip(".")
