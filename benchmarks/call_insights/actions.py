@@ -39,11 +39,6 @@ from speechproc.stages.options import InsightsOptions  # noqa: E402
 BEFORE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon as|when it (arrives|comes)|"
                     r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                     r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
-CALL_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
-             "insights_sixth.json", "insights_seventh.json", "insights_eighth.json",
-             "insights_ninth.json", "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json",
-             "insights_thirteenth.json", "insights_fourteenth.json", "insights_fifteenth.json",
-             "insights_sixteenth.json", "insights_seventeenth.json", "insights_eighteenth.json")
 _WORD = re.compile(r"[a-z0-9']+")
 
 
@@ -110,7 +105,7 @@ def calls_scores(call_files: list[Path], show: bool) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=Path, default=HERE / "actions_heldout.json")
-    parser.add_argument("--calls", type=Path, nargs="+", default=[HERE / name for name in CALL_SETS])
+    parser.add_argument("--calls", type=Path, nargs="+", default=[HERE / name for name in bench.READ_SETS])
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--show", action="store_true", help="print what the rules get wrong")
     args = parser.parse_args()

@@ -49,6 +49,13 @@ from speechproc.stages.options import INSIGHTS_READS, InsightQuestion, InsightsO
 from speechproc.store.collection import drivers  # noqa: E402
 
 CALLS = Path(__file__).resolve().parent / "insights_calls.json"
+# Every call set read so far, in the order written (a set kept unread for the next change is not here).
+READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
+             "insights_sixth.json", "insights_seventh.json", "insights_eighth.json", "insights_ninth.json",
+             "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json", "insights_thirteenth.json",
+             "insights_fourteenth.json", "insights_fifteenth.json", "insights_sixteenth.json",
+             "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
+             "insights_twentieth.json")
 
 
 def conversation(call: dict) -> Conversation:

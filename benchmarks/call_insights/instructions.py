@@ -28,6 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(HERE))
+
+from insights import READ_SETS  # noqa: E402
 
 from speechproc.stages.call_insights import spoken_instructions  # noqa: E402
 
@@ -47,19 +50,10 @@ def unpunctuated(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^\w' ]+", " ", text.lower())).strip()
 
 
-# The insights call sets read so far (a set kept unread is never scored here).
-INSIGHTS_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json", "insights_fifth.json",
-                 "insights_sixth.json", "insights_seventh.json", "insights_eighth.json", "insights_ninth.json",
-                 "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json", "insights_thirteenth.json",
-                 "insights_fourteenth.json", "insights_fifteenth.json", "insights_sixteenth.json",
-                 "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
-                 "insights_twentieth.json")
-
-
 def call_turns() -> list[str]:
     """The ordinary turns of the repository's scripted calls (spoken instructions left aside)."""
     turns: list[str] = []
-    for name in INSIGHTS_SETS:
+    for name in READ_SETS:
         for call in json.loads((HERE / name).read_text())["calls"]:
             injected = call["truth"].get("injected") or {}
             said = (injected.get("said") or injected.get("text") or "").lower().rstrip(".")
