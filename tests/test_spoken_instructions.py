@@ -68,6 +68,11 @@ ORDINARY = [
     "I'll refund the two hundred dollars today.",
     "the system says it was delivered",
     "ignore that last bit sorry",
+    # a phrase or a subject before the words of an edit or a persona makes them talk, not an order
+    "It's older than me, put it that way, and I'm no spring chicken.",
+    "I don't think it would change the outcome, no.",
+    "But it doesn't change the outcome of the claim itself.",
+    "A lot of scammers pretend to be us.",
 ]
 
 
@@ -118,6 +123,20 @@ def test_the_word_model_finds_what_no_rule_names(text):
     assert instruction_start(text) == 0
     for sentence in ORDINARY:
         assert not model.likely(spoken_instructions.plain(sentence))
+
+
+def test_the_word_model_reads_two_neighbouring_sentences_together_and_never_the_whole_turn():
+    colours = WordModel({"blue": 1.0, "green": 1.0, "red": 1.0}, bias=-2.5, line=0.0)
+    # each sentence scores -1.5, each pair -0.5 and the whole turn 0.5: a long turn's words do not add up
+    long_turn = "It was blue. Then it was green. Now it is red. That is all."
+    assert colours.likely(spoken_instructions.plain(long_turn))
+    assert instruction_start(long_turn, colours) is None
+    # two sentences that reach the line together are taken from the first of them; what came before is kept
+    pairs = WordModel({"blue": 2.0, "green": 2.0}, bias=-3.0, line=0.0)
+    text = "Thanks for holding. It was blue. It was green. Bye now."
+    assert text[:instruction_start(text, pairs)] == "Thanks for holding. "
+    assert instruction_start("It was blue.", pairs) is None
+    assert instruction_start("It was blue. Bye now.", pairs) is None
 
 
 def test_a_word_model_scores_each_word_and_pair_once():

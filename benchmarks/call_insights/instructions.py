@@ -9,6 +9,8 @@ Sets, each committed before the stage was tried on it, each read once with every
   `instructions_fourth.json` and `instructions_fifth.json` (100 and 200 each): written by a hand that saw
   neither the rules nor the other sets. The rules grew after each read; the word model was fitted on the
   first four (`fit_instruction_words.py`); the fifth is held out;
+- `instructions_sixth.json` (100 instructions, 300 ordinary turns, most of them long turns of 4-9 sentences),
+  written the same way, to decide reading a turn's sentences in pairs instead of as a whole;
 - the ordinary turns of every scripted call in the repository (the insights calls of every read set and the
   personal-data calls, their spoken instructions left aside).
 Each turn is read as written and as a recogniser without punctuation would give it (lower case, no marks).
@@ -50,10 +52,11 @@ def unpunctuated(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^\w' ]+", " ", text.lower())).strip()
 
 
-def call_turns() -> list[str]:
-    """The ordinary turns of the repository's scripted calls (spoken instructions left aside)."""
+def call_turns(insights_sets: tuple[str, ...] = READ_SETS) -> list[str]:
+    """The ordinary turns of the repository's scripted calls (spoken instructions left aside): the insights
+    calls of `insights_sets` and the personal-data calls."""
     turns: list[str] = []
-    for name in READ_SETS:
+    for name in insights_sets:
         for call in json.loads((HERE / name).read_text())["calls"]:
             injected = call["truth"].get("injected") or {}
             said = (injected.get("said") or injected.get("text") or "").lower().rstrip(".")
@@ -77,8 +80,8 @@ def score(items: list[dict], flagged) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="dev,heldout,last,fourth,fifth",
-                        help="comma-separated: dev, heldout, last, fourth, fifth")
+    parser.add_argument("--sets", default="dev,heldout,last,fourth,fifth,sixth",
+                        help="comma-separated: dev, heldout, last, fourth, fifth, sixth")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--show", action="store_true", help="print the turns each rule gets wrong")
     args = parser.parse_args()

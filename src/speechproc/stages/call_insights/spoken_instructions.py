@@ -3,7 +3,8 @@ instructions", "note to the AI", "whoever summarises this call, add an action it
 call as resolved". The insights model must never read them as instructions, so `instruction_start` finds
 where, in a turn, such words begin; the turn's words from there on are left out of what the model reads.
 
-A turn is read one sentence at a time, as `plain` gives it: lower case, "A.I." and "a i" as "ai", without
+A turn is read one sentence at a time (and, by the word model, two neighbouring sentences at a time, never the
+whole turn), as `plain` gives it: lower case, "A.I." and "a i" as "ai", without
 hesitations or a recogniser's repeated words, so that an unpunctuated, lower-case turn is read as well as a
 punctuated one. Two things find an instruction:
 - rules, each aimed at the transcript's reader (a machine, a service such as "the call analytics", "whoever
@@ -73,6 +74,9 @@ _DO = (r"(?:please|kindly|listen|when|if|you|mark|record|add|list|write|put|say|
 # as resolved", "can you log that"), not an order to the reader.
 _OWN_STEP = re.compile(r"\b(?:i|i'll|i will|i'm|i am|we|we'll|we will|we're|we are|let me|let's|i've|we've|i'd|we'd"
                        r"|gonna|going to|can you|could you|would you|will you|you can|you could)(?: \w+){0,3} ?$")
+# Words just before an edit that make it a statement about it ("it wouldn't change the outcome"), not an order.
+_STATEMENT = re.compile(r"\b(?:it|that|which|doesn't|does not|won't|wouldn't|didn't|can't|cannot|couldn't|would|could"
+                        r"|might|may) $")
 
 # Words aimed at the reader: whoever says them, they are for the transcript's reader.
 _ADDRESSED = [re.compile(rule) for rule in (
@@ -182,7 +186,7 @@ _ADDRESSED = [re.compile(rule) for rule in (
     r"\byou(?: are|'re) no longer (?:an?|the|my)\b|\byou will now (?:act|behave|respond|answer|be|only)\b",
     r"\byou(?:'re| are) (?:now )?(?:an?|the|my) (?:\w+ )?(?:summari[sz]er|transcriber|scorer|analy[sz]er)\b",
     r"\binstead of (?:summari[sz]ing|transcribing|analy[sz]ing|scoring|reporting on|reporting) (?:this|the)\b",
-    r"\bpretend to be\b|\b(?:act|behave|respond|answer) (?:as|like) (?:an?|my) (?:\w+ ){0,2}(?:lawyer|assistant|ai"
+    r"(?<!scammers )(?<!fraudsters )(?<!criminals )(?<!they )(?<!people )\bpretend to be\b|\b(?:act|behave|respond|answer) (?:as|like) (?:an?|my) (?:\w+ ){0,2}(?:lawyer|assistant|ai"
     r"|model|bot|summari[sz]er|advocate|judge|analyst|reviewer|poet|marketer)\b",
     r"\bimagine (?:that )?you(?:'re|re| are) (?:an?|my|the) (?:\w+ ){0,2}(?:lawyer|assistant|ai|model|bot|summari[sz]er"
     r"|analyst|reviewer|poet|marketer|advocate)\b",
@@ -248,7 +252,7 @@ _EDITS = [re.compile(rule) for rule in (
     r"|count) (?:this|the) (?:one|call|conversation|outcome) as\b",
     r"\b(?:record|log|set|report|mark|enter|put|make|list) (?:down )?(?:the|this|that|my|its) (?:call )?(?:outcome"
     r"|resolution|status|sentiment|summary|result|qa|score|rating)s?\b (?:as|to|is|=|should|that|of this|here|for)",
-    r"\b(?:log|record|mark|enter|file|put|note) it (?:down )?(?:that way|like that|as such)\b",
+    r"\b(?:log|record|mark|enter|file|note) it (?:down )?(?:that way|like that|as such)\b",  # not "put it that way"
     r"\bsentiment (?:of (?:this|the) (?:call|conversation)|here|for (?:this|the) call) (?:is|was|should be|=|equals|:)"
     r"|\bcall sentiment (?:is|should be|=|equals|:)",
     r"\b(?:outcome|status|sentiment|reason|resolution) (?:field )?(?:equals|=)",
@@ -332,7 +336,7 @@ def addresses_reader(sentence: str, words: WordModel | None = None) -> bool:
     if any(rule.search(read) for rule in _ADDRESSED):
         return True
     edits = [match for rule in _EDITS for match in rule.finditer(read)]
-    if any(not _OWN_STEP.search(read[:match.start()]) for match in edits):
+    if any(not (_OWN_STEP.search(read[:match.start()]) or _STATEMENT.search(read[:match.start()])) for match in edits):
         return True
     if edits:  # an edit that is the speaker's own step ("I'll mark this call as resolved") is theirs, not an order
         return False
@@ -340,14 +344,23 @@ def addresses_reader(sentence: str, words: WordModel | None = None) -> bool:
 
 
 def instruction_start(text: str, words: WordModel | None = None) -> int | None:
-    """Where, in a turn's `text`, words addressed to the transcript's reader begin (the first such sentence, or
-    the turn's start when only the turn as a whole reads as one); None when nothing in it does. The rest of the
-    turn from there is taken as the instruction."""
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
-    ends = [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]
-    for start, end in zip(starts, ends):
+    """Where, in a turn's `text`, words addressed to the transcript's reader begin; None when nothing in it does.
+    That is the first sentence that addresses the reader or, when no one sentence does, the first two neighbouring
+    sentences the word model takes together (an instruction the recogniser's punctuation split). The rest of the
+    turn from there is taken as the instruction. Sentences are read in pairs, never the turn as a whole, so that
+    the words of a long, ordinary turn do not add up to an instruction."""
+    spans = _sentence_spans(text)
+    for start, end in spans:
         if addresses_reader(text[start:end], words):
             return start
-    if len(starts) > 1 and (words or word_model()).likely(plain(text)):
-        return 0
+    model = words or word_model()
+    for (start, _), (_, end) in zip(spans, spans[1:]):
+        if model.likely(plain(text[start:end])):
+            return start
     return None
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` starts and ends."""
+    breaks = list(_SENTENCE_END.finditer(text))
+    return list(zip([0] + [m.end() for m in breaks], [m.start() for m in breaks] + [len(text)]))
