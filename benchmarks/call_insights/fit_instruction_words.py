@@ -4,10 +4,10 @@ sentence's words and word pairs, which catches instructions to the transcript's 
 
 Fitted on the instructions and ordinary turns of the sets already read (`instructions_dev.json`,
 `instructions_heldout.json`, `instructions_last.json`, `instructions_fourth.json`), on the ordinary turns of the
-first two insights call sets and the personal-data calls (CALL_SETS, 1,398 turns) and, where ../shared is beside the checkout, on 23,807 ordinary English texts
-(../shared/evaldata: the reference transcripts and the human-rated sentiment snippets). Every text is used as
-written and as a recogniser without punctuation gives it. `instructions_fifth.json` and `instructions_sixth.json`
-are never read here.
+first two insights call sets and the personal-data calls (CALL_SETS, 1,398 turns) and, where ../shared is beside
+the checkout, on 23,807 ordinary English texts (../shared/evaldata: the reference transcripts and the human-rated
+sentiment snippets). Every text is used as written and as a recogniser without punctuation gives it.
+`instructions_fifth.json` and `instructions_sixth.json` are never read here.
 
 The words and pairs are those said in at least two of the calls' turns and the sets' turns (the other texts
 only weigh them). The regularisation and the line are chosen by 5-fold cross-validation: the line that catches the most

@@ -186,7 +186,8 @@ _ADDRESSED = [re.compile(rule) for rule in (
     r"\byou(?: are|'re) no longer (?:an?|the|my)\b|\byou will now (?:act|behave|respond|answer|be|only)\b",
     r"\byou(?:'re| are) (?:now )?(?:an?|the|my) (?:\w+ )?(?:summari[sz]er|transcriber|scorer|analy[sz]er)\b",
     r"\binstead of (?:summari[sz]ing|transcribing|analy[sz]ing|scoring|reporting on|reporting) (?:this|the)\b",
-    r"(?<!scammers )(?<!fraudsters )(?<!criminals )(?<!they )(?<!people )\bpretend to be\b|\b(?:act|behave|respond|answer) (?:as|like) (?:an?|my) (?:\w+ ){0,2}(?:lawyer|assistant|ai"
+    r"(?<!scammers )(?<!fraudsters )(?<!criminals )(?<!they )(?<!people )\bpretend to be\b"
+    r"|\b(?:act|behave|respond|answer) (?:as|like) (?:an?|my) (?:\w+ ){0,2}(?:lawyer|assistant|ai"
     r"|model|bot|summari[sz]er|advocate|judge|analyst|reviewer|poet|marketer)\b",
     r"\bimagine (?:that )?you(?:'re|re| are) (?:an?|my|the) (?:\w+ ){0,2}(?:lawyer|assistant|ai|model|bot|summari[sz]er"
     r"|analyst|reviewer|poet|marketer|advocate)\b",
