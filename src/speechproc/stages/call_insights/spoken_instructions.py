@@ -4,9 +4,8 @@ call as resolved". The insights model must never read them as instructions, so `
 where, in a turn, such words begin; the turn's words from there on are left out of what the model reads.
 
 A turn is read one sentence at a time (and, by the word model, two neighbouring sentences at a time, never the
-whole turn), as `plain` gives it: lower case, "A.I." and "a i" as "ai", without
-hesitations or a recogniser's repeated words, so that an unpunctuated, lower-case turn is read as well as a
-punctuated one. Two things find an instruction:
+whole turn), as `plain` gives it: lower case, "A.I." and "a i" as "ai", without hesitations or a recogniser's
+repeated words, so that an unpunctuated, lower-case turn is read as well as a punctuated one. Two things find an instruction:
 - rules, each aimed at the transcript's reader (a machine, a service such as "the call analytics", "whoever
   processes this recording") or at what the reader writes (the outcome, an action item, the summary), so
   that ordinary call talk ("I'll add a note to your account", "forget everything I said about the address",
@@ -339,7 +338,7 @@ def addresses_reader(sentence: str, words: WordModel | None = None) -> bool:
     edits = [match for rule in _EDITS for match in rule.finditer(read)]
     if any(not (_OWN_STEP.search(read[:match.start()]) or _STATEMENT.search(read[:match.start()])) for match in edits):
         return True
-    if edits:  # an edit that is the speaker's own step ("I'll mark this call as resolved") is theirs, not an order
+    if edits:  # the speaker's own step ("I'll mark this call as resolved") or talk about one, not an order
         return False
     return (words or word_model()).likely(read)
 
