@@ -149,7 +149,8 @@ _CALLERS_WORD = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonn
                            r"|have a word|call|phone|ring|text|message|warn|remind"
                            r"|be (?:there|in|home|at|around|here|ready|waiting)|stay|wait (?:in|at|there|here|around|with)"
                            r"|take (?:the|an|a) (?:afternoon|morning|day) off|come (?:down|over|round|along|back|in)|meet"
-                           r"|pick (?:it|them|\w+) up|collect|drop (?:it|them|\w+) (?:off|in|round)|pop (?:in|round|over|down))\b",
+                           r"|pick (?:it|them|\w+) up|collect|drop (?:it|them|\w+) (?:off|in|round)"
+                           r"|pop (?:in|round|over|down))\b",
                            re.IGNORECASE)
 _OPENS_WITH_IF = re.compile(r"^\W*(if|unless)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
