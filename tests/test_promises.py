@@ -46,15 +46,6 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
     ("Agent", "And in case the first one goes astray, I'll email you a prepaid label within the hour.",
      "In case the first one goes astray, I'll email you a prepaid label within the hour."),
     ("Caller", "Great. I'll clear that cupboard out on Thursday night.", "I'll clear that cupboard out on Thursday night."),
-    # the caller's own word with someone else, or being somewhere, after the call
-    ("Caller", "Oh, I didn't know that. I'll ask her at her next visit.", "I'll ask her at her next visit."),
-    ("Caller", "I'll mention it to her, she'll be happy to know.", "I'll mention it to her, she'll be happy to know."),
-    ("Caller", "Okay. I'll be there from half seven, I'm always up early anyway.",
-     "I'll be there from half seven, I'm always up early anyway."),
-    ("Caller", "yeah i'll stay with it till he comes", "Yeah i'll stay with it till he comes"),
-    ("Caller", "Closed-toe shoes. Okay. I'll tell everyone to wear them in the team email.",
-     "I'll tell everyone to wear them in the team email."),
-    ("Caller", "I'll be at home all day on Thursday.", "I'll be at home all day on Thursday."),
 ]
 
 NOT_PROMISES = [
@@ -92,14 +83,7 @@ NOT_PROMISES = [
     ("Caller", "I'll go to the ombudsman on Monday."),  # a threat, whatever the day
     ("Agent", "Lovely, we'll see you on the twenty-fourth then."),  # a farewell, not a step
     ("Caller", "i was ill on monday so i missed the payment"),  # unwell, not a recogniser's I'll
-    # figures of speech, conditions and threats in the caller's words with someone else
-    ("Caller", "That's a relief, I'll tell you."),
-    ("Caller", "I'll tell you what I'll do if this isn't sorted."),
-    ("Caller", "If they do, I'll tell you with the headcount."),
-    ("Caller", "I'll wait for that, thanks very much."),
-    ("Caller", "I'm going to call my lawyer about this whole thing."),
-    ("Caller", "I'll tell the whole group on Facebook what you've done."),
-    ("Caller", "Will I ask the landlord about it first?"),
+    ("Caller", "I'll be at home all day on Thursday."),  # where they will be, not a step
     ("Agent", "I tried to call you on Monday but there was no answer."),  # an attempt made
     ("Agent", "I was asked to call you today about your complaint."),  # why the agent rings now
     ("Agent", "I've arranged the refund today and it's already gone through."),

@@ -11,9 +11,7 @@ step taken "now". It promises a step after the call when:
   keep something ("could you e-mail us a photo of the label", "if you could snap a photo of the meter");
 - for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in, or "I'll"
   anything for a day ("I'll clear the cupboard on Thursday"; not "I'll do that tonight", which agrees to
-  the agent's request), or "I'll" ask, tell, mention, ring or text someone, be or stay somewhere, pick up or
-  collect something ("I'll ask her at her next visit", "I'll be there from half seven"; not "I'll tell
-  you", nor after "if");
+  the agent's request);
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no
 way we can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step
 taken while the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or
@@ -140,19 +138,6 @@ _NOT_ARRANGED = re.compile(r"\b(tried|trying|try|wanted|asked|long|already|just)
 # ("I'll do that tonight" agrees to what the agent asked: that request is the item.)
 _CALLERS_FUTURE = re.compile(r"\b(i'll|i will|" + _ILL + r")\b(?! (do|sort|manage) (that|it|so|this)\b)(?! (be|keep)\b)",
                              re.IGNORECASE)
-# The caller's own word with someone else, or being somewhere, after the call ("I'll ask her at her next
-# visit", "I'll mention it to her", "I'll be there from half seven"); not "I'll tell you" (a figure of speech).
-_CALLERS_WORD = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|" + _ILL + r")\b"
-                           r"(?: (?:just|also|definitely|then|probably|certainly|make sure (?:i|to)|try and|try to"
-                           r"|go and))*"
-                           r" (ask|tell(?! you\b)|mention|let (?:\w+ ){1,2}know|speak (?:to|with)|talk (?:to|with)|check with"
-                           r"|have a word|call|phone|ring|text|message|warn|remind"
-                           r"|be (?:there|in|home|at|around|here|ready|waiting)|stay|wait (?:in|at|there|here|around|with)"
-                           r"|take (?:the|an|a) (?:afternoon|morning|day) off|come (?:down|over|round|along|back|in)|meet"
-                           r"|pick (?:it|them|\w+) up|collect|drop (?:it|them|\w+) (?:off|in|round)"
-                           r"|pop (?:in|round|over|down))\b",
-                           re.IGNORECASE)
-_OPENS_WITH_IF = re.compile(r"^\W*(if|unless)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 MIN_WORDS = 5
 
@@ -188,11 +173,7 @@ def is_promise(clause: str, speaker: str) -> bool:
     """Whether one clause said by `speaker` ("Agent", "Caller" or a speaker of unknown role) promises a step
     after the call (see the module's rules)."""
     role = speaker.strip().lower()
-    if len(_WORD.findall(clause.lower())) < MIN_WORDS:
-        return False
-    if role == "caller" and _callers_word(clause):
-        return True
-    if _NOT_A_STEP.search(clause) or _DONE_NOW.search(clause):
+    if len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(clause) or _DONE_NOW.search(clause):
         return False
     if role == "caller":
         if _THREAT.search(clause):
@@ -208,14 +189,6 @@ def is_promise(clause: str, speaker: str) -> bool:
     if not (_FUTURE.search(clause) or (_OFFER.search(clause) and _DAY.search(clause))):
         return False
     return _speaks_of_later(clause) and (role == "agent" or not _THREAT.search(clause))
-
-
-def _callers_word(clause: str) -> bool:
-    """The caller's own word with someone else, or being somewhere, after the call (`_CALLERS_WORD`): not a
-    threat, nor on a condition, a question or a step in the call. What follows it in the clause does not
-    matter ("I'll mention it to her, she'll be happy")."""
-    return (bool(_CALLERS_WORD.search(clause)) and not _THREAT.search(clause) and not _OPENS_WITH_IF.match(clause)
-            and not _asks_or_holds_back(clause))
 
 
 def _asks_or_holds_back(clause: str) -> bool:
