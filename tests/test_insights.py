@@ -107,6 +107,11 @@ def test_names_and_numbers_not_in_the_call_are_found_in_any_spelling():
     assert grounding.spoken(405) == "four hundred and five" and grounding.spoken(62) == "sixty two"
     assert grounding.ungrounded("A refund of five hundred and two dollars, not sixty-two.", said) == ["five hundred two"]
     assert grounding.ungrounded("The one from the third, four one two.", said) == []  # digits said one by one
+    # a number said with "and" after its scale, written the same way or as digits
+    fee = "The fee is two hundred and eighty pounds, and it was two thousand and fifteen."
+    assert grounding.ungrounded("I'll send the invoice for the two hundred and eighty pounds.", fee) == []
+    assert grounding.ungrounded("An invoice for 280 pounds, since two thousand and fifteen.", fee) == []
+    assert grounding.ungrounded("A fee of two hundred and ninety pounds.", fee) == ["two hundred ninety"]
 
 
 def test_a_one_hour_call_is_read_in_pieces_of_whole_turns_that_fit_the_context():

@@ -135,9 +135,10 @@ def ungrounded(text: str, transcript: str) -> list[str]:
             forms.append(" " + " ".join(_NUMBER_WORDS[int(d)] for d in plain) + " ")  # said digit by digit
         if not any(form in said for form in forms):
             missing.append(digits)
-    for run in _number_runs(text):  # a number written as words: said so, or said as digits
+    for run in _number_runs(text):  # a number written as words: said so (with or without "and"), or as digits
         value = _value(run)
-        if normal(" ".join(run)) not in said and (value is None or f" {value} " not in said):
+        forms = [normal(" ".join(run))] + ([] if value is None else [f" {value} ", normal(spoken(value))])
+        if not any(form in said for form in forms):
             missing.append(" ".join(run))
     for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*)\b", text.strip()):
         word = match.group(1)
