@@ -112,6 +112,8 @@ def test_names_and_numbers_not_in_the_call_are_found_in_any_spelling():
     assert grounding.ungrounded("I'll send the invoice for the two hundred and eighty pounds.", fee) == []
     assert grounding.ungrounded("An invoice for 280 pounds, since two thousand and fifteen.", fee) == []
     assert grounding.ungrounded("A fee of two hundred and ninety pounds.", fee) == ["two hundred ninety"]
+    # number words worth more than anyone says ("hundred" said 3,000 times) are reported, not an error
+    assert grounding.ungrounded("hundred " * 3000, fee) == [" ".join(["hundred"] * 3000)]
 
 
 def test_a_one_hour_call_is_read_in_pieces_of_whole_turns_that_fit_the_context():

@@ -78,6 +78,7 @@ def normal(text: str) -> str:
 
 
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_LARGEST_SAID = 10**12  # number words worth more are matched by their words alone
 _NUMBER_WORD = "|".join([*_NUMBER_WORDS, *_TENS, *_SCALES])
 _NUMBER_RUN = re.compile(rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
 
@@ -137,6 +138,8 @@ def ungrounded(text: str, transcript: str) -> list[str]:
             missing.append(digits)
     for run in _number_runs(text):  # a number written as words: said so (with or without "and"), or as digits
         value = _value(run)
+        if value is not None and value >= _LARGEST_SAID:  # "hundred hundred ...": no number anyone says
+            value = None
         forms = [normal(" ".join(run))] + ([] if value is None else [f" {value} ", normal(spoken(value))])
         if not any(form in said for form in forms):
             missing.append(" ".join(run))
