@@ -319,7 +319,7 @@ def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en",
     return out
 
 
-HALVES = ("dev", "test", "fresh", "last", "fifth")
+HALVES = ("dev", "test", "fresh", "last", "fifth", "sixth")
 
 
 def main() -> None:

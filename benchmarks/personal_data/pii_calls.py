@@ -38,6 +38,25 @@ indirectly` ("And you are?", "Whose name is on the card?"), `spelled as words` (
 that look like it: counts, plan names, amounts, order and case numbers), `mid-sentence` (data dropped into the
 caller's talk, no question asked) and `another person` (a son's or daughter's name and birthday, a spouse's).
 
+The `sixth` half, added after the fifth half had been scored and before any rule was set on it, draws from a sixth
+set of lists (names that are also words, as Faith Gardner or Jack Mills, a two-part surname and apostrophe names, as
+Vaughan Williams and O'Sullivan, spelled with "space" and "apostrophe", apartments, units and lots, a rural route
+and a numbered highway, places of the United States, England, Canada, Ireland and Australia and their postcodes, of
+no earlier list, other e-mail domains, companies and plans), says numbers with "double" and "triple", in groups
+("four five six, seven eight nine") and in pairs ("forty-one twenty-two"), dates as "the third of the ninth,
+eighty-eight", "March third, nineteen eighty-eight" or "three nine eighty-eight", postcodes in words, e-mail with
+"at", "dot" and a part spelled after it, and a British driving licence built on the surname. It asks and answers in
+a fifth wording, several ways of saying one thing drawn per call ("Who's this calling, please?", "And the name on
+the account is?", "Could you give me the long number on the card?"), is spoken by espeak-ng voices of its own
+(Lancaster, Scottish, Caribbean, New York, West Midlands, received pronunciation and British and American English in
+variants no earlier half uses, two of them on espeak-ng's Klatt synthesiser), and has three calls of each of the
+fifth half's nineteen flows, its seven own flows in its own words: `asked indirectly` ("Who's the lucky person I'm
+speaking with?"), `spelled as words` ("F for Freddie, A for alpha"), `postcode as words` ("Which ZIP code goes with
+that?"), `short answers` ("Date of birth?" "Ninth of March, eighty-eight."), `look-alike answers` (household counts,
+a plan, order and case references, a bill, a speed), `mid-sentence` (the caller's data dropped into a complaint,
+then the agent reading back name, birthday and address with no question before it) and `another person` (a parent's
+name and birthday, a partner's, their phone).
+
 `python benchmarks/personal_data/pii_calls.py` writes benchmarks/personal_data/pii_calls.json; that file is committed before
 any tuning, and the benchmark reads it, not this generator.
 """
@@ -188,6 +207,79 @@ REWORDED_FIFTH = {  # the fifth half, in words of none of the four halves before
     "Thank you for waiting. I see two payments on the third of the month.":
         "Thanks for holding. There are two payments, both on the fifteenth.",
 }
+REWORDED_SIXTH = {  # the sixth half, in words of none of the five halves before it; a tuple holds several ways
+    "Can I have your full name please?": ("And the name on the account is?", "Could you tell me your whole name?"),
+    "Yes, it's": ("Yeah, so", "Mm, that'd be"),
+    "And your date of birth?": ("What's your birth date, please?", "And the date you were born?"),
+    "Sure, it's": ("No problem,", "Yeah, okay,"),
+    "What is the address on the account?": ("What's the best address to send it to?",
+                                             "Where does the post go these days?"),
+    "It's": ("Right, so", "Okay, that's", "Er,"),
+    "And the best phone number to reach you?": ("Where can we get hold of you, phone-wise?",
+                                                 "And what do you answer quickest, which number?"),
+    "Oh, and before I forget, my new number is": "Quick thing first, my mobile's different now, put down",
+    "so please update that.": "rather than the one you've got.",
+    "Okay, I can do that.": "Will do, changing it now.",
+    "Also, I moved recently, the new place is": "Oh and we're not at the old house any more, we're at",
+    "Thank you.": "Brilliant, ta.",
+    "And you can email the receipt to": "Any paperwork can come by email, to",
+    "when it's done.": "whenever it's ready.",
+    "Can I get your account number?": ("Could you give me the long number on the card?",
+                                        "What's the number on your statement, top right?"),
+    "Yes, it is": ("Yeah, hang on, here it is,", "Got the card here,"),
+    "So that's": ("Reading it back,", "Just so I've got it,"),
+    "is that correct?": ("does that sound right?", "yes?"),
+    "Yes, that's right.": "Yeah, bang on.",
+    "And your email address?": "Any email you'd like the updates at?",
+    "Let me read that back.": "I'll say it back to you,",
+    "Did I get that right?": "Is that it?",
+    "Yes.": "Mm hm, that's it.",
+    "What's the best number to call you back on?": "Just in case the line drops, which number do I ring?",
+    "No, sorry,": "Oh wait, hold on, the end's",
+    "not": "instead of",
+    "Got it. And your date of birth?": "Lovely stuff. Now, your birthday and year please?",
+    "Let me read that back,": "I'm showing your account as",
+    "No, that's my old account. The new one is": "Oh, that's the one we shut down. It should be",
+    "Can I have your last name please?": "What surname's printed on the statement?",
+    "And your email?": "And where do I email you?",
+    "Who am I speaking with today?": "Who's this calling, please?",
+    "Yes, and the last name is": "Yeah, then the surname goes",
+    "Thank you,": "Great, thanks",
+    "What's a good phone number for you?": "Which number do we keep on record?",
+    "Okay.": "Mhm.",
+    "Uh huh.": "Yep, keep going.",
+    "And your street address?": "What's the door number and road?",
+    "And the city?": "Town or city?",
+    "And the zip code?": "Postcode or ZIP, whichever applies?",
+    "Where should we send the new router?": "Where do we post the replacement box to?",
+    "I'm in": "We live in",
+    "at": "and the house is",
+    "And is that in the": "Just checking, that's in",
+    "Yes. The postcode again is": "Yeah, and to repeat the code,",
+    "For the direct debit I need your bank details.":
+        "I can set the payments up automatically, I'll just need where they come from.",
+    "Okay, my routing number is": "Alright, the bank's ABA number is",
+    "and the account number is": "and my checking account is",
+    "Thank you. And to verify, what's your PIN?": "Great. For the phone banking side, the passcode you picked?",
+    "My PIN is": "I went with",
+    "To open the account I need a photo ID. Do you have a driver's license?":
+        "Before I can sign you up I've got to check ID. Have you got a licence to drive?",
+    "Yes, the license number is": "Yeah, the number on the front's",
+    "And a passport number, for the second ID?": "Then one more document, like a travel passport?",
+    "Sure, my passport number is": "I have it in my bag, the number's",
+    "I spoke with your colleague": "I'd already been through all this with someone called",
+    "last week and she said it was fixed.": "and was promised on Tuesday it'd be dealt with.",
+    "I'm sorry about that. Is the account in your name?": "Apologies for that. Are you the main holder on this?",
+    "No, it's in my husband's name,": "No, my boyfriend holds it, he's",
+    "He asked me to call.": "He's stuck on a shift, so I'm ringing.",
+    "Okay. I'll note that": "Understood, I'm adding a note that",
+    "spoke with you.": "handled it before.",
+    "Let me look at that for you. It will take about two minutes.": "Give me a sec to have a look, shouldn't be long.",
+    "Sure, no problem. I've been a customer for about ten years.":
+        "No rush. We've stuck with you through three house moves, so.",
+    "Thank you for waiting. I see two payments on the third of the month.":
+        "Appreciate you holding on. I'm seeing a pair of debits, both around the twentieth.",
+}
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
 DIGIT = "zero one two three four five six seven eight nine".split()
@@ -262,8 +354,12 @@ HALF = ["dev"]  # the half whose calls are being written
 
 
 def said(text: str) -> Part:
-    reworded = {"fresh": REWORDED, "last": REWORDED_LAST, "fifth": REWORDED_FIFTH}.get(HALF[0], {})
-    return (reworded.get(text, text), None)
+    """Other talk in the wording of the half being written; the sixth half's has several ways to say one thing,
+    drawn by a generator of its own so that no other draw moves."""
+    reworded = {"fresh": REWORDED, "last": REWORDED_LAST, "fifth": REWORDED_FIFTH,
+                "sixth": REWORDED_SIXTH}.get(HALF[0], {})
+    wording = reworded.get(text, text)
+    return (wording if isinstance(wording, str) else WORDING_SIXTH[0].choice(wording), None)
 
 
 def opening(p: Person) -> list[Turn]:
@@ -350,7 +446,8 @@ def flow_turns(flow: str, p: Person, rng: random.Random) -> list[Turn]:
                 agent(said("And a passport number, for the second ID?")),
                 caller(said("Sure, my passport number is"), (f"{p.passport}.", "passport"))]
     if flow == "third party":
-        colleague, partner = p.other, f"{rng.choice(OTHERS_FIFTH if HALF[0] == 'fifth' else POOLS_OTHER)} {p.last}"
+        partners = {"fifth": OTHERS_FIFTH, "sixth": OTHERS_SIXTH}.get(HALF[0], POOLS_OTHER)
+        colleague, partner = p.other, f"{rng.choice(partners)} {p.last}"
         return [caller(said("I spoke with your colleague"), (f"{colleague}", "name"),
                        said("last week and she said it was fixed.")),
                 agent(said("I'm sorry about that. Is the account in your name?")),
@@ -639,6 +736,328 @@ def fifth_turns(flow: str, p: FifthPerson, rng: random.Random) -> list[Turn]:
     raise ValueError(f"no flow {flow!r}")
 
 
+# The sixth half: its own lists, value forms, wording and voices, and the fifth half's nineteen flows.
+SEED_SIXTH = 7300
+WORDING_SIXTH = [random.Random(SEED_SIXTH + 1)]  # draws among the sixth half's ways of saying one thing
+FIRSTS_SIXTH = ["Faith", "Jack", "Amber", "Grant", "Joy", "Holly", "Mark", "Saoirse", "Thandiwe", "Mateus", "Eamon",
+                "Yusuf"]
+LASTS_SIXTH = ["Gardner", "Mills", "Cook", "Rivers", "Wells", "Marsh", "O'Sullivan", "D'Souza", "Vaughan Williams",
+               "Nakamura", "Abernethy", "Oyelaran"]
+STREETS_SIXTH = ["Quarry Hill Road", "Tamarack Trail", "Rural Route 4", "Highway 61", "Saint Brigid's Terrace",
+                 "Wattle Grove"]
+UNITS_SIXTH = ["apartment 5F", "unit 12", "apartment three B", "unit two oh four", "lot 7", "the back cottage"]
+PLACES_SIXTH = [  # city, state or region, postcode as two callers say it, country, what the code is called there
+    ("Savannah", "Georgia", ["three one four oh one", "thirty-one four oh one"], "United States", "ZIP code"),
+    ("Madison", "Wisconsin", ["five three seven oh three", "fifty-three seven oh three"], "United States", "ZIP code"),
+    ("Santa Fe", "New Mexico", ["eight seven five oh one", "eighty-seven five oh one"], "United States", "ZIP code"),
+    ("Bozeman", "Montana", ["five nine seven one five", "fifty-nine seven fifteen"], "United States", "ZIP code"),
+    ("Brighton", "East Sussex", ["B N one, three X E", "B N one three X E"], "England", "postcode"),
+    ("Exeter", "Devon", ["E X four, three S R", "E X four three S R"], "England", "postcode"),
+    ("Winnipeg", "Manitoba", ["R three C, four T three", "R three C four T three"], "Canada", "postal code"),
+    ("Saskatoon", "Saskatchewan", ["S seven K, one J five", "S seven K one J five"], "Canada", "postal code"),
+    ("Cork", "County Cork", ["T twelve, X seven oh A", "T one two, X seven zero A"], "Ireland", "Eircode"),
+    ("Hobart", "Tasmania", ["seven thousand", "seven oh oh oh"], "Australia", "postcode"),
+    ("Cairns", "Queensland", ["four eight seven oh", "forty-eight seventy"], "Australia", "postcode"),
+]
+DOMAINS_SIXTH = [("posteo", "dot de"), ("hey", "dot com"), ("shaw", "dot ca"), ("optusnet", "dot com dot au"),
+                 ("sky", "dot com"), ("comcast", "dot net"), ("virginmedia", "dot com"), ("gmx", "dot co dot uk")]
+COMPANIES_SIXTH = ["Tidewater Telecom", "Kestrel Gas and Electric", "Summit Mutual Insurance"]
+PLANS_SIXTH = ["Everyday Basic", "Gigabit Pro", "Silver Shield"]
+OTHERS_SIXTH = ["Declan", "Fergus", "Imran", "Lachlan", "Bongani", "Wendell"]  # a partner in `third party`
+HIS_SIXTH = ["Jack", "Grant", "Mark", "Mateus", "Eamon", "Yusuf", *OTHERS_SIXTH]  # a father or husband
+HERS_SIXTH = ["Faith", "Amber", "Joy", "Holly", "Saoirse", "Thandiwe", "Maeve", "Lucinda", "Ingrid", "Paloma"]
+SPELLED_SIXTH = ["Vaughan Williams", "O'Sullivan", None]  # the surnames of `spelled as words`, the last drawn
+FOR_SIXTH = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (  # a word per letter, none of the fifth half's
+    "alpha bravo Charlie delta Edward Freddie George Harry India Juliet kilo London Mike Nellie Oscar Peter Quebec "
+    "Romeo Sierra Tommy uniform Vincent whiskey xylophone yankee zulu").split()))
+VOICES_SIXTH = [  # espeak-ng's arguments: accent and variant pairs none of the earlier halves uses
+    ("-v", "en-gb-x-gbclan+f3", "-p", "62", "-s", "146"), ("-v", "en-us+klatt2", "-p", "46", "-s", "152"),
+    ("-v", "en-gb-scotland+m5", "-p", "40", "-s", "150"), ("-v", "en-029+f5", "-p", "66", "-s", "142"),
+    ("-v", "en-us-nyc+m8", "-p", "34", "-s", "158"), ("-v", "en-gb-x-rp+m1", "-p", "44", "-s", "147"),
+    ("-v", "en+belinda", "-p", "58", "-s", "150"), ("-v", "en-gb-x-gbcwmd+klatt3", "-p", "52", "-s", "154"),
+    ("-v", "en-us+steph", "-p", "64", "-s", "148"),
+]
+
+
+def digits_sixth(n: int, rng: random.Random) -> str:
+    """`n` digits, a digit now and then the same as the one before (so that some are said "double" or "triple")."""
+    out = str(rng.randrange(10))
+    while len(out) < n:
+        out += out[-1] if rng.random() < 0.3 else str(rng.randrange(10))
+    return out
+
+
+def runs_said(ds: str, zero: str) -> str:
+    """Digits one by one, a digit said twice or three times in a row as "double" or "triple": "triple five oh"."""
+    out, i = [], 0
+    while i < len(ds):
+        n = 1
+        while i + n < len(ds) and ds[i + n] == ds[i] and n < 3:
+            n += 1
+        word = zero if ds[i] == "0" else ONES[int(ds[i])]
+        out.append({1: word, 2: f"double {word}", 3: f"triple {word}"}[n])
+        i += n
+    return " ".join(out)
+
+
+def pairs_said(ds: str) -> str:
+    """Digits two at a time, a first one alone when their count is odd: "forty-one twenty-two", "oh seven"."""
+    head = [ONES[int(ds[0])]] if len(ds) % 2 else []
+    return " ".join(head + [pair(int(ds[i:i + 2])) for i in range(len(ds) % 2, len(ds), 2)])
+
+
+def number_said(ds: str, sizes: tuple[int, ...], style: str, zero: str) -> str:
+    """Digits in groups of `sizes`, a comma between groups, each said one by one ("plain"), with doubles and
+    triples ("runs") or in pairs ("pairs"): "four five six, seven eight nine"."""
+    groups, i = [], 0
+    for size in sizes:
+        groups.append(ds[i:i + size])
+        i += size
+    say = {"plain": lambda g: said_digits(g, zero, False), "runs": lambda g: runs_said(g, zero),
+           "pairs": pairs_said}[style]
+    return ", ".join(say(g) for g in groups)
+
+
+def spelled_sixth(name: str) -> str:
+    """Letters alone, an apostrophe and the space before a second word said: "O, apostrophe, S U L L I V A N"."""
+    parts = []
+    for word in name.split():
+        said_word = " ".join("apostrophe," if c == "'" else f"{c.upper()}{',' if nxt == chr(39) else ''}"
+                             for c, nxt in zip(word, word[1:] + " "))
+        parts.append(said_word)
+    return ", space, ".join(parts)
+
+
+def spelled_for(name: str, rng: random.Random) -> str:
+    """Each letter with a word of the sixth half's: "F for Freddie, A for alpha" or "F like Freddie"."""
+    link = rng.choice([" for ", " like ", " for "])
+    return ", ".join(f"{c}{link}{FOR_SIXTH[c]}" for c in name.upper() if c.isalpha())
+
+
+class SixthPerson(Person):
+    """One caller of the sixth half: its own lists, and numbers said with doubles, triples, groups and pairs."""
+
+    def __init__(self, rng: random.Random, last: str | None = None):  # Person's attributes, from other lists
+        self.first, self.last = rng.choice(FIRSTS_SIXTH), last or rng.choice(LASTS_SIXTH)
+        self.other = f"{rng.choice([f for f in FIRSTS_SIXTH if f != self.first])} {rng.choice(LASTS_SIXTH)}"
+        self.zero, self.style = rng.choice(["oh", "zero"]), rng.choice(["plain", "runs", "pairs"])
+        self.birth, self.birth_short, self.year = self.born(rng)
+        number = rng.choice([rng.randrange(2, 99), rng.randrange(100, 999), rng.randrange(1000, 9999)])
+        self.house = rng.choice([str(number), house_words(number)])
+        self.street, self.unit = rng.choice(STREETS_SIXTH), rng.choice(UNITS_SIXTH)
+        self.city, self.region, codes, self.country, self.code_name = rng.choice(PLACES_SIXTH)
+        self.postcode, self.postcode_again = rng.sample(codes, 2)
+        self.phone, self.phone_tail = self.phone_said(rng)
+        self.account_digits = digits_sixth(8, rng)
+        self.account = number_said(self.account_digits, rng.choice([(4, 4), (8,), (3, 3, 2)]), self.style, self.zero)
+        self.routing = number_said(digits_sixth(9, rng), (3, 3, 3), rng.choice(["plain", "runs"]), self.zero)
+        self.pin = number_said(digits_sixth(4, rng), (4,), rng.choice(["runs", "pairs"]), self.zero)
+        self.licence, self.passport = self.documents(rng)
+        self.email_said, self.email_spelled = self.emails(rng)
+        self.company, self.plan = rng.choice(COMPANIES_SIXTH), rng.choice(PLANS_SIXTH)
+
+    @staticmethod
+    def born(rng: random.Random, years: range = range(1945, 2007)) -> tuple[str, str, int]:
+        """A date of birth in one of several spoken forms, the same as a short answer says it, and its year."""
+        month, day, year = rng.randrange(12), rng.randrange(1, 29), rng.choice(years)
+        yy = pair(year % 100) if year % 100 < 10 else words(year % 100)
+        said = rng.choice([f"the {ordinal_words(day)} of the {ordinal_words(month + 1)}, {yy}",
+                           f"{MONTHS[month]} {ordinal_words(day)}, {year_words(year, rng)}",
+                           f"{words(month + 1)} {words(day)} {yy}",
+                           f"{ordinal_words(day)} of {MONTHS[month]}, {yy}",
+                           f"{MONTHS[month]} the {ordinal_words(day)}, {year_words(year, rng)}"])
+        short = f"{ordinal_words(day)} of {MONTHS[month]}, {yy}"
+        return said, short, year
+
+    def phone_said(self, rng: random.Random) -> tuple[list[str], str]:
+        """The phone number in three groups as the caller says it (the last never read the same backwards), and
+        its last four digits."""
+        home = {"United States": "", "Canada": "", "England": "07", "Ireland": "08", "Australia": "04"}[self.country]
+        size = 10 - len(home) if not home else {"07": 9, "08": 8, "04": 8}[home]
+        ds = home + str(rng.randrange(2, 10)) + digits_sixth(size - 1, rng)
+        while ds[-4:] == ds[-4:][::-1]:
+            ds = ds[:-1] + str(rng.randrange(10))
+        head, mid, tail = ds[:-7], ds[-7:-4], ds[-4:]
+        tail_said = pairs_said(tail) if self.style == "pairs" else said_digits(tail, self.zero, False)
+        say = "plain" if self.style == "pairs" else self.style
+        return [number_said(head, (len(head),), say, self.zero), number_said(mid, (3,), say, self.zero),
+                tail_said], said_digits(tail, self.zero, False)
+
+    def documents(self, rng: random.Random) -> tuple[str, str]:
+        """A driving licence number (a letter and digits in groups, or a British one built on the surname) and a
+        passport number (two letters and seven digits, or nine digits in threes)."""
+        letter = lambda: rng.choice("CDGKMPSVY")
+        surname = "".join(c for c in self.last.upper() if c.isalpha())[:5].ljust(5, "9")
+        licence = rng.choice([f"{letter()}, {number_said(digits_sixth(9, rng), (3, 3, 3), self.style, self.zero)}",
+                              f"{' '.join(surname)}, {number_said(digits_sixth(6, rng), (6,), 'runs', self.zero)},"
+                              f" {self.first[0]} {letter()}"])
+        passport = rng.choice([f"{letter()} {letter()} {number_said(digits_sixth(7, rng), (7,), 'runs', self.zero)}",
+                               number_said(digits_sixth(9, rng), (3, 3, 3), self.style, self.zero)])
+        return licence, passport
+
+    def emails(self, rng: random.Random) -> tuple[str, str]:
+        """The e-mail address said ("at", "dot", a part spelled after it) and spelled letter by letter."""
+        first, last = self.first.lower(), "".join(c for c in self.last.lower() if c.isalpha())
+        (host, tail), yy = rng.choice(DOMAINS_SIXTH), words(self.year % 100) if self.year % 100 >= 10 else "oh seven"
+        said = rng.choice([f"{first} dot {last} at {host} {tail}",
+                           f"{first} {last} {yy} at {host} {tail}",
+                           f"{first[0].upper()} {last}, that's {letters(last)}, at {host} {tail}",
+                           f"{last} dot {first} at {host}, {letters(host)}, {tail}"])
+        spelled = rng.choice([f"{letters(first)} dot {letters(last)} at {letters(host)} {tail}",
+                              f"{letters(first[0] + last)} {said_digits(str(self.year)[2:], 'zero', False)}"
+                              f" at {host} {tail}"])
+        return said, spelled
+
+    def address(self, rng: random.Random) -> str:
+        """The address said as a whole: a unit first or last, the country, or the street after the town."""
+        street = f"{self.house} {self.street}"
+        return rng.choice([f"{street}, {self.unit}, {self.city}, {self.region}, {self.postcode}",
+                           f"{self.unit}, {street}, {self.city}, {self.postcode}, {self.country}",
+                           f"{self.city}, {self.region}, {street}, {self.unit}",
+                           f"{street} in {self.city}, {self.postcode}"])
+
+    def email(self, rng: random.Random, spell: bool = False) -> str:
+        return self.email_spelled if spell else self.email_said
+
+
+def sixth_opening(p: SixthPerson, rng: random.Random) -> list[Turn]:
+    return rng.choice([
+        [agent(said(f"Hello, you've reached {p.company}, accounts desk. What's happened?")),
+         caller(said("Hiya, there's a payment on here I don't recognise."))],
+        [agent(said(f"{p.company}, billing, what seems to be the trouble?")),
+         caller(said("Morning, I reckon I've been overcharged."))],
+        [agent(said(f"{p.company} support, sorry about the wait.")),
+         caller(said("Hello, the amount you took this month looks wrong to me."))]])
+
+
+def sixth_closing(p: SixthPerson, rng: random.Random) -> list[Turn]:
+    """Talk with no personal data, in the sixth half's words: an amount, a weekday, the plan and company."""
+    amount = rng.choice(["sixty-two pounds forty", "eighty-five euros", "thirty-three dollars fifty",
+                         "a hundred and four dollars"])
+    day = rng.choice(["Tuesday", "Thursday", "Saturday"])
+    return [agent(said(f"Right, there's {amount} for the {p.plan} package, taken on {day}.")),
+            caller(said("That's the one. It came out twice, so I'd like one of them back.")),
+            agent(said(f"Done, it'll land back with you inside a week. Anything more {p.company} can sort out?")),
+            caller(said("Nope, that covers everything. Have a good one."))]
+
+
+def sixth_turns(flow: str, p: SixthPerson, rng: random.Random, k: int) -> list[Turn]:
+    """The turns of one of the fifth half's own flows in the sixth half's words, after the opening; the `k`th
+    call of a flow asks its `k`th way where the ways must all be heard."""
+    name = f"{p.first} {p.last}"
+    if flow == "asked indirectly":
+        ask = ["Who's the lucky person I'm speaking with?", "And the name on the account is?",
+               "Who's this I'm talking to, sorry?"][k]
+        answer = rng.choice([[(f"{name}.", "name")], [said("Oh, that's me,"), (f"{name}.", "name")],
+                             [said("Well, I'm"), (f"{p.first},", "name"), said("full name"), (f"{name}.", "name")]])
+        return [agent(said(ask)), caller(*answer),
+                agent(said("And the card itself, what does that have printed?")),
+                caller(said("Only an initial, so"), (f"{p.first[0]} {p.last}.", "name")),
+                agent(said("Is anybody else allowed to manage things for you?")),
+                caller(said("Yeah, my housemate,"), (f"{p.other}.", "name")),
+                agent(said("And what do you prefer to be called?")),
+                caller(said("Everyone calls me"), (f"{p.first}.", "name"))]
+    if flow == "spelled as words":
+        return [agent(said("How is the surname written?")),
+                caller(said("Sure thing."), (f"{spelled_sixth(p.last)}.", "name")),
+                agent(said("Then your given name, one word per letter?")),
+                caller((f"{spelled_for(p.first, rng)}.", "name")),
+                agent(said("I'll spell the surname back in that style,"), (f"{spelled_for(p.last, rng)}?", "name")),
+                caller(said("You've got it.")),
+                agent(said("Now the email, one letter at a time?")),
+                caller((f"{p.email(rng, spell=True)}.", "email"))]
+    if flow == "postcode as words":
+        return [agent(said(f"Which {p.code_name} goes with that?")), caller((f"{p.postcode}.", "address")),
+                agent(said("Sorry, you cut out, say again?")),
+                caller((f"{p.postcode_again},", "address"), said("it's on the letter you sent.")),
+                agent(said("Perfect,"), (f"{p.postcode}.", "address"), said("Which road is that on in"),
+                      (f"{p.city}?", "address")),
+                caller((f"{p.house} {p.street}.", "address"))]
+    if flow == "short answers":
+        asked = [("Date of birth?", p.birth_short, "dateOfBirth"), ("Second name?", p.last, "name"),
+                 ("Given name?", p.first, "name"), ("Birth year?", year_words(p.year, rng), "dateOfBirth"),
+                 ("End of your mobile number?", p.phone_tail, "phone"), ("Door number?", p.house, "address"),
+                 (f"{p.code_name[0].upper()}{p.code_name[1:]}?", p.postcode, "address"),
+                 ("Town?", p.city, "address"),
+                 ("Account ending in?", said_digits(p.account_digits[-4:], p.zero, False), "account"),
+                 ("Four-digit PIN?", p.pin, "pin")]
+        chosen = sorted(rng.sample(range(len(asked)), 5))
+        turns = []
+        for n, i in enumerate(chosen):
+            question, answer, kind = asked[i]
+            turns += [agent(said(question if n == 0 else f"{rng.choice(['Brilliant.', 'Right then.', 'Got you.'])}"
+                                                         f" {question}")),
+                      caller((f"{answer[0].upper()}{answer[1:]}.", kind))]
+        return turns
+    if flow == "look-alike answers":
+        asked = [("How many people live at the property?", f"{ONES[rng.randrange(2, 7)].capitalize()} of us."),
+                 ("Which package have you got right now?", f"{p.plan}, I think."),
+                 ("Have you got the order reference handy?",
+                  f"Order {rng.choice('BHKW')} {number_said(digits_sixth(5, rng), (5,), 'runs', p.zero)}."),
+                 ("What did the last bill come to?", f"{words(rng.randrange(21, 99)).capitalize()} forty."),
+                 ("How many handsets come with the plan?", f"Just the {ONES[rng.randrange(2, 5)]}."),
+                 ("What does the speed test say?", f"Around {words(rng.randrange(20, 99))} megabits."),
+                 ("What's the reference on the complaint?",
+                  f"Case {number_said(digits_sixth(4, rng), (4,), 'pairs', p.zero)}."),
+                 ("When did it start?", rng.choice(["Last Thursday, around four.", "Sunday night.",
+                                                    "A fortnight ago."])),
+                 ("How many times have you rung about this?", rng.choice(["This is the third time.", "Twice before."])),
+                 ("How many months are left on the contract?", f"{ONES[rng.randrange(2, 13)].capitalize()} months.")]
+        chosen = sorted(rng.sample(range(len(asked)), 6))
+        return [turn for i in chosen for turn in (agent(said(asked[i][0])), caller(said(asked[i][1])))]
+    if flow == "mid-sentence":
+        blocks = [
+            [caller(said("The thing is, the engineer turned up at"), (f"{p.address(rng)}", "address"),
+                    said("on the wrong day, and nobody told me.")),
+             agent(said("That's not good enough, I'm sorry."))],
+            [caller(said("My other half says just give you"), (", ".join(p.phone), "phone"),
+                    said("and let you sort it, or drop a line to"), (p.email(rng), "email"), said("if that's easier.")),
+             agent(said("Noted down."))],
+            [caller(said("It comes out of"), (p.account, "account"), said("every month, always has, and I'm"),
+                    (name, "name"), said("as it happens.")),
+             agent(said("Okay, pulling you up now."))]]
+        rng.shuffle(blocks)
+        readback = [agent(said("Right, here you are,"), (f"{name},", "name"), said("born"),
+                          (f"{p.birth},", "dateOfBirth"), said("living at"), (f"{p.address(rng)}.", "address")),
+                    caller(said("Yep, all still current."))]
+        return [turn for block in blocks for turn in block] + readback
+    if flow == "another person":
+        parent, pronoun, parents = rng.choice([("mum", "she", HERS_SIXTH), ("dad", "he", HIS_SIXTH)])
+        partner, partners = rng.choice([("wife", HERS_SIXTH), ("husband", HIS_SIXTH)])
+        parent_name = f"{rng.choice([f for f in parents if f != p.first])} {p.last}"
+        partner_name = rng.choice([f for f in partners if f not in (p.first, parent_name.split()[0])])
+        partner_name = rng.choice([partner_name, f"{partner_name} {rng.choice(LASTS_SIXTH)}"])
+        parent_birth = SixthPerson.born(rng, range(1932, 1960))[0]
+        partner_birth = SixthPerson.born(rng, range(1950, 1995))[0]
+        other_phone = number_said(str(rng.randrange(2, 10)) + digits_sixth(9, rng), (3, 3, 4), p.style, p.zero)
+        return [caller(said(f"It's about my {parent}'s account really,"), (f"{parent_name},", "name"),
+                       said(f"{pronoun}'s not great on the phone these days.")),
+                agent(said("I can help if you're listed. What birthday do we hold for them?")),
+                caller(said(f"My {parent}'s is"), (f"{parent_birth}.", "dateOfBirth")),
+                agent(said("Thanks. Anyone else listed alongside?")),
+                caller(said(f"My {partner} was added last year,"), (f"{partner_name},", "name"),
+                       said("birthday"), (f"{partner_birth}.", "dateOfBirth")),
+                agent(said("Any phone for them as well?")),
+                caller((other_phone, "phone"), said(f"gets my {partner} most days."))]
+    raise ValueError(f"no flow {flow!r}")
+
+
+def sixth_calls() -> list[dict]:
+    """The sixth half's calls: three of each of the fifth half's nineteen flows."""
+    HALF[0] = "sixth"
+    rng, WORDING_SIXTH[0] = random.Random(SEED_SIXTH), random.Random(SEED_SIXTH + 1)
+    out = []
+    for flow in FLOWS_FIFTH:
+        for k in range(CALLS_PER_FLOW):
+            p = SixthPerson(rng, SPELLED_SIXTH[k] if flow == "spelled as words" else None)
+            turns = flow_turns(flow, p, rng) if flow in FLOWS else sixth_turns(flow, p, rng, k)
+            script = sixth_opening(p, rng) + turns + sixth_closing(p, rng)
+            out.append({"id": f"sixth-{flow.replace(' ', '-')}-{k}", "flow": flow,
+                        "voices": [list(voice) for voice in rng.sample(VOICES_SIXTH, 2)],
+                        "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
+    return out
+
+
 def calls() -> dict[str, list[dict]]:
     """Every half's calls: id, flow, voices and script (turns of [text, kind or null] parts)."""
     out: dict[str, list[dict]] = {}
@@ -664,6 +1083,7 @@ def calls() -> dict[str, list[dict]]:
             out["fifth"].append({"id": f"fifth-{flow.replace(' ', '-')}-{k}", "flow": flow,
                                  "voices": [list(voice) for voice in rng.sample(VOICES_FIFTH, 2)],
                                  "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
+    out["sixth"] = sixth_calls()
     return out
 
 
