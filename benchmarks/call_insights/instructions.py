@@ -11,6 +11,8 @@ Sets, each committed before the stage was tried on it, each read once with every
   first four (`fit_instruction_words.py`); the fifth is held out;
 - `instructions_sixth.json` (100 instructions, 300 ordinary turns, most of them long turns of 4-9 sentences),
   written the same way, to decide reading a turn's sentences in pairs instead of as a whole;
+- `instructions_seventh.json` (100 instructions, 300 ordinary turns, most of them holding one long run-on
+  sentence of 30-80 words), written the same way, to decide reading a long sentence in windows of its words;
 - the ordinary turns of every scripted call in the repository (the insights calls of every read set and the
   personal-data calls, their spoken instructions left aside).
 Each turn is read as written and as a recogniser without punctuation would give it (lower case, no marks).
@@ -80,8 +82,8 @@ def score(items: list[dict], flagged) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="dev,heldout,last,fourth,fifth,sixth",
-                        help="comma-separated: dev, heldout, last, fourth, fifth, sixth")
+    parser.add_argument("--sets", default="dev,heldout,last,fourth,fifth,sixth,seventh",
+                        help="comma-separated: dev, heldout, last, fourth, fifth, sixth, seventh")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--show", action="store_true", help="print the turns each rule gets wrong")
     args = parser.parse_args()
