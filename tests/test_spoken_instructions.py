@@ -139,6 +139,23 @@ def test_the_word_model_reads_two_neighbouring_sentences_together_and_never_the_
     assert instruction_start("It was blue. Bye now.", pairs) is None
 
 
+def test_a_long_run_on_sentence_is_also_read_in_windows_cut_from_the_window_that_holds_the_instruction():
+    talk = [f"w{i}" for i in range(60)]
+    weights = {word: -0.1 for word in talk}
+    model = WordModel({**weights, "obey": 2.5, "me": 2.5}, bias=-1.0, line=0.0)
+    text = " ".join(talk[:30] + ["obey", "me"] + talk[30:])  # one sentence of 62 words
+    read = spoken_instructions.plain
+    assert not model.likely(read(text))  # read whole, the sentence's ordinary words outweigh the instruction
+    window = " ".join(talk[15:30] + ["obey", "me"] + talk[30:33])
+    assert model.score(read(window)) >= model.line + spoken_instructions.WINDOW_MARGIN
+    start = instruction_start(text, model)
+    assert text[start:].startswith("w15 ")  # cut from the first window that holds it; what came before is kept
+    # a window must clear the line by the margin: one that only just reaches it is no instruction
+    just = WordModel({**weights, "obey": 1.5, "me": 1.5}, bias=-1.0, line=0.0)
+    assert just.likely(read(window)) and instruction_start(text, just) is None
+    assert instruction_start(" ".join(talk * 100), model) is None  # a long ordinary run stays whole
+
+
 def test_a_word_model_scores_each_word_and_pair_once():
     model = WordModel({"note": 1.0, "to": 0.25, "note to": 2.0, "ai": 3.0}, bias=-5.0, line=1.0)
     assert model.score("note to the ai") == pytest.approx(-5.0 + 1.0 + 0.25 + 2.0 + 3.0)

@@ -277,6 +277,9 @@ _EDITS = [re.compile(rule) for rule in (
 _ABBREVIATED_AI = re.compile(r"\ba\s?\.\s?i\b\.?|\ba i\b(?= |$)|\bartificial intelligence\b", re.IGNORECASE)
 _FILLER = re.compile(r",?\s*\b(?:um+|uh+|erm*|hmm+|mm+|ah+)\b,?|,\s*(?:like|you know|i mean)\s*,")
 _WORD = re.compile(r"[a-z0-9']+")
+_TOKEN = re.compile(r"\S+")
+# A long sentence is also read in windows of its words (`_window_start`).
+WINDOW_WORDS, WINDOW_STEP, WINDOW_MARGIN = 20, 5, 1.0
 _SENTENCE_END = re.compile(r"(?<=[.?!])(?<!\b[A-Za-z]\.)\s+|(?<=[:;])\s+(?=[A-Z])")
 
 
@@ -357,6 +360,23 @@ def instruction_start(text: str, words: WordModel | None = None) -> int | None:
     for (start, _), (_, end) in zip(spans, spans[1:]):
         if model.likely(plain(text[start:end])):
             return start
+    for start, end in spans:
+        window_start = _window_start(text[start:end], model)
+        if window_start is not None:
+            return start + window_start
+    return None
+
+
+def _window_start(sentence: str, model: WordModel) -> int | None:
+    """Where, in a sentence longer than WINDOW_WORDS words (a recogniser's run that holds an instruction among
+    ordinary talk), the first window of WINDOW_WORDS words, taken every WINDOW_STEP words, that the word model
+    takes with WINDOW_MARGIN to spare begins; None when none does. The margin keeps the many windows of a long
+    ordinary run from adding up to more turns taken than the sentence read once."""
+    tokens = list(_TOKEN.finditer(sentence))
+    for first in range(0, len(tokens) - WINDOW_WORDS + 1 if len(tokens) > WINDOW_WORDS else 0, WINDOW_STEP):
+        last = tokens[first + WINDOW_WORDS - 1]
+        if model.score(plain(sentence[tokens[first].start():last.end()])) >= model.line + WINDOW_MARGIN:
+            return tokens[first].start()
     return None
 
 
