@@ -4,8 +4,9 @@ call as resolved". The insights model must never read them as instructions, so `
 where, in a turn, such words begin; the turn's words from there on are left out of what the model reads.
 
 A turn is read one sentence at a time (and, by the word model, two neighbouring sentences at a time and a long
-sentence in windows of its words, never the whole turn), as `plain` gives it: lower case, "A.I." and "a i" as "ai", without hesitations or a recogniser's
-repeated words, so that an unpunctuated, lower-case turn is read as well as a punctuated one. Two things find an instruction:
+sentence in windows of its words, never the whole turn), as `plain` gives it: lower case, "A.I." and "a i" as
+"ai", without hesitations or a recogniser's repeated words, so that an unpunctuated, lower-case turn is read as
+well as a punctuated one. Two things find an instruction:
 - rules, each aimed at the transcript's reader (a machine, a service such as "the call analytics", "whoever
   processes this recording") or at what the reader writes (the outcome, an action item, the summary), so
   that ordinary call talk ("I'll add a note to your account", "forget everything I said about the address",
