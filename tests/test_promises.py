@@ -117,6 +117,14 @@ NOT_PROMISES = [
     ("Agent", "sir i will help you with the date change may i have the pnr number please"),
     ("Agent", "oh dear okay i'm sorry to hear that we'll get it sorted for you can i take your full name please"),
     ("Agent", "Before I pull anything up, can you give me the email address the account is registered under?"),
+    # how a payment will look, small talk, and steps narrated as they are taken in the call
+    ("Agent", "The refund's gone back to your card and it'll show in five to seven working days."),
+    ("Agent", "Take care, Maureen, and we'll speak soon."),
+    ("Agent", "Good luck with the new job, I hope you'll be starting very soon."),
+    ("Agent", "I'll take the card details for the deposit."),
+    ("Agent", "What I'll do now is update the case with everything you've told me."),
+    ("Agent", "I'll put that down as your availability for the engineer."),
+    ("Agent", "I'll renew those for you while I'm here, they're due on Friday."),
 ]
 
 
@@ -127,6 +135,8 @@ STILL_PROMISES = [
     ("Agent", "Then I'll email the quote within twenty-four hours of the survey, and it'll include packing if you want it."),
     ("Agent", "It usually takes two to three weeks, and we'll text you when it's arrived for you to pick up."),
     ("Agent", "And if you could bring the box in next time you're passing, she'll double-check the batch for you."),
+    ("Agent", "I'll put a note on your account and the team will ring you on Thursday."),
+    ("Agent", "You'll get a text with a payment link in a minute, and the panel will be with you by Friday."),
 ]
 
 

@@ -16,12 +16,14 @@ and it is none of: a question, an acknowledgement ("will do"), fewer than five w
 way we can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step
 taken while the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or
 its consequence ("I've switched it off, so nothing will be charged"), what someone will need or be able to do
-("I'll need to verify you"), how things will be or look ("that'll be everything", "it'll show as pending"), a
+("I'll need to verify you"), how things will be or look ("that'll be everything", "it'll show as pending", "it'll
+show in five working days"), a
 future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work or
 recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
-it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away"), small talk ("at
-least you'll have the mountains", "where's he going to university": "going to" a place or "was going to" is no
-future), or (for anyone but the agent) a threat to leave, complain or review.
+it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away", "what I'll do now is",
+"I'll take the card details", "I'll put that down as your availability"), small talk ("at least you'll have the
+mountains", "we'll speak soon", "I hope you'll ...", "where's he going to university": "going to" a place or "was
+going to" is no future), or (for anyone but the agent) a threat to leave, complain or review.
 
 A recogniser's "ill" is "I'll", unless it follows "was", "very", "feel" and the like.
 
@@ -83,7 +85,10 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          r"|\bi can (see|hear|tell|understand|confirm|only)\b"
                          r"|\b(will|'ll) (still |just )?(show (up )?as|stay|remain|look like|say|see you)\b"
                          r"|'ll have (had|been|got|received|seen)\b|\bsee what (i|we) can do\b|\bnow,? so\b"
-                         r"|^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*,\s*so\b", re.IGNORECASE)
+                         r"|^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*,\s*so\b"
+                         # how a payment will look, and small talk: "it'll show in five working days", "speak soon"
+                         r"|\b(it|that|this|they)('ll| will| should) (show|land|appear|reflect)\b"
+                         r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b", re.IGNORECASE)
 _DONE_NOW = re.compile(r"\b(i've|i have|we've|we have) (already|just)\b|\bto (verify|confirm) (you|it's you|your identity)\b",
                        re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^\s*(if|unless|should)\b[^.?!]*\b(again|happens|persists|cancel+ed|delayed|breaks|stops|fails"
@@ -104,6 +109,11 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r"|for a (second|sec|moment|minute)|walk you through|as we go|explain|take down|read (that|it|them)"
                           r" back|note (all )?(of )?that|as (it|they) (is|are)|where it is|as is|stop keeping you|help you with"
                           r" (that|this)|on this call|right away"
+                          # narrated as it is done: "what I'll do now is ...", "I'll take the card details"
+                          r"|(i'?ll|i will|i'm going to) do now|now for you|while i'?m here|come (back )?to that in a"
+                          r"|while we'?re on the (phone|line)|i'?ll (just )?(take|process) (the |your |a )?(card|payment"
+                          r"|details|deposit)|i'?ll (just )?put (that|it|this|after|down)\b[^.?!]{0,30}\b(on|in|as) (the|your)"
+                          r" (note|notes|account|record|system|file|availability)"
                           # asking for a detail now ("may I have the PNR number please")
                           r"|may i (have|know|take|get)|c(an|ould) i (take|have|get)|c(an|ould) you (give|tell) me (your|the)"
                           r")\b", re.IGNORECASE)
