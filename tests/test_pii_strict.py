@@ -48,6 +48,13 @@ GARBLED = [  # what a recogniser made of the data (in brackets: what was said), 
     ([("Caller", "Yes, and the last name in S &T OS.")], "s &t os"),  # spelled, its cue misheard
     ([("Caller", "I spoke with your colleague at Manhattan last week.")], "manhattan"),
     ([("Agent", "Where should the code go?"), ("Caller", "Seven four two, nine one.")], "seven four two nine one"),
+    # a surname spelled a word to each letter ("R as in red, O as in orange ..."), as heard
+    ([("Caller", "Sure, it's in red, I'm in orange, I'm in sugar, I'm in egg.")], "red orange sugar egg"),
+    # read back after a turn that was heard to hold nothing
+    ([("Caller", "Sure."), ("Agent", "Just to confirm, peering in what.")], "peering in what"),
+    # an address dropped into a sentence, no question before it
+    ([("Caller", "So basically the letter went to suite 14b 66 is all garden Norich and R2 14k England, which we "
+                 "left in the spring.")], "norich r2 14k england"),
 ]
 
 
@@ -110,6 +117,16 @@ ORDINARY = [("Agent", "I see a charge of forty nine dollars on your Premium Plus
 
 def test_ordinary_talk_stays():
     assert taken(punctuated(*ORDINARY), "strict") == []
+    # "for" and "in" said now and then, not a word to each letter
+    assert taken(punctuated(("Agent", "Thanks for waiting in the queue for so long, I'm in the billing team for "
+                                      "the north.")), "strict") == []
+
+
+def test_a_reading_back_is_taken_to_its_confirming_question_and_no_further():
+    words = punctuated(("Caller", "Sure."), ("Agent", "Let me check the surname the same way, a random apple a "
+                                                     "salmon sugar, is that right?"), ("Caller", "Yes, that's right."))
+    assert {"random", "apple", "salmon", "sugar"} <= covered(words, "strict")
+    assert not {"right", "that's"} & covered(words, "strict")
 
 
 def test_entity_types_narrow_strict_mode_too():

@@ -326,7 +326,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=(*HALVES, "all"), default="dev",
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
-                             "fresh (held back, then set on), last (held back) or all (each half scored apart)")
+                             "fresh (held back, then set on), last (read), fifth (strict mode was set on it "
+                             "after it was read), sixth (held out) or all (each half scored apart; with "
+                             "--rescore, the halves kept)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--model", default="tiny.en", help="the recogniser (speechproc.model): tiny.en or base")
     parser.add_argument("--strictness", choices=("balanced", "strict"), default="balanced",
@@ -353,6 +355,9 @@ def main() -> None:
         ids = {call["id"] for call in wanted}
         kept = [k for k in (json.loads(path.read_text()) for path in sorted(Path(args.rescore).glob("*.json")))
                 if k.get("id") in ids]
+        if not kept and args.split == "all":
+            print(f"{args.rescore}: no kept calls of the {half} half, left out", file=sys.stderr)
+            continue
         if not kept:
             sys.exit(f"{args.rescore}: no kept calls of the {half} half (*.json written by --keep) there")
         results[half] = {"calls": len(kept), "rules": score_and_show(args, [rescored(k, strictness=args.strictness)

@@ -12,6 +12,14 @@ compliance user would rather lose some ordinary words than leak one date of birt
   digit or number word, a letter said alone, or a capitalised word that is no common word.
 - **Long numbers**: every run of LONG_NUMBER_DIGITS or more digits, written or said as words, anywhere
   (amounts of money are no runs).
+- **Names spelled a word to each letter** ("H for house, U for umbrella", heard as "in red I'm in orange I'm
+  in sugar"): SPELLING_LINKS or more "for" or "in", each at most SPELLING_GAP words after the last, in one turn.
+- **Whatever is read back, whole**: the words after a checking cue ("just to confirm", "let me check the
+  surname the same way", "I'll repeat that to be sure") to the end of their sentence or a confirming question,
+  at most READ_BACK_WORDS, whether or not the turn before was heard to hold data.
+- **Runs of suspect words**: SUSPECT_RUN or more digits, number words, letters said alone or uncommon
+  capitalised words, each at most SUSPECT_GAP words after the one before, in one turn and no amount of money
+  ("the letter went to suite 14b 66 is all garden Norich and R2 14k England").
 
 Each of these is labelled with the kind asked for, else the kind its words look like. `find` keeps, of them,
 what `balanced` did not already take, and marks it (`DetectedClass.strict_only`).
@@ -27,6 +35,7 @@ from speechproc.stages.personal_data import numbers
 from speechproc.stages.personal_data.numbers import digit_runs
 from speechproc.stages.personal_data.pii_talk import (
     ANSWER_MS,
+    CONFIRMING,
     DIGIT_HEARD,
     DIGITS_ONLY,
     PREAMBLE,
@@ -60,7 +69,7 @@ LONG_NUMBER_DIGITS = 3
 QUESTION_WORDS = 25  # the words of a turn read for its question: its last
 MAX_LOCAL_WORDS = 6  # words before a domain's ending, at most, taken with it
 NUMBER_WORDS = 3  # words of a number said with "hundred" or "thousand", at least
-MONEY = numbers.MONEY - {"hundred", "thousand", "million", "billion"} | {"quid"}  # "hundred" says a number here
+MONEY = numbers.MONEY - {"hundred", "thousand", "million", "billion"} | {"quid", "pence"}  # "hundred" says a number here
 ABBREVIATIONS = frozenset("ok id tv pc us uk usa atm dvr pdf sms gps am pm".split())
 SHORT_HEARD = 3  # letters of a word, at most, right before something taken that may be its first part heard
 NEAR = 3  # words, in one turn, from something taken
@@ -90,6 +99,20 @@ NOT_NAMES = frozenset("last next this that week month year ago today tomorrow ye
 COMMON = frozenset("yes yeah yep yup no nope sure okay ok correct right exactly fine great good perfect thanks thank "
                    "you please sorry hello hi bye maybe nothing all that's that it it's is was not just one moment "
                    "hold on wait what pardon again he she they we you i me him her them us his our their".split())
+
+
+SPELLING_WORDS = frozenset(("for", "in"))  # "H for house", "R as in red"
+SPELLING_LINKS = 4
+SUSPECT_RUN = 4
+SUSPECT_GAP = 2
+SPELLING_GAP = 3
+READ_BACK_WORDS = 25
+# a cue that reads back what was said, however the turn before was heard (a checking cue of `pii_talk`, and more)
+CHECKING_BACK = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is"
+                           r"|so let's see|let me check the (surname|name|spelling|postcode|post code|zip|address|email"
+                           r"|number)( the same way)?|(i'll|i will|i) repeat( that| it)?( to be sure)?|to be sure"
+                           r"|reading it back|say it back( to you)?|so i've got it|i'm showing (your account|you) as"
+                           r"|i have you (down )?as)$")
 
 
 ORDINARY = COMMON | STOP | SENTENCE_STARTS | PREAMBLE | WEEKDAYS  # never suspect, however capitalised
@@ -326,6 +349,62 @@ def letter_runs(words: Sequence[Token]) -> list[DetectedClass]:
     return out
 
 
+def spelled_as_words(words: Sequence[Token]) -> list[DetectedClass]:
+    """A name spelled a word to each letter: SPELLING_LINKS or more "for" or "in" in one turn, each at most
+    SPELLING_GAP words after the one before, with the two words before the first and the word after the last."""
+    out = []
+    for turn in turns_of(words):
+        links = [k for k in range(1, len(turn) - 1) if plain(turn[k]) in SPELLING_WORDS]
+        run: list[int] = []
+        for k in [*links, None]:
+            if k is not None and (not run or k - run[-1] <= SPELLING_GAP):
+                run.append(k)
+                continue
+            if len(run) >= SPELLING_LINKS:
+                out.append(detection("name", [words_span(turn[max(0, run[0] - 2):run[-1] + 2])]))
+            run = [k] if k is not None else []
+    return out
+
+
+def suspect_runs(words: Sequence[Token]) -> list[DetectedClass]:
+    """SUSPECT_RUN or more suspect words (`_suspect`) in one turn, each at most SUSPECT_GAP words after the one
+    before, from the first to the last, unless a word of money stands among them or beside them."""
+    out = []
+    for turn in turns_of(words):
+        run: list[int] = []
+        for k in [*(k for k, w in enumerate(turn) if _suspect(w)), None]:
+            if k is not None and (not run or k - run[-1] <= SUSPECT_GAP):
+                run.append(k)
+                continue
+            around = turn[max(0, run[0] - 1):run[-1] + 2] if run else []
+            if len(run) >= SUSPECT_RUN and not any(plain(w) in MONEY or w.w.lstrip()[:1] in "$£€" for w in around):
+                said = turn[run[0]:run[-1] + 1]
+                out.append(detection(_label(said), [words_span(said)]))
+            run = [k] if k is not None else []
+    return out
+
+
+def read_back_whole(words: Sequence[Token], ends: Ends) -> list[DetectedClass]:
+    """The words after each turn's first checking cue (CHECKING_BACK) to the end of their sentence or a
+    confirming question ("is that right"), at most READ_BACK_WORDS, labelled by what they look like."""
+    out = []
+    for turn in turns_of(words):
+        text = [plain(w) for w in turn]
+        cue = next((k for k in range(len(turn)) if CHECKING_BACK.search(" ".join(text[max(0, k - 6):k + 1]))), None)
+        if cue is None:
+            continue
+        said: list[Token] = []
+        for j in range(cue + 1, min(len(turn), cue + 1 + READ_BACK_WORDS)):
+            if CONFIRMING.match(" ".join(text[j:j + 3])):
+                break
+            said.append(turn[j])
+            if (turn[j].speaker, turn[j].e) in ends:
+                break
+        if said:
+            out.append(detection(looks_like(said), [words_span(said)]))
+    return out
+
+
 def strict_finds(words: Sequence[Token], ends: Ends, asks: Ends, found: Sequence[DetectedClass], kinds: Sequence[str],
                  ask: Asker | None, broad_ask: Asker | None) -> list[DetectedClass]:
     """Everything `strict` takes beside `found` (`balanced`'s detections); `ends` and `asks` are where
@@ -333,5 +412,6 @@ def strict_finds(words: Sequence[Token], ends: Ends, asks: Ends, found: Sequence
     answered = whole_answers(words, ends, asks, ask, broad_ask)
     named = cued_names(words, ends)
     taken = answered + named + long_numbers(words) + spoken_numbers(words) + domains(words, ends) + \
-        letter_runs(words) + read_backs(words, [*found, *answered], kinds, doubtful=True) + names_again(words, found)
+        letter_runs(words) + read_backs(words, [*found, *answered], kinds, doubtful=True) + names_again(words, found) + \
+        spelled_as_words(words) + read_back_whole(words, ends) + suspect_runs(words)
     return taken + neighbours(words, [*found, *taken])
