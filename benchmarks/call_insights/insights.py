@@ -21,7 +21,7 @@ Scores, per half:
   one kind in one driver, two of different kinds apart), at DRIVER_SIMILARITY and, on the dev half, at each
   line of a grid; beside them, the reasons alone at REASONS_ALONE_LINE (the drivers before).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|twentysecond|all]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|twentythird|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
@@ -55,7 +55,8 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_tenth.json", "insights_eleventh.json", "insights_twelfth.json", "insights_thirteenth.json",
              "insights_fourteenth.json", "insights_fifteenth.json", "insights_sixteenth.json",
              "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
-             "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json")
+             "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json",
+             "insights_twentythird.json")
 
 
 def conversation(call: dict) -> Conversation:
@@ -307,7 +308,8 @@ def main() -> int:
     parser.add_argument("--split", default="dev",
                         choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
                                  "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-                                 "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond", "all"))
+                                 "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
+                                 "twentythird", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "

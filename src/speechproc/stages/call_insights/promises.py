@@ -12,14 +12,13 @@ step taken "now". It promises a step after the call when:
 - for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in, or "I'll"
   anything for a day ("I'll clear the cupboard on Thursday"; not "I'll do that tonight", which agrees to
   the agent's request);
-and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no
-way we can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step
-taken while the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or
-its consequence ("I've switched it off, so nothing will be charged"), what someone will need or be able to do
-("I'll need to verify you"), how things will be or look ("that'll be everything", "it'll show as pending", "it'll
-show in five working days"), a
-future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work or
-recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
+and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
+can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
+the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
+("I've switched it off, so nothing will be charged"), what someone will need or be able to do ("I'll need to verify
+you"), how things will be or look ("that'll be everything", "it'll show as pending", "it'll show in five working
+days"), a future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work
+or recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
 it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away", "what I'll do now is",
 "I'll take the card details", "I'll put that down as your availability"), small talk ("at least you'll have the
 mountains", "we'll speak soon", "I hope you'll ...", "where's he going to university": "going to" a place or "was

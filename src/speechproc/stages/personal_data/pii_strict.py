@@ -103,9 +103,9 @@ COMMON = frozenset("yes yeah yep yup no nope sure okay ok correct right exactly 
 
 SPELLING_WORDS = frozenset(("for", "in"))  # "H for house", "R as in red"
 SPELLING_LINKS = 4
+SPELLING_GAP = 3
 SUSPECT_RUN = 4
 SUSPECT_GAP = 2
-SPELLING_GAP = 3
 READ_BACK_WORDS = 25
 # a cue that reads back what was said, however the turn before was heard (a checking cue of `pii_talk`, and more)
 CHECKING_BACK = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is"
@@ -349,20 +349,26 @@ def letter_runs(words: Sequence[Token]) -> list[DetectedClass]:
     return out
 
 
+def _close_runs(positions: Sequence[int], gap: int) -> list[list[int]]:
+    """`positions` (ascending) grouped into runs, each position at most `gap` after the one before it."""
+    runs: list[list[int]] = []
+    for k in positions:
+        if runs and k - runs[-1][-1] <= gap:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return runs
+
+
 def spelled_as_words(words: Sequence[Token]) -> list[DetectedClass]:
     """A name spelled a word to each letter: SPELLING_LINKS or more "for" or "in" in one turn, each at most
     SPELLING_GAP words after the one before, with the two words before the first and the word after the last."""
     out = []
     for turn in turns_of(words):
         links = [k for k in range(1, len(turn) - 1) if plain(turn[k]) in SPELLING_WORDS]
-        run: list[int] = []
-        for k in [*links, None]:
-            if k is not None and (not run or k - run[-1] <= SPELLING_GAP):
-                run.append(k)
-                continue
+        for run in _close_runs(links, SPELLING_GAP):
             if len(run) >= SPELLING_LINKS:
                 out.append(detection("name", [words_span(turn[max(0, run[0] - 2):run[-1] + 2])]))
-            run = [k] if k is not None else []
     return out
 
 
@@ -371,16 +377,11 @@ def suspect_runs(words: Sequence[Token]) -> list[DetectedClass]:
     before, from the first to the last, unless a word of money stands among them or beside them."""
     out = []
     for turn in turns_of(words):
-        run: list[int] = []
-        for k in [*(k for k, w in enumerate(turn) if _suspect(w)), None]:
-            if k is not None and (not run or k - run[-1] <= SUSPECT_GAP):
-                run.append(k)
-                continue
-            around = turn[max(0, run[0] - 1):run[-1] + 2] if run else []
+        for run in _close_runs([k for k, w in enumerate(turn) if _suspect(w)], SUSPECT_GAP):
+            around = turn[max(0, run[0] - 1):run[-1] + 2]
             if len(run) >= SUSPECT_RUN and not any(plain(w) in MONEY or w.w.lstrip()[:1] in "$£€" for w in around):
                 said = turn[run[0]:run[-1] + 1]
                 out.append(detection(_label(said), [words_span(said)]))
-            run = [k] if k is not None else []
     return out
 
 
