@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The offer of further help (`checks.further_help`) on the ends of calls: whether the agent's "Is there anything
+else I can help you with?" is found however many turns follow it, and not found where "anything else" means
+something else, the agent only closes warmly, or the caller is the one who offers.
+
+`closings.json`: 48 call endings (the last 14-26 turns), each with the truth (the agent offered further help as
+the call wound up, or not) and a group: offers within the agent's last 2 turns, 3-4, 5-7 or 8 or more turns
+before the end; no offer, with "anything else" in another sense, a warm close, or the caller offering. Written
+by a writer who saw neither the check nor any other set, and committed before the check was tried on it.
+
+`--turns N` reads the agent's last N turns instead of `checks.FURTHER_HELP_TURNS` (several: side by side).
+
+Usage: python benchmarks/call_insights/closings.py [--turns 3,5] [--json FILE] [--show]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "src"))
+sys.path.insert(0, str(HERE))
+
+from insights import conversation  # noqa: E402
+
+from speechproc.stages.call_insights import checks, grounding  # noqa: E402
+
+
+def agent_lines(item: dict) -> list[grounding.Line]:
+    """The agent's turns of an item as the stage reads them (`grounding.lines_of`)."""
+    return [line for line in grounding.lines_of(conversation(item)) if line.speaker == "Agent" and line.text]
+
+
+def scored(items: list[dict], turns: int, show: bool) -> dict:
+    """Right answers per group and in all, with the agent's last `turns` turns read."""
+    saved, checks.FURTHER_HELP_TURNS = checks.FURTHER_HELP_TURNS, turns
+    try:
+        groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for item in items:
+            found = "yes" if checks.further_help(agent_lines(item)) else "no"
+            groups[item["group"]][0] += found == item["truth"]
+            groups[item["group"]][1] += 1
+            if show and found != item["truth"]:
+                print(f"turns {turns}: {item['id']} [{item['group']}] found {found}, truth {item['truth']}")
+    finally:
+        checks.FURTHER_HELP_TURNS = saved
+    right = sum(n for n, _ in groups.values())
+    false_yes = sum(total - n for group, (n, total) in groups.items() if group.startswith("no"))
+    return {"right": right, "of": len(items), "false_yes": false_yes,
+            "by_group": {group: f"{n}/{total}" for group, (n, total) in sorted(groups.items())}}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", default=str(checks.FURTHER_HELP_TURNS),
+                        help="comma-separated: how many of the agent's last turns are read")
+    parser.add_argument("--items", type=Path, default=HERE / "closings.json")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--show", action="store_true", help="print each item answered wrongly")
+    args = parser.parse_args()
+    try:
+        counts = [int(n) for n in args.turns.split(",")]
+    except ValueError:
+        parser.error(f"--turns: whole numbers separated by commas, not {args.turns!r}")
+    if any(n < 1 for n in counts):
+        parser.error("--turns: each count is at least 1")
+    items = json.loads(args.items.read_text(encoding="utf-8"))["items"]
+    out = {"command": "python benchmarks/call_insights/closings.py " + " ".join(sys.argv[1:]),
+           "turns": {str(n): scored(items, n, args.show) for n in counts}}
+    for n, figures in out["turns"].items():
+        print(f"agent's last {n} turns: right {figures['right']}/{figures['of']}, false yes {figures['false_yes']}, "
+              f"{figures['by_group']}")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
