@@ -10,6 +10,10 @@ by a writer who saw neither the check nor any other set, and committed before th
 
 `--turns N` reads the agent's last N turns instead of `checks.FURTHER_HELP_TURNS` (several: side by side).
 
+Reading the agent's last 5 turns instead of 3 was shaped on the read call sets (597 of 604 calls answered right
+against 590: offers followed by small talk) and is decided here, by a rule set before this set was read: take 5
+if it answers at least 2 more items right and takes at most 1 more "no" item for a yes.
+
 Usage: python benchmarks/call_insights/closings.py [--turns 3,5] [--json FILE] [--show]
 """
 from __future__ import annotations
