@@ -205,9 +205,17 @@ def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers
 
 
 def test_further_help_offered_early_in_a_long_call_is_not_an_offer_as_it_closes():
-    lines = agent("Hello.", "Anything else I can help with today?", "Right.", "Let me check.", "Done.", "Bye.")
+    lines = agent("Hello.", "Anything else I can help with today?", "Right.", "Let me check.", "One moment.", "Done.",
+                  "Bye.")
     assert shown("furtherHelp", lines) is None
-    assert checks.FURTHER_HELP_TURNS == 3
+    assert checks.FURTHER_HELP_TURNS == 5
+
+
+def test_further_help_offered_before_small_talk_is_still_offered_as_the_call_closes():
+    offer = "Is there anything else I can help you with today?"
+    lines = agent("Hello.", "Right, that's done.", offer, "Oh, lovely, enjoy the wedding.",
+                  "Brush it after wearing and let it air.", "You're welcome.", "Bye now.")
+    assert shown("furtherHelp", lines) == offer
 
 
 def test_words_spoken_to_the_reader_are_never_a_checks_evidence():

@@ -71,7 +71,10 @@ def main() -> int:
         parser.error(f"--turns: whole numbers separated by commas, not {args.turns!r}")
     if any(n < 1 for n in counts):
         parser.error("--turns: each count is at least 1")
-    items = json.loads(args.items.read_text(encoding="utf-8"))["items"]
+    try:
+        items = json.loads(args.items.read_text(encoding="utf-8"))["items"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(f"--items {args.items}: not a set of call endings ({type(exc).__name__}: {exc})")
     out = {"command": "python benchmarks/call_insights/closings.py " + " ".join(sys.argv[1:]),
            "turns": {str(n): scored(items, n, args.show) for n in counts}}
     for n, figures in out["turns"].items():

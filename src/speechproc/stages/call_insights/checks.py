@@ -12,8 +12,9 @@ they answer the same on every machine and every model:
   word, the last digits of a card, a one-time code), sends a code to read back, or asks for the postcode or
   address held on the account; asking for an order, booking or account number alone is not one;
 - **apology**: a sentence of the speaker says sorry or apologises, other than "sorry?" asking to hear again;
-- **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns asks whether there is anything else
-  to help with ("Anything else today?", "Is there something more I can do for you?", "Will that be all?").
+- **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (five: small talk or a caller's afterthought
+  may follow the offer) asks whether there is anything else to help with ("Anything else today?", "Is there
+  something more I can do for you?", "Will that be all?").
 
 `check_of` says which check a question asks for: the one its `check` names, or, when `auto`, the one its
 wording asks for (a question naming no known check, or more than one, or only sharing a word with one, or
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from speechproc.stages.call_insights.grounding import Line
 from speechproc.stages.options import QUALITY_CHECKS, InsightQuestion
 
-FURTHER_HELP_TURNS = 3  # further help is offered in one of the speaker's last turns
+FURTHER_HELP_TURNS = 5  # further help is offered in one of the speaker's last turns (small talk may follow it)
 SHORT_OFFER_WORDS = 4  # "Anything else?", "Anything further today?": an offer that needs no word of help
 AUTO = "auto"  # the question's wording says which check answers it, if any
 
