@@ -40,17 +40,13 @@ def agent_lines(item: dict) -> list[grounding.Line]:
 
 def scored(items: list[dict], turns: int, show: bool) -> dict:
     """Right answers per group and in all, with the agent's last `turns` turns read."""
-    saved, checks.FURTHER_HELP_TURNS = checks.FURTHER_HELP_TURNS, turns
-    try:
-        groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for item in items:
-            found = "yes" if checks.further_help(agent_lines(item)) else "no"
-            groups[item["group"]][0] += found == item["truth"]
-            groups[item["group"]][1] += 1
-            if show and found != item["truth"]:
-                print(f"turns {turns}: {item['id']} [{item['group']}] found {found}, truth {item['truth']}")
-    finally:
-        checks.FURTHER_HELP_TURNS = saved
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for item in items:
+        found = "yes" if checks.further_help(agent_lines(item), last=turns) else "no"
+        groups[item["group"]][0] += found == item["truth"]
+        groups[item["group"]][1] += 1
+        if show and found != item["truth"]:
+            print(f"turns {turns}: {item['id']} [{item['group']}] found {found}, truth {item['truth']}")
     right = sum(n for n, _ in groups.values())
     false_yes = sum(total - n for group, (n, total) in groups.items() if group.startswith("no"))
     return {"right": right, "of": len(items), "false_yes": false_yes,

@@ -158,10 +158,9 @@ def _asks_more(sentence: str, unpunctuated: bool) -> bool:
     return unpunctuated and not _CONDITION.search(" ".join(sentence[:found.start()].split()[-4:]))
 
 
-def further_help(turns: list[Line]) -> Line | None:
-    """The last of the speaker's last FURTHER_HELP_TURNS turns that asks whether there is anything more to
-    help with."""
-    for turn in reversed(turns[-FURTHER_HELP_TURNS:]):
+def further_help(turns: list[Line], last: int = FURTHER_HELP_TURNS) -> Line | None:
+    """The last of the speaker's `last` turns that asks whether there is anything more to help with."""
+    for turn in reversed(turns[-last:]):
         unpunctuated = not _PUNCTUATED.search(turn.text)
         if any(_asks_more(sentence, unpunctuated) for sentence in sentences(turn.text)):
             return turn

@@ -35,6 +35,7 @@ from speechproc.stages.personal_data import numbers
 from speechproc.stages.personal_data.numbers import digit_runs
 from speechproc.stages.personal_data.pii_talk import (
     ANSWER_MS,
+    CHECKING_CUES,
     CONFIRMING,
     DIGIT_HEARD,
     DIGITS_ONLY,
@@ -108,8 +109,7 @@ SUSPECT_RUN = 4
 SUSPECT_GAP = 2
 READ_BACK_WORDS = 25
 # a cue that reads back what was said, however the turn before was heard (a checking cue of `pii_talk`, and more)
-CHECKING_BACK = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is"
-                           r"|so let's see|let me check the (surname|name|spelling|postcode|post code|zip|address|email"
+CHECKING_BACK = re.compile(rf"\b({CHECKING_CUES}|let me check the (surname|name|spelling|postcode|post code|zip|address|email"
                            r"|number)( the same way)?|(i'll|i will|i) repeat( that| it)?( to be sure)?|to be sure"
                            r"|reading it back|say it back( to you)?|so i've got it|i'm showing (your account|you) as"
                            r"|i have you (down )?as)$")

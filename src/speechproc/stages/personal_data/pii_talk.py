@@ -59,8 +59,8 @@ NEW_SENTENCE = frozenset("also okay ok thank thanks i i'm my please let can coul
 # ("just to confirm") read back only when a confirming question follows
 READING = re.compile(r"\b(let me read (that|it|this|at)|read (that|it) back)$")
 BACK = frozenset("back mac bag black pack bad hack that it at".split())  # "read that back" however "back" was heard
-CHECKING = re.compile(r"\b(let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is|"
-                      r"so let's see)$")
+CHECKING_CUES = r"let me confirm|just to confirm|to confirm|let me repeat( that| it)?|so that's|so that is|so let's see"
+CHECKING = re.compile(rf"\b({CHECKING_CUES})$")
 SHORT_CHECK = 12
 SAYING_BACK = re.compile(r"\bso that ('s|is)$|\bso that's$|\bso let's see$")  # "So that's A I S H A?" with no question after it
 CONFIRMING = re.compile(r"^(is \w+ (correct|right)|isn't that|correct|did i get)")  # "is net correct" as heard
