@@ -198,6 +198,16 @@ def test_a_check_reads_the_agent_unless_the_question_asks_what_another_speaker_d
     ("Is that all correct?", False),  # details read back
     ("theres nothing else i can do for you im afraid", False),  # a refusal, unpunctuated
     ("Do you have any other questions?", True),
+    ("Is that everything for today, Mr Rahman?", True),  # a name after the offer
+    ("Is that everything, sir?", True),
+    ("Is that everything in the box?", False),  # an item checked, not an offer
+    ("does that cover everything you needed today", True),  # unpunctuated
+    ("Have I answered all your questions?", True),
+    ("Have we covered everything?", True),
+    ("was there anything else you were after", True),
+    ("Anything else you wanted to check while you've got me?", True),
+    ("Anything else you wanted to check on the meter?", False),  # a question about the fault
+    ("Was anything else damaged while you were out?", False),
 ])
 def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers):
     lines = agent("Hello, Harbour Bank.", "Right, that's done.", closing, "Bye now.")

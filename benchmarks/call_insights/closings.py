@@ -8,13 +8,24 @@ the call wound up, or not) and a group: offers within the agent's last 2 turns, 
 before the end; no offer, with "anything else" in another sense, a warm close, or the caller offering. Written
 by a writer who saw neither the check nor any other set, and committed before the check was tried on it.
 
+`closings_second.json` (`--items`): 60 more call endings, written the same way by another writer and committed
+before anything was tried on it: 36 offers, each in its own wording, within the agent's last 2, 3-4, 5-7 or 8 or
+more turns, and 24 endings without one. Its brief named 24 example wordings of an offer; 22 of its offers
+(closing2-01, 02, 04, 06, 07, 08, 09, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 25, 27, 28, 34) are worded as
+one of those, the other 14 are the writer's own (`--own-wordings` scores the endings without the named ones).
+
 `--turns N` reads the agent's last N turns instead of `checks.FURTHER_HELP_TURNS` (several: side by side).
 
 Reading the agent's last 5 turns instead of 3 was shaped on the read call sets (597 of 604 calls answered right
 against 590: offers followed by small talk) and is decided here, by a rule set before this set was read: take 5
 if it answers at least 2 more items right and takes at most 1 more "no" item for a yes.
 
-Usage: python benchmarks/call_insights/closings.py [--turns 3,5] [--json FILE] [--show]
+More wordings of the offer ("Is that everything for today, Mr Rahman?", "Does that cover everything you needed?",
+"Have I answered all your questions?", "Was there anything else you were after?", "... while you've got me?")
+were shaped on `closings.json` (36 of 48 right before, 39 after, no "no" item taken) and the read call sets (one
+more call right, none wrong), and are decided on `closings_second.json` by the same rule, set before it was read.
+
+Usage: python benchmarks/call_insights/closings.py [--items FILE] [--own-wordings] [--turns 3,5] [--json FILE] [--show]
 """
 from __future__ import annotations
 
@@ -31,6 +42,10 @@ sys.path.insert(0, str(HERE))
 from insights import conversation  # noqa: E402
 
 from speechproc.stages.call_insights import checks, grounding  # noqa: E402
+
+# The endings of closings_second.json whose offer is worded as one of its brief's examples.
+NAMED_IN_BRIEF = frozenset(f"closing2-{n:02d}" for n in (1, 2, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                                          22, 25, 27, 28, 34))
 
 
 def agent_lines(item: dict) -> list[grounding.Line]:
@@ -58,6 +73,9 @@ def main() -> int:
     parser.add_argument("--turns", default=str(checks.FURTHER_HELP_TURNS),
                         help="comma-separated: how many of the agent's last turns are read")
     parser.add_argument("--items", type=Path, default=HERE / "closings.json")
+    parser.add_argument("--own-wordings", action="store_true",
+                        help="leave out the endings whose offer is worded as an example of the set's brief "
+                             "(closings_second.json only)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--show", action="store_true", help="print each item answered wrongly")
     args = parser.parse_args()
@@ -71,6 +89,8 @@ def main() -> int:
         items = json.loads(args.items.read_text(encoding="utf-8"))["items"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         parser.error(f"--items {args.items}: not a set of call endings ({type(exc).__name__}: {exc})")
+    if args.own_wordings:
+        items = [item for item in items if item.get("id") not in NAMED_IN_BRIEF]
     out = {"command": "python benchmarks/call_insights/closings.py " + " ".join(sys.argv[1:]),
            "turns": {str(n): scored(items, n, args.show) for n in counts}}
     for n, figures in out["turns"].items():
