@@ -57,6 +57,29 @@ a plan, order and case references, a bill, a speed), `mid-sentence` (the caller'
 then the agent reading back name, birthday and address with no question before it) and `another person` (a parent's
 name and birthday, a partner's, their phone).
 
+The `seventh` half, added after the sixth half had been scored and before any rule was set on it, and written apart
+from the detector, draws from a seventh set of lists (names that are also words, as Crystal Swift or Bill Price;
+names of South Asian, West African, East Asian, Eastern European, Hispanic and Irish origin, as Anjali Iyer, Chidi
+Achebe, Ji-woo Takahashi, Katarzyna Wisniewski, Joaquin Echeverria or Niamh Fitzgerald; double-barrelled and two-part
+surnames, as Bright-Owusu, Carrington-Smythe and Ruiz Delgado; flats and units, streets, towns, states, counties,
+provinces and postcodes of the United States, England, Canada, Australia, New Zealand and Ireland, of no earlier
+list; other e-mail providers and shapes, with a dash, an underscore or the surname as the domain; companies and
+plans). It says house numbers in words ("five hundred and thirteen Sycamore Parade"), numbers in groups with "oh",
+"zero" or "nought", "double" and "triple", in pairs and in hundreds ("seventy-four thirty-seven, nineteen hundred"),
+dates in eight explicit forms ("the fourteenth of February, seventy-nine", "two fourteen seventy-nine", "nineteen
+seventy-nine, February the fourteenth", "fourteen, oh two, nineteen seventy-nine"), postcodes in words and in two
+halves, the bank's code as the caller's country names it (routing number, sort code, transit number, BSB, bank and
+branch) and driving licences and passports in each country's shape. It asks and answers in a sixth wording, several
+ways of saying each thing drawn per call by a generator of its own: names asked indirectly ("Who am I chatting to
+this afternoon?", "And whose account is this?", "Can I take a name for the booking?"), given inside a sentence
+("It's under my wife's name, Ji-woo Price"), spelled in plain letters with "dash", "hyphen" and "space", or with "as
+in" and "for" (now and then only the unclear letters), read back wrong and corrected by the caller (a letter of the
+surname, an e-mail domain, a year of birth, an old account number), and an address whose flat is remembered after
+it. It is spoken by espeak-ng voices of its own (received pronunciation, New York, Caribbean, Scottish, West
+Midlands, Lancaster and British and American English in variants no earlier half uses: Andrea, Michael, Linda,
+Edward, Annie, Travis, Victor, Auntie, and Klatt 4 and 6), and has three calls of each of the nineteen flows of the
+fifth and sixth halves, all in its own words.
+
 `python benchmarks/personal_data/pii_calls.py` writes benchmarks/personal_data/pii_calls.json; that file is committed before
 any tuning, and the benchmark reads it, not this generator.
 """
@@ -1058,6 +1081,605 @@ def sixth_calls() -> list[dict]:
     return out
 
 
+# The seventh half: its own lists, value forms, wording and voices, and the nineteen flows in words of its own.
+SEED_SEVENTH = 8900
+WORDING_SEVENTH = [random.Random(SEED_SEVENTH + 1)]  # draws among the seventh half's ways of saying one thing
+FIRSTS_SEVENTH = {"Crystal": "f", "Sterling": "m", "Autumn": "f", "Clay": "m", "Hazel": "f", "Bill": "m",
+                  "Anjali": "f", "Chidi": "m", "Folake": "f", "Hiroshi": "m", "Ji-woo": "f", "Katarzyna": "f",
+                  "Bogdan": "m", "Guadalupe": "f", "Joaquin": "m", "Niamh": "f", "Oisin": "m"}
+LASTS_SEVENTH = ["Swift", "Banks", "Price", "Bishop", "Cotton", "Young", "Iyer", "Chaudhry", "Achebe", "Boateng",
+                 "Diallo", "Takahashi", "Zhou", "Wisniewski", "Kovalenko", "Echeverria", "Fitzgerald", "Ruiz Delgado",
+                 "Bright-Owusu", "Carrington-Smythe"]
+HIS_SEVENTH = [f for f, g in FIRSTS_SEVENTH.items() if g == "m"] + ["Obinna", "Radek", "Santiago", "Cormac", "Arjun",
+                                                                   "Kenji", "Earnest"]
+HERS_SEVENTH = [f for f, g in FIRSTS_SEVENTH.items() if g == "f"] + ["Patience", "Dorota", "Meera", "Grainne",
+                                                                    "Ifeoma", "Luz"]
+STREETS_SEVENTH = ["Magnolia Boulevard", "Heron Wharf", "Rowan Mews", "Sycamore Parade", "Bluebell Walk",
+                   "Kingfisher Rise", "Pohutukawa Drive", "Tallowwood Avenue", "Seventeenth Avenue",
+                   "Cloverfield Terrace"]
+UNITS_SEVENTH = ["flat nine", "unit four B", "apartment twelve C", "unit eleven", "flat three A",
+                 "the ground floor flat", "apartment seven oh two", "flat two, first floor"]
+PLACES_SEVENTH = [  # city, state or county, the code as two callers say it, the code in two halves, country, what
+    # the code is called there, what the region is called there
+    ("Tulsa", "Oklahoma", ["seven four one oh three", "seventy-four one oh three"], ("seven four one", "oh three"),
+     "United States", "ZIP code", "state"),
+    ("Omaha", "Nebraska", ["six eight one oh two", "sixty-eight one oh two"], ("six eight one", "oh two"),
+     "United States", "ZIP code", "state"),
+    ("Asheville", "North Carolina", ["two eight eight oh one", "two double eight oh one"],
+     ("two eight eight", "oh one"), "United States", "ZIP code", "state"),
+    ("Providence", "Rhode Island", ["oh two nine oh three", "zero two nine zero three"], ("oh two nine", "oh three"),
+     "United States", "ZIP code", "state"),
+    ("Baton Rouge", "Louisiana", ["seven oh eight oh two", "seventy, eight oh two"], ("seven oh eight", "oh two"),
+     "United States", "ZIP code", "state"),
+    ("Bath", "Somerset", ["B A one, one L T", "B A one one L T"], ("B A one", "one L T"), "England", "postcode",
+     "county"),
+    ("Canterbury", "Kent", ["C T one, two E H", "C T one two E H"], ("C T one", "two E H"), "England", "postcode",
+     "county"),
+    ("Durham", "County Durham", ["D H one, three H P", "D H one three H P"], ("D H one", "three H P"), "England",
+     "postcode", "county"),
+    ("Moncton", "New Brunswick", ["E one C, four M three", "E one C four M three"], ("E one C", "four M three"),
+     "Canada", "postal code", "province"),
+    ("Charlottetown", "Prince Edward Island", ["C one A, seven N eight", "C one A seven N eight"],
+     ("C one A", "seven N eight"), "Canada", "postal code", "province"),
+    ("Ballarat", "Victoria", ["three three five oh", "thirty-three fifty"], ("thirty-three", "fifty"), "Australia",
+     "postcode", "state"),
+    ("Darwin", "Northern Territory", ["oh eight hundred", "zero eight zero zero"], ("oh eight", "double oh"),
+     "Australia", "postcode", "territory"),
+    ("Nelson", "Tasman", ["seven oh one oh", "seventy ten"], ("seventy", "ten"), "New Zealand", "postcode",
+     "region"),
+    ("Whangarei", "Northland", ["oh one one oh", "zero one one zero"], ("oh one", "one oh"), "New Zealand",
+     "postcode", "region"),
+    ("Limerick", "County Limerick", ["V nine four, T nine P X", "V ninety-four, T nine P X"], ("V nine four",
+     "T nine P X"), "Ireland", "Eircode", "county"),
+    ("Kilkenny", "County Kilkenny", ["R nine five, E two F three", "R ninety-five, E two F three"],
+     ("R nine five", "E two F three"), "Ireland", "Eircode", "county"),
+]
+HOSTS_SEVENTH = [("rogers", "dot com"), ("verizon", "dot net"), ("talktalk", "dot net"), ("iinet", "dot net dot au"),
+                 ("xtra", "dot co dot nz"), ("live", "dot ie"), ("tutanota", "dot com"), ("A T T", "dot net")]
+COMPANIES_SEVENTH = ["Lodestar Water", "Brightwave Wireless", "Copperline Energy", "Ashgrove Home Insurance"]
+PLANS_SEVENTH = ["Flexi Twelve", "Green Fixed", "Data Lite", "Platinum Cover"]
+SPELLED_SEVENTH = ["Bright-Owusu", "Ruiz Delgado", None]  # the surnames of `spelled as words`, the last drawn
+SHAPES_SEVENTH = [0, 1, 2]  # the e-mail shapes of `spelled`: a dot and digits, a dash, an underscore
+AS_SEVENTH = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (  # a word per letter, none of the fifth or sixth half's
+    "Atlanta Boston Chicago Denver elephant foxtrot giraffe hotel igloo Jupiter kangaroo Lima Mexico November "
+    "October papa quiet rabbit sunshine tango Utah violin window xenon yellow zebra").split()))
+HEARD_AS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "EDZBASJAYGQRNMUBKLFDOBUSIC"))  # a letter misheard as another
+UNCLEAR = set("BCDFGMNPSTVZ")  # the letters a caller gives a word for when only some get one
+VOICES_SEVENTH = [  # espeak-ng's arguments: accent and variant pairs, and variants, none of the earlier halves uses
+    ("-v", "en-gb-x-rp+Andrea", "-p", "60", "-s", "148"), ("-v", "en-us-nyc+klatt4", "-p", "42", "-s", "156"),
+    ("-v", "en-029+Michael", "-p", "38", "-s", "150"), ("-v", "en-gb-scotland+linda", "-p", "62", "-s", "144"),
+    ("-v", "en-gb-x-gbcwmd+edward", "-p", "40", "-s", "152"), ("-v", "en-gb-x-gbclan+Annie", "-p", "64", "-s", "150"),
+    ("-v", "en-us+travis", "-p", "44", "-s", "158"), ("-v", "en+klatt6", "-p", "50", "-s", "146"),
+    ("-v", "en-gb-scotland+victor", "-p", "36", "-s", "154"), ("-v", "en-029+aunty", "-p", "58", "-s", "149"),
+]
+
+
+def talk7(*ways: str) -> Part:
+    """Other talk in the seventh half's words: one of several ways of saying it, drawn by the half's own wording
+    generator so that no value drawn moves."""
+    return (WORDING_SEVENTH[0].choice(ways), None)
+
+
+def way7(ways: list):
+    """One of several ways of putting a turn or its parts, drawn by the wording generator."""
+    return WORDING_SEVENTH[0].choice(ways)
+
+
+def digits_seventh(n: int, rng: random.Random) -> str:
+    """`n` digits, a digit now and then the same as the one before (said "double" or "triple")."""
+    out = str(rng.randrange(10))
+    while len(out) < n:
+        out += out[-1] if rng.random() < 0.28 else str(rng.randrange(10))
+    return out
+
+
+def zero_pair(n: int, zero: str) -> str:
+    """Two digits as one number, a leading zero said: "oh four", "nought nought", "thirty-one"."""
+    return f"{zero} {ONES[n] if n else zero}" if n < 10 else words(n)
+
+
+def group_seventh(ds: str, style: str, zero: str) -> str:
+    """One group of digits: one by one ("plain"), with doubles and triples ("runs"), or two at a time ("pairs":
+    "forty-one twenty-two", "seventy-seven hundred", "four thousand")."""
+    if style == "plain":
+        return " ".join(zero if d == "0" else ONES[int(d)] for d in ds)
+    if style == "runs":
+        return runs_said(ds, zero)
+    if len(ds) == 4 and ds[0] != "0" and ds[1:] == "000":
+        return f"{ONES[int(ds[0])]} thousand"
+    if len(ds) == 4 and ds[0] != "0" and ds[2:] == "00":
+        return f"{words(int(ds[:2]))} hundred"
+    head = [zero if ds[0] == "0" else ONES[int(ds[0])]] if len(ds) % 2 else []
+    return " ".join(head + [zero_pair(int(ds[i:i + 2]), zero) for i in range(len(ds) % 2, len(ds), 2)])
+
+
+def number_seventh(ds: str, sizes: tuple[int, ...], style: str, zero: str) -> list[str]:
+    """Digits in groups of `sizes`, each group said in `style` ("mixed": doubles and triples, the last in pairs)."""
+    groups, i = [], 0
+    for size in sizes:
+        groups.append(ds[i:i + size])
+        i += size
+    return [group_seventh(g, ("pairs" if n == len(groups) - 1 else "runs") if style == "mixed" else style, zero)
+            for n, g in enumerate(groups)]
+
+
+def year_full(year: int, and_word: bool) -> str:
+    """"nineteen seventy-nine", "nineteen oh five", "two thousand and three"."""
+    if year < 2000:
+        return f"nineteen {zero_pair(year - 1900, 'oh')}"
+    return "two thousand" + (f"{' and' if and_word else ''} {ONES[year - 2000]}" if year > 2000 else "")
+
+
+def date_seventh(month: int, day: int, year: int, form: int, zero: str, and_word: bool) -> tuple[str, str]:
+    """A date in one of eight spoken forms, and its year as that form says it."""
+    yy = zero_pair(year % 100, zero) if year % 100 < 10 else words(year % 100)
+    full, name = year_full(year, and_word), MONTHS[month]
+    said = [f"the {ordinal_words(day)} of {name}, {yy}", f"{words(month + 1)} {words(day)} {yy}",
+            f"{name} {ordinal_words(day)}, {full}", f"{words(day)} {name} {full}",
+            f"{zero_pair(day, zero)}, {zero_pair(month + 1, zero)}, {full}", f"{full}, {name} the {ordinal_words(day)}",
+            f"the {ordinal_words(day)} of the {ordinal_words(month + 1)}, {full}", f"{name} {words(day)}, {yy}"][form]
+    return said, yy if form in (0, 1, 7) else full
+
+
+def house_seventh(n: int, rng: random.Random, zero: str) -> str:
+    """A house number in words: "twenty-two", "three hundred and twelve", "one oh five", "twenty-two ten"."""
+    if n < 100:
+        return words(n)
+    if n < 1000:
+        return rng.choice([f"{ONES[n // 100]} {zero_pair(n % 100, zero)}",
+                           f"{ONES[n // 100]} hundred" + (f" and {words(n % 100)}" if n % 100 else "")])
+    return f"{words(n // 100)} {zero_pair(n % 100, zero)}" if n % 100 else f"{words(n // 100)} hundred"
+
+
+def spell_seventh(name: str, joint: str) -> str:
+    """Letters alone, a hyphen said as `joint` ("dash" or "hyphen"), a space as "space": "R U I Z, space, D E L..."."""
+    return ", ".join(" ".join(c.upper() for c in part) if part not in "- " else (joint if part == "-" else "space")
+                     for part in name.replace("-", "|-|").replace(" ", "| |").split("|"))
+
+
+def spell_as_seventh(name: str, link: str, every: bool) -> str:
+    """Each letter with a word ("C as in Chicago", "C for Chicago"), or only the unclear ones ("C for Chicago, H,
+    I, D for Denver, I")."""
+    return ", ".join(f"{c}{link}{AS_SEVENTH[c]}" if every or c in UNCLEAR else c for c in name.upper() if c.isalpha())
+
+
+class SeventhPerson(Person):
+    """One caller of the seventh half: its own lists, and numbers, dates, houses and codes said in words."""
+
+    def __init__(self, rng: random.Random, last: str | None = None, shape: int | None = None):  # Person's
+        # attributes, from other lists; `last` and the e-mail's `shape` given where a flow must hear them all
+        self.first, self.last = rng.choice(list(FIRSTS_SEVENTH)), last or rng.choice(LASTS_SEVENTH)
+        self.gender = FIRSTS_SEVENTH[self.first]
+        self.other = f"{rng.choice([f for f in FIRSTS_SEVENTH if f != self.first])} {rng.choice(LASTS_SEVENTH)}"
+        (self.city, self.region, codes, self.halves, self.country, self.code_name,
+         self.region_name) = rng.choice(PLACES_SEVENTH)
+        self.postcode, self.postcode_again = rng.sample(codes, 2)
+        british = self.country in ("England", "Ireland", "Australia", "New Zealand")
+        self.zero = rng.choice(["oh", "zero", "nought"] if british else ["oh", "zero"])
+        self.style = rng.choice(["plain", "runs", "pairs", "mixed"])
+        self.and_word = rng.random() < 0.5
+        self.birth, self.year_said, self.birth_wrong, self.year = self.born(rng)
+        number = rng.choice([rng.randrange(2, 99), rng.randrange(100, 999), rng.randrange(1000, 9999)])
+        self.house = house_seventh(number, rng, self.zero)
+        self.street, self.unit = rng.choice(STREETS_SEVENTH), rng.choice(UNITS_SEVENTH)
+        self.phone, self.phone_wrong, self.phone_last4 = self.phone_said(rng)
+        self.account, self.account_wrong, self.account_last4 = self.bank(rng)
+        self.routing_name, self.routing = self.routing_said(rng)
+        self.pin = " ".join(number_seventh(digits_seventh(4, rng), (4,), rng.choice(["runs", "pairs"]), self.zero))
+        self.licence_name, self.licence, self.passport = self.documents(rng)
+        self.email_user, self.email_domain, self.email_spelled = self.emails(rng, shape)
+        self.email_said = f"{self.email_user} at {self.email_domain}"
+        self.wrong_domain = " ".join(rng.choice([h for h in HOSTS_SEVENTH if " ".join(h) != self.email_domain]))
+        self.company, self.plan = rng.choice(COMPANIES_SEVENTH), rng.choice(PLANS_SEVENTH)
+
+    def born(self, rng: random.Random, years: range = range(1944, 2007)) -> tuple[str, str, str, int]:
+        """A date of birth in one of eight spoken forms, its year as said, the same date with a wrong year, and
+        the year."""
+        month, day, year, form = rng.randrange(12), rng.randrange(1, 29), rng.choice(years), rng.randrange(8)
+        said, year_said = date_seventh(month, day, year, form, self.zero, self.and_word)
+        wrong = year + rng.choice([-10, 10, -1, 1]) if year < 1997 else year - rng.choice([10, 1])
+        return said, year_said, date_seventh(month, day, wrong, form, self.zero, self.and_word)[0], year
+
+    def phone_said(self, rng: random.Random) -> tuple[list[str], list[str], str]:
+        """The phone number in three groups as the caller says it, the same with two digits of the last group
+        swapped, and its last four digits said one by one."""
+        head, sizes = {"United States": ("", (3, 3, 4)), "Canada": ("", (3, 3, 4)), "England": ("07", (5, 3, 3)),
+                       "Ireland": ("08", (3, 3, 4)), "Australia": ("04", (4, 3, 3)),
+                       "New Zealand": ("02", (3, 3, 4))}[self.country]
+        ds = head + str(rng.randrange(2, 10)) + digits_seventh(10 - len(head) - 1 if head != "07" else 8, rng)
+        while len(set(ds[-sizes[-1]:])) < 2:
+            ds = ds[:-1] + str(rng.randrange(10))
+        tail = ds[-sizes[-1]:]
+        i = next(i for i in range(len(tail) - 1) if tail[i] != tail[i + 1])
+        wrong = ds[:-len(tail)] + tail[:i] + tail[i + 1] + tail[i] + tail[i + 2:]
+        return (number_seventh(ds, sizes, self.style, self.zero), number_seventh(wrong, sizes, self.style, self.zero),
+                " ".join(self.zero if d == "0" else ONES[int(d)] for d in ds[-4:]))
+
+    def bank(self, rng: random.Random) -> tuple[str, str, str]:
+        """The account number as said, an old one, and its last four digits."""
+        size, sizes = {"United States": (10, (4, 3, 3)), "Canada": (7, (3, 4)), "England": (8, (4, 4)),
+                       "Ireland": (8, (4, 4)), "Australia": (9, (3, 3, 3)), "New Zealand": (9, (7, 2))}[self.country]
+        ds, old = digits_seventh(size, rng), digits_seventh(size, rng)
+        return (", ".join(number_seventh(ds, sizes, self.style, self.zero)),
+                ", ".join(number_seventh(old, sizes, self.style, self.zero)),
+                " ".join(self.zero if d == "0" else ONES[int(d)] for d in ds[-4:]))
+
+    def routing_said(self, rng: random.Random) -> tuple[str, str]:
+        """What the bank's code is called in the caller's country, and the code as said."""
+        name, size, sizes, style = {
+            "United States": ("routing number", 9, (3, 3, 3), self.style),
+            "Canada": ("transit number", 8, (5, 3), "runs"), "England": ("sort code", 6, (2, 2, 2), "pairs"),
+            "Ireland": ("sort code", 6, (2, 2, 2), "pairs"), "Australia": ("B S B", 6, (3, 3), "plain"),
+            "New Zealand": ("bank and branch", 6, (2, 4), "pairs")}[self.country]
+        return name, ", ".join(number_seventh(digits_seventh(size, rng), sizes, style, self.zero))
+
+    def documents(self, rng: random.Random) -> tuple[str, str, str]:
+        """The driving licence's name in the caller's country, its number and a passport number, as said."""
+        letter = lambda: rng.choice("ABEHJKLNRTW")
+        say = lambda n, sizes: ", ".join(number_seventh(digits_seventh(n, rng), sizes, self.style, self.zero))
+        surname = "".join(c for c in self.last.upper() if c.isalpha())[:5].ljust(5, "9")
+        licence = {
+            "United States": ("driver's license", f"{letter()}, {say(7, (3, 4))}", say(9, (3, 3, 3))),
+            "Canada": ("driver's licence", f"{letter()} {say(4, (4,))}, dash, {say(5, (5,))}, dash, {say(5, (5,))}",
+                       f"{letter()} {letter()}, {say(6, (3, 3))}"),
+            "England": ("driving licence", f"{' '.join(surname)}, {say(6, (6,))}, {self.first[0]} {letter()},"
+                                           f" {ONES[rng.randrange(10)]}, {letter()} {letter()}", say(9, (3, 3, 3))),
+            "Ireland": ("driving licence", say(9, (3, 3, 3)), f"{letter()} {letter()}, {say(7, (7,))}"),
+            "Australia": ("driver licence", say(8, (4, 4)), f"{letter()} {letter()}, {say(7, (3, 4))}"),
+            "New Zealand": ("driver licence", f"{letter()} {letter()}, {say(6, (3, 3))}",
+                            f"{letter()} {letter()}, {say(6, (6,))}")}[self.country]
+        return licence
+
+    def emails(self, rng: random.Random, shape: int | None) -> tuple[str, str, str]:
+        """The e-mail address as said (before and after "at") and spelled letter by letter, in one of five shapes
+        (drawn unless `shape` is given)."""
+        first = "".join(c for c in self.first.lower() if c.isalpha())
+        last = " ".join("".join(c for c in part if c.isalpha()) for part in self.last.lower().replace("-", " ").split())
+        glued = last.replace(" ", "")
+        host, tail = rng.choice(HOSTS_SEVENTH)
+        yy = words(self.year % 100) if self.year % 100 >= 10 else zero_pair(self.year % 100, "oh")
+        drawn = rng.randrange(5)  # drawn even where given, so that a given shape moves no later draw
+        shape = drawn if shape is None else shape
+        user = [f"{first} dot {last} {yy}", f"{last} dash {first[0].upper()}", f"{first[0].upper()} underscore {last}",
+                f"{first} {last}", first][shape]
+        domain = f"{glued} dot me" if shape == 4 else f"{host} {tail}"
+        spelled = [f"{letters(first)}, dot, {letters(glued)}, {said_digits(str(self.year)[2:], 'zero', False)}",
+                   f"{letters(glued)}, dash, {first[0].upper()}", f"{first[0].upper()}, underscore, {letters(glued)}",
+                   f"{letters(first)} {letters(glued)}", letters(first)][shape]
+        spelled_domain = f"{letters(glued)} dot me" if shape == 4 else rng.choice([f"{host} {tail}",
+                                                                                    f"{letters(host)} {tail}"])
+        return user, domain, f"{spelled}, at {spelled_domain}"
+
+    def address_parts(self, rng: random.Random, end: str = ".", reading: bool = False) -> list[Part]:
+        """The address as a caller says it, in one of several orders, a forgotten flat added after, the talk between
+        its parts not marked; as the agent `reading` it back says it, street first and the flat not forgotten."""
+        street = f"{self.house} {self.street}"
+        form = rng.choice([0, 1] if reading else [0, 1, 2, 3])
+        if form == 0:
+            return [(f"{self.unit}, {street}, {self.city}, {self.region}, {self.postcode}{end}", "address")]
+        if form == 1:
+            return [(f"{street}, {self.unit}, {self.city}, {self.region},", "address"),
+                    talk7(f"{self.code_name}", f"and the {self.code_name}'s"), (f"{self.postcode}{end}", "address")]
+        if form == 2:
+            return [(f"{street}, {self.city}, {self.region}, {self.postcode}.", "address"),
+                    talk7("Oh, and it's", "Sorry, I forgot, it's"), (f"{self.unit}{end}", "address")]
+        return [(f"{self.city}, {self.region}, {self.postcode},", "address"),
+                talk7("and the house is", "the address is"),
+                (f"{self.unit}, {street}{end}", "address")]
+
+
+def seventh_opening(p: SeventhPerson, rng: random.Random) -> list[Turn]:
+    return rng.choice([
+        [agent(talk7(f"{p.company}, you're through to accounts. What can I help with?")),
+         caller(talk7("Hi, I think there's a mistake on my latest bill.", "Hello, my last bill doesn't add up."))],
+        [agent(talk7(f"Good afternoon, {p.company}. What's the call about today?")),
+         caller(talk7("Hello, I've been charged for something I never ordered.",
+                      "Hi, there's a charge I don't understand."))],
+        [agent(talk7(f"Hi there, {p.company} customer services, thanks for holding.")),
+         caller(talk7("Hi, yeah, my direct debit went out twice.", "Hiya, you've taken the payment twice."))],
+        [agent(talk7(f"{p.company}, how can I help this morning?")),
+         caller(talk7("Morning, I've got a query about a payment.", "Morning, I need to sort out a payment."))]])
+
+
+def seventh_closing(p: SeventhPerson, rng: random.Random) -> list[Turn]:
+    """Talk with no personal data, in the seventh half's words: an amount, a weekday, the plan and company."""
+    amount = rng.choice(["seventy-one pounds twenty", "fifty-six dollars", "ninety-nine euros ninety-nine",
+                         "a hundred and twelve dollars", "forty-four pounds", "eighty-three dollars fifteen"])
+    day = rng.choice(["Monday", "Wednesday", "Friday", "Sunday"])
+    return [agent(talk7(f"I can see {amount} on the {p.plan} tariff, taken last {day}.",
+                        f"There's a payment of {amount} for {p.plan}, dated last {day}.")),
+            caller(talk7("Yes, that's the one that came out twice.", "That's it, it's gone out two times.")),
+            agent(talk7(f"I've put one of them back, allow five working days. Anything else {p.company} can help with?",
+                        f"That's reversed now, three to five days. Is there anything else I can do for you?")),
+            caller(talk7("No, that's everything, thanks a lot.", "That's it, cheers, bye now."))]
+
+
+def seventh_turns(flow: str, p: SeventhPerson, rng: random.Random, k: int) -> list[Turn]:
+    """The turns of one of the nineteen flows in the seventh half's words, after the opening; the `k`th call of
+    `asked indirectly` asks its `k`th way."""
+    name, phone = f"{p.first} {p.last}", ", ".join(p.phone)
+    his = p.gender == "m"
+    if flow == "asked":
+        return [agent(talk7("Could I start with your name, first and last?", "Can I grab your full name to begin with?",
+                            "Let's start with the name on the account.")),
+                caller(*way7([[(f"{name}.", "name")], [talk7("Yeah, it's", "Sure,"), (f"{name}.", "name")],
+                              [talk7("Hi, yes, my name's", "So I'm"), (f"{name},", "name"),
+                               talk7("I've been with you for years.", "I look after the bills at home.")]])),
+                agent(talk7("And when's your birthday, year included?", "What date of birth would we have for you?",
+                            "Next, your date of birth please.")),
+                caller(*way7([[talk7("I was born on", "That's"), (f"{p.birth}.", "dateOfBirth")],
+                              [(f"{p.birth}.", "dateOfBirth")]])),
+                agent(talk7(f"And the full address, {p.code_name} and all?",
+                            "Where are you living now, the whole address?",
+                            "Can you take me through the address, flat number included?")),
+                caller(talk7("We're at", "It's", "Okay, so"), *p.address_parts(rng)),
+                agent(talk7("And which number's best for a callback?", "What phone number should I pop on the account?",
+                            "And a contact number, mobile if you've got one?")),
+                caller(*way7([[talk7("My mobile's", "Best to use"), (f"{phone}.", "phone")],
+                              [(f"{phone},", "phone"), talk7("that's my mobile.", "it's a mobile.")]]))]
+    if flow == "volunteered":
+        return [caller(talk7("Before anything else, I've got a new phone, the number's",
+                             "Oh, while I think of it, my number's changed, it's now"), (f"{phone},", "phone"),
+                       talk7("the old one's gone.", "so please bin the old one.")),
+                agent(talk7("No problem, I'll swap that over.", "Right, I've changed it on here.")),
+                caller(talk7("And we've moved as well, the new place is", "We've also moved house, we're now at"),
+                       *p.address_parts(rng)),
+                agent(talk7("Lovely, thanks for letting me know.", "Got that, thank you.")),
+                caller(talk7("Oh, and anything in writing can go to", "Receipts by email please, to"),
+                       (f"{p.email_said}", "email"), talk7("if that's okay.", "rather than the post.")),
+                agent(talk7("Of course.", "Will do.")),
+                caller(talk7("And you'll want my birthday for security, it's", "In case you ask, I was born"),
+                       (f"{p.birth}.", "dateOfBirth"))]
+    if flow == "read back":
+        return [agent(talk7("What's the account number you're ringing about?",
+                            "Can you read me the account number off your bill?")),
+                caller(talk7("Got it here,", "Yep, it's", "One sec, right,"), (f"{p.account}.", "account")),
+                agent(talk7("Let me repeat that,", "So I've got"), (f"{p.account},", "account"),
+                      talk7("yeah?", "is that right?", "correct?")),
+                caller(talk7("That's it.", "Yes, that's the one.", "Yep, all good.")),
+                agent(talk7("And an email for the confirmation?", "What email do you want it sent to?")),
+                caller((f"{p.email_said}.", "email")),
+                agent(talk7("Reading that back,", "Let me check I've got it,"),
+                      (f"{p.email_user} at {p.wrong_domain}?", "email")),
+                caller(talk7("Almost, it's at", "Not quite, that's at"), (f"{p.email_domain},", "email"), talk7("not"),
+                       (f"{p.wrong_domain}.", "email")),
+                agent(talk7("Ah, sorry, so", "My mistake, so"), (f"{p.email_said}.", "email")),
+                caller(talk7("That's right.", "Perfect, yes."))]
+    if flow == "corrected":
+        return [agent(talk7("If we get cut off, which number should I ring?", "What's the best callback number?")),
+                caller(talk7("It's", "Okay,"), (", ".join(p.phone_wrong) + ",", "phone"),
+                       talk7("oh no, hang on, the end's", "sorry, scratch that, the last bit's"),
+                       (f"{p.phone[-1]},", "phone"),
+                       talk7("not"), (f"{p.phone_wrong[-1]}.", "phone")),
+                agent(talk7("Got it. And your date of birth?", "Thanks. And what's your birthday?")),
+                caller((f"{p.birth_wrong},", "dateOfBirth"), talk7("oh, what am I saying,", "no wait, sorry,"),
+                       (f"{p.year_said}.", "dateOfBirth")),
+                agent(talk7("The account number on my screen is", "I've got the account down as"),
+                      (f"{p.account_wrong}.", "account")),
+                caller(talk7("No, that's the old account, the new one is", "That's an old one, it should be"),
+                       (f"{p.account}.", "account"))]
+    if flow == "spelled":
+        joint = rng.choice(["dash", "hyphen"])
+        return [agent(talk7("How do you spell the surname?", "Could you spell your last name for me?")),
+                caller((f"{p.last}, {spell_seventh(p.last, joint)}.", "name")),
+                agent(talk7("And your first name, how's that written?", "Then the first name, spelled out?")),
+                caller(talk7("It's", "That's"), (f"{p.first}, {spell_seventh(p.first, joint)}.", "name")),
+                agent(talk7("And the email, letter by letter if you would?", "Could you spell out the email too?")),
+                caller((f"{p.email_spelled}.", "email"))]
+    if flow == "spelled back":
+        plain = [c.upper() for c in p.last if c.isalpha()]
+        i = rng.randrange(len(plain))
+        right, wrong = plain[i], HEARD_AS[plain[i]]
+        misheard = " ".join(plain[:i] + [wrong] + plain[i + 1:])
+        return [agent(talk7("And your name, please?", "Who's calling today, please?")), caller((f"{name}.", "name")),
+                agent(talk7("Is that"), (f"{letters(p.first)}?", "name")),
+                caller(talk7("Yes, and the surname's", "That's it, then"), (f"{' '.join(plain)}.", "name")),
+                agent(talk7("So"), (f"{misheard}?", "name")),
+                caller(talk7("Close, but it's", "Not quite, it's"), (f"{right} as in {AS_SEVENTH[right]},", "name"),
+                       talk7("not"), (f"{wrong}.", "name")),
+                agent(talk7("Sorry about that. Thanks,", "Got it now, thanks,"), (f"{p.first}.", "name"))]
+    if flow == "split":
+        first, second = p.halves
+        return [agent(talk7("What's the best number for you?", "Can I take a phone number?")),
+                caller(talk7("Sure,", "It's"), (f"{p.phone[0]},", "phone")), agent(talk7("Mm-hm.", "Yep.")),
+                caller((f"{p.phone[1]},", "phone")), agent(talk7("Go on.", "Uh-huh.")),
+                caller((f"{p.phone[2]}.", "phone")),
+                agent(talk7("And the house number and street?", "And the street address?")),
+                caller((f"{p.house} {p.street}.", "address")),
+                agent(talk7("Any flat or unit number?", "Is there a flat number?")), caller((f"{p.unit}.", "address")),
+                agent(talk7(f"Town and {p.region_name}?", f"And the town, and the {p.region_name}?")),
+                caller((f"{p.city}, {p.region}.", "address")),
+                agent(talk7(f"And the {p.code_name}?")), caller((f"{first},", "address")),
+                agent(talk7("Yep.", "Mm-hm.")),
+                caller((f"{second}.", "address"))]
+    if flow == "address any order":
+        street = f"{p.house} {p.street}"
+        said = way7([
+            [talk7("We're out in", "It's in"), (f"{p.city}, {p.region}, {p.postcode},", "address"), talk7("at"),
+             (f"{p.unit}, {street}.", "address")],
+            [(f"{p.postcode},", "address"), talk7("that's"), (f"{p.city}, {p.region},", "address"),
+             talk7("and the street is"), (f"{street}, {p.unit}.", "address")],
+            [(f"{p.unit}, {street},", "address"), talk7("and that's in"), (f"{p.country},", "address"),
+             (f"{p.city}, {p.region}, {p.postcode}.", "address")]])
+        return [agent(talk7("Where should the engineer go?", "Where are we sending the new meter?")), caller(*said),
+                agent(talk7("And is that in"), (f"{p.country}?", "address")),
+                caller(talk7(f"Yes, and once more, the {p.code_name}'s", "That's right, the code again is"),
+                       (f"{p.postcode_again}.", "address"))]
+    if flow == "banking":
+        return [agent(talk7("To set up the direct debit I'll need your bank details.",
+                            "For the monthly payments, which bank account should we use?")),
+                caller(talk7(f"Right, the {p.routing_name} is", f"Okay, {p.routing_name} first,"),
+                       (f"{p.routing},", "bankRouting"), talk7("and the account is", "then the account number,"),
+                       (f"{p.account}.", "account")),
+                agent(talk7("Thanks. And the PIN you set up for phone payments?",
+                            "Lovely. And your four-digit security number?")),
+                caller(talk7("It's", "That's"), (f"{p.pin}.", "pin"))]
+    if flow == "documents":
+        return [agent(talk7(f"I'll need to check some ID. Have you got your {p.licence_name} to hand?",
+                            f"Can I take the number off your {p.licence_name}?")),
+                caller(talk7("Yes, the number on it is", "Yep, here, it says"), (f"{p.licence}.", "driversLicense")),
+                agent(talk7("And your passport number, please?", "Now the passport, just the number.")),
+                caller(talk7("Okay, it's", "Hang on, it's in the drawer, here,"), (f"{p.passport}.", "passport"))]
+    if flow == "third party":
+        word, pronoun, pool = rng.choice([("husband", "He", HIS_SEVENTH), ("wife", "She", HERS_SEVENTH),
+                                          ("partner", "They", HIS_SEVENTH + HERS_SEVENTH)])
+        partner = f"{rng.choice([f for f in pool if f != p.first])} {rng.choice([p.last, rng.choice(LASTS_SEVENTH)])}"
+        return [caller(*way7([[talk7("I've already been through this with someone called",
+                                     "I already rang and spoke to"),
+                               (f"{p.other},", "name"), talk7("on Monday, and it's still not sorted.")],
+                              [talk7("Your colleague"), (f"{p.other}", "name"),
+                               talk7("told me last week it was fixed, and it isn't.")]])),
+                agent(talk7("Sorry about that. And whose account is this?", "I do apologise. Is the account yours?")),
+                caller(talk7(f"It's under my {word}'s name,", f"It's my {word}'s, actually,"), (f"{partner}.", "name"),
+                       talk7(f"{pronoun} asked me to call.", f"{pronoun} can't get to the phone.")),
+                agent(talk7("Okay, I'll add a note that", "Right, I'm noting that"), (f"{p.other.split()[0]}", "name"),
+                      talk7("dealt with it before.", "looked at it last time."))]
+    if flow == "none":
+        return [agent(talk7("One moment while I look into it, about ninety seconds.",
+                            "Give me two ticks to check that.")),
+                caller(talk7("No worries. We've been with you since the nineties.",
+                             "That's fine, I've got ten minutes before the school run.",
+                             "Sure. I've been on hold for twenty minutes already, so.")),
+                agent(talk7("Right, I can see three payments, on the first, the eighth and the fifteenth.",
+                            "Okay, there are two charges of twelve fifty, a week apart."))]
+    if flow == "asked indirectly":
+        ask, answers = [
+            ("Who am I chatting to this afternoon?",
+             [[talk7("Hiya, it's", "You've got"), (f"{name}.", "name")],
+              [(f"{p.first},", "name"), talk7("surname"), (f"{p.last}.", "name")]]),
+            ("And whose account is this?",
+             [[talk7("Mine, I'm", "It's in my name,"), (f"{name}.", "name")],
+              [talk7("It's mine, it'll be under"), (f"{p.last},", "name"), (f"{p.first} {p.last}.", "name")]]),
+            ("Can I take a name for the booking?",
+             [[talk7("Put it under", "Book it for"), (f"{name}.", "name")],
+              [talk7("Yeah, go with"), (f"{p.last},", "name"), talk7("first name"), (f"{p.first}.", "name")]])][k]
+        return [agent(talk7(ask)), caller(*way7(answers)),
+                agent(talk7("And the name as it's printed on your card?",
+                            "How does the name appear on the bank card?")),
+                caller(talk7("It just has", "Only"), (f"{p.first[0]} {p.last}", "name"), talk7("on it.")),
+                agent(talk7("Is anyone else allowed to speak for the account?",
+                            "Anybody else we can discuss it with?")),
+                caller(talk7("My sister can,", "Yeah, my flatmate,", "Just my brother,"), (f"{p.other}.", "name")),
+                agent(talk7("And what would you like us to call you?", "How do you like to be addressed?")),
+                caller(talk7("Call me", "Oh, just"), (f"{p.first},", "name"),
+                       talk7("no need to be formal.", "that's grand."))]
+    if flow == "spelled as words":
+        link = rng.choice([" as in ", " for "])
+        return [agent(talk7("Would you spell the surname with words, so I don't get it wrong?",
+                            "Can you do the surname letter by letter, a word for each?")),
+                caller((f"{spell_as_seventh(p.last, link, True)}.", "name")),
+                agent(talk7("And the first name the same way?", "Lovely, and the first name?")),
+                caller((f"{spell_as_seventh(p.first, link, rng.random() < 0.5)}.", "name")),
+                agent(talk7("Let me read the surname back,", "So the surname is"),
+                      (f"{spell_seventh(p.last, 'hyphen')}?", "name")),
+                caller(talk7("That's the one.", "Correct, yeah.", "Yes, all of it.")),
+                agent(talk7("And the email, spelled out?", "And could you spell the email for me?")),
+                caller((f"{p.email_spelled}.", "email"))]
+    if flow == "postcode as words":
+        return [agent(talk7(f"What's the {p.code_name} there?", f"And which {p.code_name} is that?")),
+                caller((f"{p.postcode}.", "address")),
+                agent(talk7("Sorry, the line's breaking up, one more time?", "Say that again for me?")),
+                caller((f"{p.postcode_again},", "address"), talk7("same as on the envelope.", "if that helps.")),
+                agent(talk7("So"), (f"{p.postcode},", "address"), talk7("that's"),
+                      (f"{p.city}, {p.region}.", "address"),
+                      talk7("And the house number and street?", "And which street?")),
+                caller((f"{p.house} {p.street}, {p.unit}.", "address"))]
+    if flow == "short answers":
+        region = f"{p.region_name[0].upper()}{p.region_name[1:]}?"
+        asked = [("Birth date?", p.birth, "dateOfBirth"), ("Family name?", p.last, "name"),
+                 ("Forename?", p.first, "name"),
+                 ("Just the year you were born?", year_full(p.year, p.and_word), "dateOfBirth"),
+                 ("Last four of the mobile?", p.phone_last4, "phone"), ("Number of the house?", p.house, "address"),
+                 (f"The {p.code_name}?", p.postcode, "address"), (region, p.region, "address"),
+                 ("Account ends in?", p.account_last4, "account"), ("Security PIN?", p.pin, "pin")]
+        chosen = sorted(rng.sample(range(len(asked)), 5))
+        turns = []
+        for n, i in enumerate(chosen):
+            question, answer, kind = asked[i]
+            turns += [agent(talk7(question) if n == 0 else talk7(f"Ta. {question}", f"Okay, good. {question}",
+                                                                 f"Cheers. {question}")),
+                      caller((f"{answer[0].upper()}{answer[1:]}.", kind))]
+        return turns
+    if flow == "look-alike answers":
+        meter = " ".join(number_seventh(digits_seventh(5, rng), (5,), "plain", p.zero))
+        job = " ".join(number_seventh(digits_seventh(4, rng), (4,), "pairs", p.zero))
+        asked = [("How many bedrooms is the property?", f"{ONES[rng.randrange(2, 6)].capitalize()} bedrooms."),
+                 ("Which tariff are you on?", f"{p.plan}, I believe."),
+                 ("What's the meter reading?", f"{meter[0].upper()}{meter[1:]}."),
+                 ("Have you got the job reference from the engineer?",
+                  f"Job {rng.choice('DFGKQ')} {job}."),
+                 ("How much was the bill?", f"{words(rng.randrange(21, 99)).capitalize()} pounds odd."),
+                 ("How many people are on the plan?", f"{ONES[rng.randrange(2, 7)].capitalize()} of us."),
+                 ("What time did it cut out?", rng.choice(["About twenty past seven.", "Just before midnight.",
+                                                           "Quarter to six."])),
+                 ("How long has it been like this?", rng.choice(["Since the second week of March.", "Three days now.",
+                                                                 "About a month.", "Since the weekend."])),
+                 ("What year did you sign up?", f"Twenty {words(rng.randrange(10, 24))}, I think."),
+                 ("How much data do you use a month?", f"Around {words(rng.randrange(20, 90))} gigs.")]
+        chosen = sorted(rng.sample(range(len(asked)), 6))
+        return [turn for i in chosen for turn in (agent(talk7(asked[i][0])), caller(talk7(asked[i][1])))]
+    if flow == "mid-sentence":
+        blocks = [
+            [caller(talk7("So the bill went to", "The letters keep going to"), *p.address_parts(rng, ","),
+                    talk7("which we left in August, and it's me,", "where we haven't lived since spring, and I'm"),
+                    (f"{name},", "name"), talk7("who's been paying it.", "the one on the account.")),
+             agent(talk7("Oh no, I'm sorry.", "That's not right, is it."))],
+            [caller(talk7("I must have given", "I've read out"), (phone, "phone"),
+                    talk7("to three different people, so honestly just email me at", "a dozen times, just write to"),
+                    (p.email_said, "email"), talk7("instead.", "from now on.")),
+             agent(talk7("Understood.", "I'll make sure of that."))],
+            [caller(talk7("And the money comes out of", "It's taken from"), (p.account, "account"),
+                    talk7("every month, so it's not like I've missed a payment.", "like clockwork, always on time.")),
+             agent(talk7("Yes, I can see that.", "Okay, let me look."))]]
+        rng.shuffle(blocks)
+        readback = [agent(talk7("Okay, I've got you here,", "Right, so on screen,"), (f"{name},", "name"),
+                          talk7("date of birth", "born"), (f"{p.birth},", "dateOfBirth"), talk7("at", "living at"),
+                          *p.address_parts(rng, reading=True)),
+                    caller(talk7("That's all correct.", "Yes, all still right."))]
+        return [turn for block in blocks for turn in block] + readback
+    if flow == "another person":
+        rel, pronoun, pool, years = rng.choice([("grandmother", "she", HERS_SEVENTH, range(1930, 1950)),
+                                                ("father", "he", HIS_SEVENTH, range(1940, 1965)),
+                                                ("son", "he", HIS_SEVENTH, range(1995, 2007)),
+                                                ("daughter", "she", HERS_SEVENTH, range(1995, 2007))])
+        spouse, spouses = rng.choice([("wife", HERS_SEVENTH), ("husband", HIS_SEVENTH)])
+        other_name = f"{rng.choice([f for f in pool if f != p.first])} {p.last}"
+        spouse_name = rng.choice([f for f in spouses if f not in (p.first, other_name.split()[0])])
+        spouse_name = rng.choice([spouse_name, f"{spouse_name} {rng.choice(LASTS_SEVENTH)}"])
+        other_birth = p.born(rng, years)[0]
+        spouse_birth = p.born(rng, range(1950, 1995))[0]
+        other_phone = ", ".join(number_seventh(str(rng.randrange(2, 10)) + digits_seventh(9, rng), (3, 3, 4), p.style,
+                                               p.zero))
+        return [caller(talk7(f"I'm ringing on behalf of my {rel},", f"It's about my {rel}'s account,"),
+                       (f"{other_name},", "name"),
+                       talk7(f"{pronoun}'s in hospital at the moment.", f"{pronoun} can't hear well on the phone.")),
+                agent(talk7("I can help if you're authorised. What's their date of birth?",
+                            "If you're on the account I can help. Their birthday, please?")),
+                caller(talk7(f"My {rel}'s? It's", f"Let me think, my {rel} was born"),
+                       (f"{other_birth}.", "dateOfBirth")),
+                agent(talk7("And is anybody else named on it?", "Anyone else on the account?")),
+                caller(talk7(f"Yes, my {spouse},", f"My {spouse} as well,"), (f"{spouse_name},", "name"),
+                       talk7("born", "birthday"), (f"{spouse_birth}.", "dateOfBirth")),
+                agent(talk7("Do you have a contact number for them?", "And a phone number for them?")),
+                caller((other_phone, "phone"), talk7("is the landline at theirs.", "gets them most evenings."))]
+    raise ValueError(f"no flow {flow!r}")
+
+
+def seventh_calls() -> list[dict]:
+    """The seventh half's calls: three of each of the nineteen flows, in words of its own."""
+    rng, WORDING_SEVENTH[0] = random.Random(SEED_SEVENTH), random.Random(SEED_SEVENTH + 1)
+    out = []
+    for flow in FLOWS_FIFTH:
+        for k in range(CALLS_PER_FLOW):
+            p = SeventhPerson(rng, SPELLED_SEVENTH[k] if flow == "spelled as words" else None,
+                              SHAPES_SEVENTH[k] if flow == "spelled" else None)
+            script = seventh_opening(p, rng) + seventh_turns(flow, p, rng, k) + seventh_closing(p, rng)
+            out.append({"id": f"seventh-{flow.replace(' ', '-')}-{k}", "flow": flow,
+                        "voices": [list(voice) for voice in rng.sample(VOICES_SEVENTH, 2)],
+                        "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
+    return out
+
+
 def calls() -> dict[str, list[dict]]:
     """Every half's calls: id, flow, voices and script (turns of [text, kind or null] parts)."""
     out: dict[str, list[dict]] = {}
@@ -1084,6 +1706,7 @@ def calls() -> dict[str, list[dict]]:
                                  "voices": [list(voice) for voice in rng.sample(VOICES_FIFTH, 2)],
                                  "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
     out["sixth"] = sixth_calls()
+    out["seventh"] = seventh_calls()
     return out
 
 
