@@ -10,6 +10,9 @@ half (read with everything fixed); each list and its split were committed before
   benchmarks/speakers/diarization_sim.json          192 simulated conversations of 1 to 8 speakers (clean, telephone,
                                            far-field, unbalanced), built by
                                            `python benchmarks/speakers/diarization_sim.py --sources SRC --out DIR`
+  benchmarks/speakers/diarization_sim_fresh.json    96 more, a fresh test half only, of other speakers, committed
+                                           after both halves above had been read; built with
+                                           `... diarization_sim.py --sources SRC --out DIR --list diarization_sim_fresh.json`
 
 Scores per recording and per half: DER with a 0.25 s collar and without one (overlapped reference speech
 scored; the segmentation and hybrid pipelines give their second voices there, the windows pipeline one voice
@@ -17,7 +20,7 @@ at a time), the speaker count against the reference's, and the diarization's sec
 ../shared/evaldata, `--own` also counts the speakers of the project's own dev data: 40 two-party calls cut
 from its real telephone call (found as two?) and its one-speaker files (found as one?).
 
-Usage: python benchmarks/speakers/diarization_public.py --data DIR [--list LIST] [--split dev|test|all]
+Usage: python benchmarks/speakers/diarization_public.py --data DIR [--list LIST] [--split dev|test|fresh|all]
                                                [--pipelines windows,hybrid,segmentation] [--own] [--json OUT]
        python benchmarks/speakers/diarization_public.py --data DIR --data SIMDIR
                                                --list benchmarks/speakers/diarization_recordings.json
@@ -125,7 +128,7 @@ def summary(rows: list[dict], pipeline: str) -> dict:
 def summaries(rows: list[dict], pipelines: tuple[str, ...]) -> dict:
     """Per half, and per kind of recording within it, every pipeline's summary."""
     out: dict = {}
-    for split in ("dev", "test"):
+    for split in ("dev", "test", "fresh"):
         mine = [r for r in rows if r["split"] == split]
         if not mine:
             continue
@@ -211,7 +214,8 @@ def main() -> int:
                         help="the built recordings (<id>.flac or .wav, <id>.rttm); with --grid, once per --list")
     parser.add_argument("--list", type=Path, action="append",
                         help="the list of recordings (default: the public one); with --grid, several")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "all"), default="all",
+                        help="which half of the list (fresh: diarization_sim_fresh.json's only half)")
     parser.add_argument("--pipelines", default=",".join(PIPELINES), help="comma-separated, of " + ", ".join(PIPELINES))
     parser.add_argument("--own", action="store_true", help="also the two-party cuts and one-speaker files")
     parser.add_argument("--json", type=Path)

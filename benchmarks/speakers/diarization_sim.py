@@ -28,12 +28,22 @@ The reference of each recording is every speaker's speech as the Silero VAD find
 (min_silence_duration_ms=300, speech_pad_ms=30, as for the two-channel references of
 benchmarks/speakers/diarization.py), placed where the utterance was placed.
 
+A **fresh** test half (`benchmarks/speakers/diarization_sim_fresh.json`, its own seed) was added after both
+halves above had been read, so that a later setting can be read on speakers nobody tuned on: the same 96
+conversations' make-up (12 per number of speakers, the same variants, timing from the test part of each
+corpus), spoken by the 128 adults of speechocean762 (OpenSLR 101: Mandarin speakers reading English sentences
+of 2-6 s, 20-30 each; CC BY 4.0), none of whom speaks in the LibriSpeech halves. By the fresh list's seed, 20
+of them are long readers (the unbalanced variant's dominant speaker and the longer one-speaker readings, as
+the test-other readers are above), each of the others reads 4-8 of their sentences whenever they speak.
+
 The sources are read from one folder holding each repository at its listed commit under its name:
   SOURCES/Resemblyzer/audio_data/...   SOURCES/AMI-diarization-setup/only_words/rttms/...
   SOURCES/voxconverse/{dev,test}/...    SOURCES/MSDWILD/rttms/...   SOURCES/pyannote-db-callhome/CallHome/data/...
+  SOURCES/speechocean762/{WAVE,train,test}/...   (the fresh half only)
 
 Usage: python benchmarks/speakers/diarization_sim.py --sources SOURCES --out DIR [--split dev|test|all]   (build)
-       python benchmarks/speakers/diarization_sim.py --sources SOURCES --make-list   (write the list from its seed)
+       python benchmarks/speakers/diarization_sim.py --sources SOURCES --out DIR --list diarization_sim_fresh.json
+       python benchmarks/speakers/diarization_sim.py --sources SOURCES --make-list [--fresh]   (write a list from its seed)
 """
 from __future__ import annotations
 
@@ -46,8 +56,13 @@ from pathlib import Path
 import numpy as np
 
 LIST = Path(__file__).resolve().parent / "diarization_sim.json"
+FRESH_LIST = LIST.with_name("diarization_sim_fresh.json")
 RATE = 16000
 SEED = 20261128
+FRESH_SEED = 20261201
+FRESH_LONG_READERS = 20  # of the fresh half's adults, those who read long (as the test-other readers do)
+FRESH_SENTENCES = (4, 8)  # sentences each other fresh speaker reads, fewest and most
+ADULT_AGE = 18
 PER_COUNT = 12  # conversations per number of speakers and half
 COUNTS = range(1, 9)
 VARIANTS = ("clean", "telephone", "farfield", "unbalanced")
@@ -71,6 +86,8 @@ SOURCES = {
                   "folder": "pyannote-db-callhome", "license": "CallHome English transcripts (timing only)",
                   "dev": ["CallHome/data/callhome.train.mdtm"],
                   "test": ["CallHome/data/callhome.test.mdtm", "CallHome/data/callhome.validation.mdtm"]},
+    "speech_fresh": {"repo": "jimbozhang/speechocean762", "commit": "613968e3b0b789fc33936fb5eba1973176ba7d11",
+                     "folder": "speechocean762", "license": "speechocean762 (OpenSLR 101), CC BY 4.0; adults only"},
     "wild": {"repo": "X-LANCE/MSDWILD", "commit": "b9f97946f7001e86f643d893811fbded918407bc",
              "folder": "MSDWILD", "license": "MSDWILD (timing only)",
              "dev": ["rttms/few.val.rttm"], "test": ["rttms/many.val.rttm"]},
@@ -172,14 +189,8 @@ def make_list(sources: Path) -> dict:
               "test": (clean_ids[len(clean_ids) // 2:], other_ids[len(other_ids) // 2:])}
     conversations = []
     for half, (clean_half, other_half) in halves.items():
-        timing = {corpus: sorted(k for k, v in timing_files(sources, corpus, half).items() if timing_of(v))
-                  for corpus in ("telephone", "meeting", "broadcast", "wild")}
-        for count in COUNTS:
-            variants = [v for v in VARIANTS if count > 1 or v != "unbalanced"]
-            for k in range(PER_COUNT):
-                variant = variants[k % len(variants)]
-                conversations.append(_conversation(rng, half, count, k, variant, clean_half, other_half, clean,
-                                                   other, timing))
+        conversations += _half(rng, half, "test" if half == "test" else "dev", sources, clean_half, other_half,
+                               clean, other)
     return {"about": "Simulated conversations of 1 to 8 speakers for benchmarks/speakers/diarization_public.py --list, built by "
                      "benchmarks/speakers/diarization_sim.py from the sources below. The readers' split and every "
                      "conversation were drawn from the seed before any setting was tried on them: settings are "
@@ -187,6 +198,65 @@ def make_list(sources: Path) -> dict:
             "seed": SEED, "sources": SOURCES,
             "readers": {half: {"train-clean-100": sorted(c), "test-other": sorted(o)}
                         for half, (c, o) in halves.items()},
+            "conversations": conversations}
+
+
+def _half(rng: np.random.Generator, half: str, timing_half: str, sources: Path, clean_half: list[str],
+          other_half: list[str], clean: dict, other: dict) -> list[dict]:
+    """PER_COUNT conversations of each number of speakers, the variants in turn, timed after `timing_half`'s
+    reference files."""
+    timing = {corpus: sorted(k for k, v in timing_files(sources, corpus, timing_half).items() if timing_of(v))
+              for corpus in ("telephone", "meeting", "broadcast", "wild")}
+    conversations = []
+    for count in COUNTS:
+        variants = [v for v in VARIANTS if count > 1 or v != "unbalanced"]
+        for k in range(PER_COUNT):
+            variant = variants[k % len(variants)]
+            conversations.append(_conversation(rng, half, count, k, variant, clean_half, other_half, clean, other,
+                                               timing))
+    return conversations
+
+
+def fresh_adults(sources: Path) -> dict[str, list[str]]:
+    """speechocean762's adult speakers ("so" and its number) -> their sentences (paths relative to its folder)."""
+    root = sources / SOURCES["speech_fresh"]["folder"]
+    ages = {}
+    for part in ("train", "test"):
+        for line in (root / part / "spk2age").read_text().splitlines():
+            speaker, age = line.split()
+            ages[speaker] = int(age)
+    adults = {}
+    for speaker in sorted(s for s, age in ages.items() if age >= ADULT_AGE):
+        sentences = sorted((root / "WAVE" / f"SPEAKER{speaker}").glob("*.WAV"))
+        if sentences:
+            adults[f"so{speaker}"] = [str(path.relative_to(root)) for path in sentences]
+    return adults
+
+
+def make_fresh_list(sources: Path) -> dict:
+    """The fresh test half's conversations, drawn from FRESH_SEED: speechocean762's adults, timed after the
+    test part of each corpus."""
+    rng = np.random.default_rng(FRESH_SEED)
+    adults = fresh_adults(sources)
+    ids = sorted(adults)
+    rng.shuffle(ids)
+    long_ids, short_ids = ids[:FRESH_LONG_READERS], ids[FRESH_LONG_READERS:]
+    short = {}
+    for speaker in short_ids:
+        n = int(rng.integers(FRESH_SENTENCES[0], FRESH_SENTENCES[1] + 1))
+        short[speaker] = [adults[speaker][i] for i in sorted(rng.choice(len(adults[speaker]), n, replace=False))]
+    long_ = {speaker: adults[speaker] for speaker in long_ids}
+    conversations = _half(rng, "fresh", "test", sources, sorted(short), sorted(long_), short, long_)
+    for entry in conversations:
+        entry["speech"] = "speech_fresh"
+    return {"about": "A fresh test half of simulated conversations of 1 to 8 speakers for "
+                     "benchmarks/speakers/diarization_public.py --list, built by benchmarks/speakers/diarization_sim.py "
+                     "--list diarization_sim_fresh.json from the sources below: speechocean762's adults, none of "
+                     "whom speaks in diarization_sim.json. Drawn from its seed and committed after both halves of "
+                     "diarization_sim.json had been read and before any setting was tried on it: it is read once, "
+                     "with everything fixed.",
+            "seed": FRESH_SEED, "sources": {k: v for k, v in SOURCES.items() if k != "speech"},
+            "readers": {"fresh": {"sentences": short, "long": sorted(long_)}},
             "conversations": conversations}
 
 
@@ -375,7 +445,7 @@ def _telephone(mix: np.ndarray) -> np.ndarray:
 
 def render(entry: dict, sources: Path) -> tuple[np.ndarray, int, list[tuple[int, int, int]]]:
     """(audio, its rate, reference (start ms, end ms, speaker)) of one conversation."""
-    speech_root = sources / SOURCES["speech"]["folder"]
+    speech_root = sources / SOURCES[entry.get("speech", "speech")]["folder"]
     corpus, key = entry["timing"]["corpus"], entry["timing"]["file"]
     path, uri = key.rsplit(":", 1)
     timing = timing_of(read_segments(sources / SOURCES[corpus]["folder"] / path)[uri])
@@ -425,16 +495,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sources", type=Path, required=True, help="the source repositories, each under its name")
     parser.add_argument("--out", type=Path, help="where the recordings and their RTTM go")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "test", "fresh", "all"), default="all")
+    parser.add_argument("--list", type=Path, default=LIST,
+                        help=f"the list to build (default {LIST.name}; {FRESH_LIST.name} for the fresh test half)")
     parser.add_argument("--make-list", action="store_true", help=f"write {LIST.name} from the seed and exit")
+    parser.add_argument("--fresh", action="store_true", help=f"with --make-list: write {FRESH_LIST.name} instead")
     args = parser.parse_args()
     if args.make_list:
-        LIST.write_text(json.dumps(make_list(args.sources), indent=1) + "\n")
+        listed, made = (FRESH_LIST, make_fresh_list) if args.fresh else (LIST, make_list)
+        listed.write_text(json.dumps(made(args.sources), indent=1) + "\n")
         return 0
     if args.out is None:
         parser.error("--out is needed to build")
+    try:
+        conversations = json.loads(args.list.read_text())["conversations"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(f"--list {args.list}: not a list of simulated conversations ({type(exc).__name__}: {exc})")
     args.out.mkdir(parents=True, exist_ok=True)
-    for entry in json.loads(LIST.read_text())["conversations"]:
+    for entry in conversations:
         if args.split != "all" and entry["split"] != args.split:
             continue
         audio, rate, reference = render(entry, args.sources)
