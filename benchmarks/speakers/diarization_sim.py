@@ -220,6 +220,8 @@ def _half(rng: np.random.Generator, half: str, timing_half: str, sources: Path, 
 def fresh_adults(sources: Path) -> dict[str, list[str]]:
     """speechocean762's adult speakers ("so" and its number) -> their sentences (paths relative to its folder)."""
     root = sources / SOURCES["speech_fresh"]["folder"]
+    if not (root / "train" / "spk2age").is_file():
+        raise SystemExit(f"{root}: no speechocean762 here (train/spk2age missing); see the docstring for SOURCES")
     ages = {}
     for part in ("train", "test"):
         for line in (root / part / "spk2age").read_text().splitlines():
