@@ -8,17 +8,12 @@ compliance user would rather lose some ordinary words than leak one date of birt
   broader catch reads so (who, where, when born, which number, how to spell; or the sentence encoder's
   nearest example at a lower similarity, STRICT_SIMILARITY) has its answer taken from its first word past the
   preamble ("yes, it's") to the answerer's next question or the end of the turn.
-- **Suspect short answers**: an answer of at most SHORT_ANSWER_WORDS words to any question, or to a short
-  prompt of the call's first speaker with no question's marks ("Right then. Town?" heard as "Right then town"),
-  when it holds a digit or number word, a letter said alone, or a capitalised word that is no common word.
+- **Suspect short answers**: an answer of at most SHORT_ANSWER_WORDS words to any question, when it holds a
+  digit or number word, a letter said alone, or a capitalised word that is no common word.
 - **Long numbers**: every run of LONG_NUMBER_DIGITS or more digits, written or said as words, anywhere
   (amounts of money are no runs).
-- **Names spelled a word to each letter** ("H for house, U for umbrella, T like Tommy", heard as "in red I'm in
-  orange I'm in sugar"): SPELLING_LINKS or more "for", "in" or "like", each at most SPELLING_GAP words after the
-  last, in one turn.
-- **Names of a relative's account** ("it's about my dad's account really, Lachlan Marsh"), as after other name
-  talk (NAME_CUE).
-- **Codes and dates said as a day of a month** (`pii_strict_forms`): "D12 X7 0A", "the 9th of the 10th 41".
+- **Names spelled a word to each letter** ("H for house, U for umbrella", heard as "in red I'm in orange I'm
+  in sugar"): SPELLING_LINKS or more "for" or "in", each at most SPELLING_GAP words after the last, in one turn.
 - **Whatever is read back, whole**: the words after a checking cue ("just to confirm", "let me check the
   surname the same way", "I'll repeat that to be sure") to the end of their sentence or a confirming question,
   at most READ_BACK_WORDS, whether or not the turn before was heard to hold data.
@@ -38,7 +33,6 @@ from collections.abc import Sequence
 from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.personal_data import numbers
 from speechproc.stages.personal_data.numbers import digit_runs
-from speechproc.stages.personal_data.pii_strict_forms import codes, day_of_month, letter_runs
 from speechproc.stages.personal_data.pii_talk import (
     ANSWER_MS,
     CHECKING_CUES,
@@ -77,10 +71,10 @@ QUESTION_WORDS = 25  # the words of a turn read for its question: its last
 MAX_LOCAL_WORDS = 6  # words before a domain's ending, at most, taken with it
 NUMBER_WORDS = 3  # words of a number said with "hundred" or "thousand", at least
 MONEY = numbers.MONEY - {"hundred", "thousand", "million", "billion"} | {"quid", "pence"}  # "hundred" says a number here
+ABBREVIATIONS = frozenset("ok id tv pc us uk usa atm dvr pdf sms gps am pm".split())
 SHORT_HEARD = 3  # letters of a word, at most, right before something taken that may be its first part heard
 NEAR = 3  # words, in one turn, from something taken
 SHORT_QUESTION = 8  # a sentence of at most this many words with "your" in it asks ("And your date of birth.")
-SHORT_PROMPT = 4  # words, at most, past the lead-in, of the first speaker's prompt ("Right then. Town?")
 # the broad catch: what a question asks about, by its words, whoever heard them how
 BROAD = (
     ("dateOfBirth", re.compile(r"\b(born|birth|how old|your age)\b")),
@@ -94,14 +88,10 @@ OPENERS = re.compile(r"^((and|so|okay|ok|now|also|then|great|thanks|thank you|so
                      r"whom|whose|where|when|how|can|could|may|would|will|do|does|did|is|are|am|have|has|should|"
                      r"the|a|an|your|and)\b")
 YOUR = re.compile(r"\byour\b")
-RELATIVES = (r"mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|aunt|"
-             r"auntie|uncle|cousin|niece|nephew|boyfriend|girlfriend|fiance|fiancé|fiancee|housemate|flatmate|roommate|"
-             r"neighbour|neighbor|carer|landlord|landlady|stepdad|stepmum|stepmom|grandson|granddaughter|husband|wife|"
-             r"partner|son|daughter|mother|father|brother|sister|friend")
 # talk after which whatever follows is a name, however it was heard ("your colleague at Manhattan")
 NAME_CUE = re.compile(r"\b(colleague|husband|wife|partner|son|daughter|manager|supervisor|friend|brother|sister|"
                       r"mother|father|boss|named|called|(spoke|speak|talked|talk|spoken|speaking) (with|to)|"
-                      r"name is|name's|(" + RELATIVES + r")'?s (account|policy|card|booking|plan)( really| is)?)$")
+                      r"name is|name's)$")
 MAX_NAME_WORDS = 3
 PAUSE_MS = 1500
 RESTATING = frozenset("is was are it's its my the a an number no".split())  # "my passport number is"
@@ -112,7 +102,7 @@ COMMON = frozenset("yes yeah yep yup no nope sure okay ok correct right exactly 
                    "hold on wait what pardon again he she they we you i me him her them us his our their".split())
 
 
-SPELLING_WORDS = frozenset(("for", "in", "like"))  # "H for house", "R as in red", "T like Tommy"
+SPELLING_WORDS = frozenset(("for", "in"))  # "H for house", "R as in red"
 SPELLING_LINKS = 4
 SPELLING_GAP = 3
 SUSPECT_RUN = 4
@@ -128,14 +118,6 @@ CHECKING_BACK = re.compile(rf"\b({CHECKING_CUES}|let me check the (surname|name|
 ORDINARY = COMMON | STOP | SENTENCE_STARTS | PREAMBLE | WEEKDAYS  # never suspect, however capitalised
 NOT_A_NAME = ORDINARY | NOT_NAMES
 LEADING = PREAMBLE | RESTATING  # words before an answer's data
-PROMPT_LEAD = ORDINARY | frozenset("right then brilliant lovely great perfect okay and so now".split())
-
-
-def _prompt(last: Sequence[Token]) -> bool:
-    """A short prompt without a question's marks or words ("Brilliant. Postcode?" heard as "Brilliant coastal
-    code"): at most SHORT_PROMPT words past a lead-in of common words, at most two more in all."""
-    lead = next((k for k, w in enumerate(last) if plain(w) not in PROMPT_LEAD), len(last))
-    return 1 <= len(last) - lead <= SHORT_PROMPT and len(last) <= SHORT_PROMPT + 2
 
 
 def last_sentence(turn: Sequence[Token], ends: Ends) -> list[Token]:
@@ -200,13 +182,10 @@ def _suspect(word: Token) -> bool:
 def whole_answers(words: Sequence[Token], ends: Ends, asks: Ends, ask: Asker | None,
                   broad_ask: Asker | None) -> list[DetectedClass]:
     """The answer after each data question, whole (see the module), and each short answer that holds
-    something suspect, to a question or to a short prompt of the call's first speaker (who answered it, as a
-    rule the agent). Only a turn's last sentence is read for its question."""
+    something suspect. Only a turn's last sentence is read for its question."""
     turns = turns_of(words)
     pairs = [(last_sentence(q, ends), a) for q, a in zip(turns, turns[1:]) if a[0].s - q[-1].e <= ANSWER_MS]
     questions = [_question(q, ends, asks) for q, _ in pairs]
-    prompts = [question is None and q[-1].speaker == words[0].speaker and _prompt(q)
-               for question, (q, _) in zip(questions, pairs)]
     kinds = asked_kinds([q for q, _ in pairs], ask)
     for i, question in enumerate(questions):
         if question is None:
@@ -218,10 +197,9 @@ def whole_answers(words: Sequence[Token], ends: Ends, asks: Ends, ask: Asker | N
         for i, kind in zip(unread, broad_ask([" ".join(w.w for w in pairs[i][0]) for i in unread])):
             kinds[i] = kind
     out = []
-    for (question_words, answer), question, kind, prompt in zip(pairs, questions, kinds, prompts):
+    for (question_words, answer), question, kind in zip(pairs, questions, kinds):
         said = _without_idle_sentences(_past_preamble(_until_question(answer, asks), question_words), ends)
-        if kind is None and (question is not None or prompt) and len(said) <= SHORT_ANSWER_WORDS and \
-                any(map(_suspect, said)):
+        if kind is None and question is not None and len(said) <= SHORT_ANSWER_WORDS and any(map(_suspect, said)):
             kind = _label(said)
         if kind in DIGITS_ONLY and not any(map(_suspect, said)):
             continue  # "Is there anything else Cobalt Mobile can do for you?": a number's answer holds one
@@ -354,6 +332,23 @@ def spoken_numbers(words: Sequence[Token]) -> list[DetectedClass]:
     return out
 
 
+def letter_runs(words: Sequence[Token]) -> list[DetectedClass]:
+    """Two or more letters in a row, said alone or run together in capitals ("S &T OS"), that are no common
+    abbreviation: a name spelled."""
+    out: list[DetectedClass] = []
+    run: list[Token] = []
+    for w in [*words, None]:
+        text = w.w.strip(".,?!;:\"'()&") if w is not None else ""
+        if w is not None and (spelled(w) or 1 <= len(text) <= 3 and text.isalpha() and text.isupper()) and \
+                plain(w) not in ABBREVIATIONS and (not run or w.speaker == run[-1].speaker):
+            run.append(w)
+            continue
+        if len(run) >= 2:
+            out.append(detection("name", [words_span(run)]))
+        run = [w] if w is not None and spelled(w) else []
+    return out
+
+
 def _close_runs(positions: Sequence[int], gap: int) -> list[list[int]]:
     """`positions` (ascending) grouped into runs, each position at most `gap` after the one before it."""
     runs: list[list[int]] = []
@@ -366,7 +361,7 @@ def _close_runs(positions: Sequence[int], gap: int) -> list[list[int]]:
 
 
 def spelled_as_words(words: Sequence[Token]) -> list[DetectedClass]:
-    """A name spelled a word to each letter: SPELLING_LINKS or more SPELLING_WORDS in one turn, each at most
+    """A name spelled a word to each letter: SPELLING_LINKS or more "for" or "in" in one turn, each at most
     SPELLING_GAP words after the one before, with the two words before the first and the word after the last."""
     out = []
     for turn in turns_of(words):
@@ -419,5 +414,5 @@ def strict_finds(words: Sequence[Token], ends: Ends, asks: Ends, found: Sequence
     named = cued_names(words, ends)
     taken = answered + named + long_numbers(words) + spoken_numbers(words) + domains(words, ends) + \
         letter_runs(words) + read_backs(words, [*found, *answered], kinds, doubtful=True) + names_again(words, found) + \
-        spelled_as_words(words) + read_back_whole(words, ends) + suspect_runs(words) + codes(words) + day_of_month(words)
+        spelled_as_words(words) + read_back_whole(words, ends) + suspect_runs(words)
     return taken + neighbours(words, [*found, *taken])
