@@ -319,7 +319,7 @@ def recognised(calls: list[dict], keep: str | None, model: str = "tiny.en",
     return out
 
 
-HALVES = ("dev", "test", "fresh", "last", "fifth", "sixth", "seventh")
+HALVES = ("dev", "test", "fresh", "last", "fifth", "sixth", "seventh", "eighth")
 
 
 def main() -> None:
@@ -327,8 +327,8 @@ def main() -> None:
     parser.add_argument("--split", choices=(*HALVES, "all"), default="dev",
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
                              "fresh (held back, then set on), last (read), fifth (strict mode was set on it "
-                             "after it was read), sixth (read), seventh (read) or all (each half scored "
-                             "apart; with --rescore, the halves kept)")
+                             "after it was read), sixth (read), seventh (read), eighth (held out) or all (each "
+                             "half scored apart; with --rescore, the halves kept)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--model", default="tiny.en", help="the recogniser (speechproc.model): tiny.en or base")
     parser.add_argument("--strictness", choices=("balanced", "strict"), default="balanced",

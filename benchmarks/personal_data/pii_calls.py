@@ -80,6 +80,34 @@ Midlands, Lancaster and British and American English in variants no earlier half
 Edward, Annie, Travis, Victor, Auntie, and Klatt 4 and 6), and has three calls of each of the nineteen flows of the
 fifth and sixth halves, all in its own words.
 
+The `eighth` half, added after the seventh half had been scored and before any rule was set on it, and written
+apart from the detector, draws from an eighth set of lists (names that are also words, as Robin Fisher, Summer Frost
+or Miles Lamb; names of Southern African, Maori, Dutch and Afrikaans, Middle Eastern, Vietnamese, Russian and Irish
+origin, as Lindiwe Mokoena, Wiremu Ngata, Pieter van Wyk, Rania Hosseini, Linh Tran, Dmitri Volkov or Tadhg
+MacAllister; hyphenated and two-part surnames, as Al-Sayed, Whitcombe-Hale, du Plessis and Te Rangi; flats and units,
+streets, towns, states, counties, provinces, territories and regions and their codes of the United States, England,
+Scotland, Canada, Australia, New Zealand, Ireland and South Africa, of no earlier list; other e-mail providers and
+shapes, all one word, with a plus and a word, a full stop, digits said "double", or the family's own domain, spelled
+with "at sign"; companies, plans and add-ons). It says house numbers in figures and in words two ways ("twenty-one
+fifty-six", "nine thousand five hundred and twenty-five"), numbers in groups with "oh", "zero" or "nought", "double"
+and "triple", in pairs and in hundreds ("six thirty-three"), dates in eight explicit forms, month first in North
+America and day first elsewhere ("twenty-eighth February, nineteen eighty-one", "June the ninth, oh two", "five slash
+fourteen slash eighty", "the fourth day of December, nineteen fifty-five", "one seven, nought four, one nine seven
+eight", "nineteen sixty-nine, the eighth of April") and without the year, postcodes in words and in two halves, the
+bank's code as the caller's country names it (a branch code in South Africa, transit and institution numbers in
+Canada) and driving licences and passports in each country's shape. It asks and answers in a seventh wording, several
+ways of saying each thing drawn per call by a generator of its own: names asked indirectly ("Who's the bill addressed
+to?", "What name shall I put the appointment under?") and given inside a sentence with a title or an initial,
+spelled in plain letters with "double", "hyphen", "new word" and "small" or "capital", or with "as in", "for" and
+"like" (now and then only the unclear letters), an agent's read-back the caller corrects (a misheard digit of the
+phone, a dropped letter of the surname, a day and month swapped or a day out, "forty" heard for "fourteen", an old
+account), the agent reading back the account holder's name, address and birthday, and ordinary talk of varied length
+around it (waits, opening hours, amounts, add-ons, an engineer's appointment day, a delivery day, order and case
+references, meter readings). It is spoken by espeak-ng voices of its own (received pronunciation, New York,
+Caribbean, Scottish, West Midlands, Lancaster and British and American English in variants no earlier half uses:
+grandpa, Alicia, paul, steph2, anika, robert, grandma, Mike, quincy, shelby and max), and has three calls of each of
+the nineteen flows of the fifth, sixth and seventh halves, all in its own words.
+
 `python benchmarks/personal_data/pii_calls.py` writes benchmarks/personal_data/pii_calls.json; that file is committed before
 any tuning, and the benchmark reads it, not this generator.
 """
@@ -87,6 +115,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "pii_calls.json"
@@ -1680,6 +1709,820 @@ def seventh_calls() -> list[dict]:
     return out
 
 
+# The eighth half: its own lists, value forms, wording and voices, and the nineteen flows in words of its own.
+SEED_EIGHTH = 2650
+WORDING_EIGHTH = [random.Random(SEED_EIGHTH + 1)]  # draws among the eighth half's ways of saying one thing
+FIRSTS_EIGHTH = {"Robin": "m", "Summer": "f", "Heath": "m", "Ivy": "f", "Pearl": "f", "Miles": "m", "Sandy": "f",
+                 "Wade": "m", "Tendai": "m", "Lindiwe": "f", "Aroha": "f", "Wiremu": "m", "Anneke": "f", "Pieter": "m",
+                 "Rania": "f", "Farhan": "m", "Linh": "f", "Dmitri": "m", "Ciara": "f", "Tadhg": "m"}
+LASTS_EIGHTH = ["Fisher", "Brooks", "Shepherd", "Frost", "Lamb", "Hart", "Glass", "Moon", "Mokoena", "Nkosi", "Ngata",
+                "Tran", "Hosseini", "Volkov", "Kaur", "Adeleke", "Lindgren", "MacAllister", "van Wyk", "du Plessis",
+                "Te Rangi", "Al-Sayed", "Whitcombe-Hale", "Lloyd-Jones"]
+HIS_EIGHTH = [f for f, g in FIRSTS_EIGHTH.items() if g == "m"] + ["Thabo", "Hemi", "Ruairi", "Anton", "Reza", "Duc",
+                                                                 "Forrest"]
+HERS_EIGHTH = [f for f, g in FIRSTS_EIGHTH.items() if g == "f"] + ["Nomvula", "Mere", "Orla", "Marlies", "Shirin",
+                                                                  "Huong", "Blossom"]
+STREETS_EIGHTH = ["Larchmont Avenue", "Foxglove Close", "Jacaranda Crescent", "Kowhai Street", "Protea Road",
+                  "Fenwick Lane", "Ashcombe Square", "Saint Kevin's Park", "Beaconsfield Parade", "Forty-Second Street",
+                  "Hollyhock Drive", "Paddock Lane"]
+UNITS_EIGHTH = ["flat twenty-one", "unit six, block C", "apartment four hundred and two", "flat B",
+                "unit nine, second floor", "apartment sixteen D", "the granny flat out the back", "flat one, top floor"]
+PLACES_EIGHTH = [  # city, state, county, province or region, the code as two callers say it, the code in two halves,
+    # country, what the code is called there, what the region is called there
+    ("Lexington", "Kentucky", ["four oh five oh seven", "forty, five oh seven"], ("four oh five", "oh seven"),
+     "United States", "ZIP code", "state"),
+    ("Des Moines", "Iowa", ["five oh three oh nine", "fifty, three oh nine"], ("five oh three", "oh nine"),
+     "United States", "ZIP code", "state"),
+    ("Charleston", "South Carolina", ["two nine four oh one", "twenty-nine four oh one"], ("two nine four", "oh one"),
+     "United States", "ZIP code", "state"),
+    ("Hartford", "Connecticut", ["oh six one oh three", "zero six one zero three"], ("oh six one", "oh three"),
+     "United States", "ZIP code", "state"),
+    ("Fargo", "North Dakota", ["five eight one oh two", "fifty-eight one oh two"], ("five eight one", "oh two"),
+     "United States", "ZIP code", "state"),
+    ("Harrogate", "North Yorkshire", ["H G one, two R Q", "H G one two R Q"], ("H G one", "two R Q"),
+     "England", "postcode", "county"),
+    ("Shrewsbury", "Shropshire", ["S Y one, one S J", "S Y one one S J"], ("S Y one", "one S J"), "England",
+     "postcode", "county"),
+    ("Aberdeen", "Aberdeenshire", ["A B ten, one X G", "A B one oh, one X G"], ("A B ten", "one X G"), "Scotland",
+     "postcode", "county"),
+    ("Whitehorse", "Yukon", ["Y one A, two C six", "Y one A two C six"], ("Y one A", "two C six"), "Canada",
+     "postal code", "territory"),
+    ("Corner Brook", "Newfoundland and Labrador", ["A two H, six J three", "A two H six J three"],
+     ("A two H", "six J three"), "Canada", "postal code", "province"),
+    ("Yellowknife", "Northwest Territories", ["X one A, two L nine", "X one A two L nine"], ("X one A", "two L nine"),
+     "Canada", "postal code", "territory"),
+    ("Fremantle", "Western Australia", ["six one six oh", "sixty-one sixty"], ("sixty-one", "sixty"), "Australia",
+     "postcode", "state"),
+    ("Mount Gambier", "South Australia", ["five two nine oh", "fifty-two ninety"], ("fifty-two", "ninety"),
+     "Australia", "postcode", "state"),
+    ("Canberra", "Australian Capital Territory", ["two six oh one", "twenty-six oh one"], ("twenty-six", "oh one"),
+     "Australia", "postcode", "territory"),
+    ("Rotorua", "Bay of Plenty", ["three oh one oh", "thirty ten"], ("thirty", "ten"), "New Zealand", "postcode",
+     "region"),
+    ("Napier", "Hawke's Bay", ["four one one oh", "forty-one ten"], ("forty-one", "ten"), "New Zealand", "postcode",
+     "region"),
+    ("Invercargill", "Southland", ["nine eight one oh", "ninety-eight ten"], ("ninety-eight", "ten"), "New Zealand",
+     "postcode", "region"),
+    ("Waterford", "County Waterford", ["X nine one, K two T eight", "X ninety-one, K two T eight"],
+     ("X nine one", "K two T eight"), "Ireland", "Eircode", "county"),
+    ("Tralee", "County Kerry", ["V nine two, H three P six", "V ninety-two, H three P six"],
+     ("V nine two", "H three P six"), "Ireland", "Eircode", "county"),
+    ("Sligo", "County Sligo", ["F nine one, W four R two", "F ninety-one, W four R two"], ("F nine one", "W four R two"),
+     "Ireland", "Eircode", "county"),
+    ("Stellenbosch", "Western Cape", ["seven six hundred", "seven six oh oh"], ("seventy-six", "hundred"),
+     "South Africa", "postal code", "province"),
+    ("Durban", "KwaZulu-Natal", ["four oh oh one", "forty oh one"], ("forty", "oh one"), "South Africa",
+     "postal code", "province"),
+    ("Bloemfontein", "Free State", ["nine three oh one", "ninety-three oh one"], ("ninety-three", "oh one"),
+     "South Africa", "postal code", "province"),
+]
+HOSTS_EIGHTH = [("mweb", "dot co dot za"), ("ymail", "dot com"), ("orcon", "dot net dot nz"), ("sympatico", "dot ca"),
+                ("cox", "dot net"), ("westnet", "dot com dot au"), ("blueyonder", "dot co dot uk"),
+                ("indigo", "dot ie"), ("hushmail", "dot com")]
+COMPANIES_EIGHTH = ["Ironbark Networks", "Silverfern Gas", "Pelican Rock Assurance", "Quillpoint Internet"]
+PLANS_EIGHTH = ["Night Owl Bundle", "Starter Prepay", "Solar Smart", "Ultrafast Sixty", "Contents Premier"]
+ADDONS_EIGHTH = ["Sports Extra", "Device Care", "International Minutes", "Boiler Breakdown Care"]
+SPELLED_EIGHTH = ["Whitcombe-Hale", "du Plessis", None]  # the surnames of `spelled as words`, the last drawn
+SHAPES_EIGHTH = [0, 3, 1]  # the e-mail shapes of `spelled`: all one word, an initial and digits, the surname
+# and an initial
+AS_EIGHTH = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (  # a word per letter, none of an earlier half's
+    "anchor banana candle donkey Easter feather guitar honey Italy jelly king lemon monkey Norway octopus pizza quilt "
+    "robot saucepan tomato uncle velvet wagon Xbox yogurt zigzag").split()))
+UNCLEAR_EIGHTH = set("BCDFMNPSTVZ")  # the letters a caller gives a word for when only some get one
+MISHEARD_DIGIT = dict(zip("0123456789", "4763098135"))  # a digit an agent mishears as another
+CURRENCY_EIGHTH = {"United States": "dollars", "Canada": "dollars", "England": "pounds", "Scotland": "pounds",
+                   "Ireland": "euros", "Australia": "dollars", "New Zealand": "dollars", "South Africa": "rand"}
+VOICES_EIGHTH = [  # espeak-ng's arguments: accent and variant pairs, and variants, none of the earlier halves uses
+    ("-v", "en-gb-x-rp+grandpa", "-p", "41", "-s", "143"), ("-v", "en-us-nyc+Alicia", "-p", "63", "-s", "151"),
+    ("-v", "en-029+paul", "-p", "43", "-s", "147"), ("-v", "en-gb-scotland+steph2", "-p", "61", "-s", "153"),
+    ("-v", "en-gb-x-gbcwmd+anika", "-p", "57", "-s", "145"), ("-v", "en-gb-x-gbclan+robert", "-p", "39", "-s", "157"),
+    ("-v", "en-us+grandma", "-p", "59", "-s", "141"), ("-v", "en+Mike", "-p", "47", "-s", "155"),
+    ("-v", "en-gb-scotland+quincy", "-p", "37", "-s", "149"), ("-v", "en-029+shelby", "-p", "56", "-s", "152"),
+    ("-v", "en-us-nyc+max", "-p", "45", "-s", "159"),
+]
+
+
+def talk8(*ways: str) -> Part:
+    """Other talk in the eighth half's words: one of several ways of saying it, drawn by the half's own wording
+    generator so that no value drawn moves."""
+    return (WORDING_EIGHTH[0].choice(ways), None)
+
+
+def way8(ways: list):
+    """One of several ways of putting a turn or its parts, drawn by the wording generator."""
+    return WORDING_EIGHTH[0].choice(ways)
+
+
+def digits_eighth(n: int, rng: random.Random) -> str:
+    """`n` digits, a digit now and then the same as the one before (said "double" or "triple")."""
+    out = str(rng.randrange(10))
+    while len(out) < n:
+        out += out[-1] if rng.random() < 0.3 else str(rng.randrange(10))
+    return out
+
+
+def group_eighth(ds: str, style: str, zero: str) -> str:
+    """One group of digits: one by one ("plain"), with doubles and triples ("runs"), three as a hundred ("hundreds":
+    "four fifty-two", "six hundred", others two at a time) or two at a time ("pairs": "sixty-one oh four")."""
+    if style == "plain":
+        return " ".join(zero if d == "0" else ONES[int(d)] for d in ds)
+    if style == "runs":
+        return runs_said(ds, zero)
+    if style == "hundreds" and len(ds) == 3 and ds[0] != "0":
+        return f"{ONES[int(ds[0])]} hundred" if ds[1:] == "00" else f"{ONES[int(ds[0])]} {zero_pair(int(ds[1:]), zero)}"
+    if len(ds) == 4 and ds[0] != "0" and ds[2:] == "00":
+        return f"{words(int(ds[:2]))} hundred"
+    head = [zero if ds[0] == "0" else ONES[int(ds[0])]] if len(ds) % 2 else []
+    return " ".join(head + [zero_pair(int(ds[i:i + 2]), zero) for i in range(len(ds) % 2, len(ds), 2)])
+
+
+def number_eighth(ds: str, sizes: tuple[int, ...], style: str, zero: str) -> list[str]:
+    """Digits in groups of `sizes`, each group said in `style` ("mixed": doubles and triples, then hundreds)."""
+    groups, i = [], 0
+    for size in sizes:
+        groups.append(ds[i:i + size])
+        i += size
+    return [group_eighth(g, ("runs" if n % 2 == 0 else "hundreds") if style == "mixed" else style, zero)
+            for n, g in enumerate(groups)]
+
+
+def year_eighth(year: int, style: int) -> str:
+    """"nineteen sixty-one", "nineteen oh four", "two thousand and six", "two thousand six", "twenty oh six"."""
+    if year < 2000:
+        return f"nineteen {zero_pair(year - 1900, 'oh')}" if year != 1900 else "nineteen hundred"
+    if year == 2000:
+        return "two thousand"
+    if year < 2010:
+        return ["two thousand and", "two thousand", "twenty oh"][style] + f" {ONES[year - 2000]}"
+    return [f"two thousand and {words(year - 2000)}", f"twenty {words(year - 2000)}", f"twenty {words(year - 2000)}"][style]
+
+
+def date_eighth(month: int, day: int, year: int, form: int, zero: str, style: int) -> str:
+    """A date in one of eight spoken forms, day first or month first, in words, ordinals or digits."""
+    yy = zero_pair(year % 100, zero) if year % 100 < 10 else words(year % 100)
+    full, name = year_eighth(year, style), MONTHS[month]
+    plain = lambda ds: " ".join(zero if d == "0" else ONES[int(d)] for d in ds)
+    return [f"{ordinal_words(day)} {name}, {full}", f"{name} the {ordinal_words(day)}, {yy}",
+            f"{words(day)}, {words(month + 1)}, {full}", f"{words(month + 1)} slash {words(day)} slash {yy}",
+            f"the {ordinal_words(day)} day of {name}, {full}", f"{name} {words(day)}, {full}",
+            f"{plain(f'{day:02d}')}, {plain(f'{month + 1:02d}')}, {plain(str(year))}",
+            f"{full}, the {ordinal_words(day)} of {name}"][form]
+
+
+def house_eighth(n: int, style: str, zero: str) -> str:
+    """A house number as said: in figures, or in words one of two ways ("three oh six" or "three hundred and six",
+    "twenty-one fifty" or "two thousand one hundred and fifty")."""
+    if style == "figures":
+        return str(n)
+    if n < 100:
+        return words(n)
+    if n < 1000:
+        if style == "short":
+            return f"{ONES[n // 100]} {zero_pair(n % 100, zero)}" if n % 100 else f"{ONES[n // 100]} hundred"
+        return f"{ONES[n // 100]} hundred" + (f" and {words(n % 100)}" if n % 100 else "")
+    if style == "short":
+        return f"{words(n // 100)} {zero_pair(n % 100, zero)}" if n % 100 else f"{words(n // 100)} hundred"
+    hundreds = (n // 100) % 10
+    return (f"{ONES[n // 1000]} thousand" + (f" {ONES[hundreds]} hundred" if hundreds else "")
+            + (f" and {words(n % 100)}" if n % 100 else ""))
+
+
+def misheard_house(n: int) -> int:
+    """The house number an agent might hear instead: "fourteen" for "forty", a digit changed."""
+    if 13 <= n <= 19:
+        return (n - 10) * 10
+    if n in (30, 40, 50, 60, 70, 80, 90):
+        return n // 10 + 10
+    ds = str(n)
+    return int(ds[:-1] + MISHEARD_DIGIT[ds[-1]]) or n + 2
+
+
+def spell_eighth(name: str, joint: str, doubles: bool = False, cases: bool = False) -> str:
+    """Letters alone, a hyphen said as `joint`, a second word after "new word", two letters alike as "double L",
+    a word's case said when `cases` ("small D U, new word, capital P L E double S I S")."""
+    out = []
+    for piece in re.split(r"([- ])", name):
+        if piece in ("-", " "):
+            out.append(joint if piece == "-" else "new word")
+            continue
+        said, chars, i = [], [c.upper() for c in piece if c.isalpha()], 0
+        while i < len(chars):
+            if doubles and i + 1 < len(chars) and chars[i + 1] == chars[i]:
+                said.append(f"double {chars[i]}")
+                i += 2
+            else:
+                said.append(chars[i])
+                i += 1
+        case = ("small " if piece[0].islower() else "capital ") if cases and " " in name else ""
+        out.append(case + " ".join(said))
+    return ", ".join(out)
+
+
+def spell_as_eighth(name: str, link: str, every: bool) -> str:
+    """Each letter with a word of the eighth half's ("D as in donkey", "D for donkey", "D like donkey"), or only
+    the unclear ones; a hyphen and a second word said."""
+    out = []
+    for piece in re.split(r"([- ])", name):
+        if piece in ("-", " "):
+            out.append("hyphen" if piece == "-" else "new word")
+            continue
+        out += [f"{c}{link}{AS_EIGHTH[c]}" if every or c in UNCLEAR_EIGHTH else c for c in piece.upper() if c.isalpha()]
+    return ", ".join(out)
+
+
+def amount_eighth(rng: random.Random, currency: str) -> str:
+    """An amount of money in words: "a hundred and twelve pounds forty", "sixty-three rand"."""
+    whole = rng.choice([rng.randrange(12, 99), rng.randrange(12, 99), rng.randrange(100, 260)])
+    said = words(whole) if whole < 100 else (("a hundred" if whole < 200 else f"{ONES[whole // 100]} hundred")
+                                             + (f" and {words(whole % 100)}" if whole % 100 else ""))
+    cents = rng.choice([0, 0, rng.randrange(10, 99)])
+    return f"{said} {currency}" + (f" {words(cents)}" if cents else "")
+
+
+def reference_eighth(rng: random.Random, zero: str) -> str:
+    """An order or case reference: two letters and digits, "K R four seven, one nine"."""
+    letters_ = " ".join(rng.choice("BCDGHKLMRTWX") for _ in range(2))
+    return f"{letters_} {', '.join(number_eighth(digits_eighth(6, rng), (3, 3), rng.choice(['plain', 'runs']), zero))}"
+
+
+class EighthPerson(Person):
+    """One caller of the eighth half: its own lists, and numbers, dates, houses and codes said in words."""
+
+    def __init__(self, rng: random.Random, last: str | None = None, shape: int | None = None):  # Person's
+        # attributes, from other lists; `last` and the e-mail's `shape` given where a flow must hear them all
+        self.first, self.last = rng.choice(list(FIRSTS_EIGHTH)), last or rng.choice(LASTS_EIGHTH)
+        self.gender = FIRSTS_EIGHTH[self.first]
+        self.other = (f"{rng.choice([f for f in FIRSTS_EIGHTH if f != self.first])} "
+                      f"{rng.choice([s for s in LASTS_EIGHTH if s != self.last])}")
+        (self.city, self.region, codes, self.halves, self.country, self.code_name,
+         self.region_name) = rng.choice(PLACES_EIGHTH)
+        self.postcode, self.postcode_again = rng.sample(codes, 2)
+        self.us = self.country in ("United States", "Canada")
+        self.zero = rng.choice(["oh", "zero"] if self.us else ["oh", "zero", "nought", "oh"])
+        self.style = rng.choice(["plain", "runs", "pairs", "hundreds", "mixed"])
+        self.year_style = rng.randrange(3)
+        self.currency = CURRENCY_EIGHTH[self.country]
+        (self.birth, self.birth_dm, self.year_said, self.birth_misread, self.birth_right, self.swapped,
+         self.year) = self.born(rng)
+        number = rng.choice([rng.randrange(2, 99), rng.randrange(100, 999), rng.randrange(1000, 9999)])
+        house_style = rng.choice(["figures", "short", "long", "short", "long"])
+        self.house = house_eighth(number, house_style, self.zero)
+        self.house_wrong = house_eighth(misheard_house(number), house_style, self.zero)
+        self.street, self.unit = rng.choice(STREETS_EIGHTH), rng.choice(UNITS_EIGHTH)
+        self.phone, self.phone_wrong, self.phone_last4 = self.phone_said(rng)
+        self.account, self.account_old, self.account_last4 = self.bank(rng)
+        self.routing_name, self.routing = self.routing_said(rng)
+        self.pin = " ".join(number_eighth(digits_eighth(4, rng), (4,), rng.choice(["runs", "pairs", "plain"]),
+                                          self.zero))
+        self.licence_name, self.licence, self.passport = self.documents(rng)
+        self.email_user, self.email_domain, self.email_spelled = self.emails(rng, shape)
+        self.email_said = f"{self.email_user} at {self.email_domain}"
+        self.company, self.plan = rng.choice(COMPANIES_EIGHTH), rng.choice(PLANS_EIGHTH)
+
+    def born(self, rng: random.Random, years: range = range(1941, 2007)) -> tuple[str, str, str, str, str, bool, int]:
+        """A date of birth in one of the eight spoken forms (month first in North America, day first elsewhere,
+        either now and then), the day and month without the year, the year as said, the date an agent misreads
+        (day and month swapped, or a day out) and the right one as the caller then says it, whether it was
+        swapped, and the year."""
+        month, day, year = rng.randrange(12), rng.randrange(1, 29), rng.choice(years)
+        form = rng.choice([1, 3, 5, 7, 4, 0] if self.us else [0, 2, 4, 6, 7, 1])
+        said = date_eighth(month, day, year, form, self.zero, self.year_style)
+        dm = f"{MONTHS[month]} {ordinal_words(day)}" if self.us else f"the {ordinal_words(day)} of {MONTHS[month]}"
+        full = year_eighth(year, self.year_style)
+        swapped = day <= 12 and day != month + 1
+        wrong_month, wrong_day = (day - 1, month + 1) if swapped else (month, day + 1 if day < 28 else day - 1)
+        as_read = lambda m, d: (f"{MONTHS[m]} {ordinal_words(d)}, {full}" if self.us
+                                else f"the {ordinal_words(d)} of {MONTHS[m]}, {full}")
+        return said, dm, full, as_read(wrong_month, wrong_day), as_read(month, day), swapped, year
+
+    def phone_said(self, rng: random.Random) -> tuple[list[str], list[str], str]:
+        """The phone number in groups as the caller says it, the same with one digit of the last group misheard,
+        and its last four digits said one by one."""
+        head, sizes, starts = {"United States": ("", (3, 3, 4), "23456789"), "Canada": ("", (3, 3, 4), "2345689"),
+                               "England": ("07", (5, 6), "3456789"), "Scotland": ("07", (5, 3, 3), "3456789"),
+                               "Ireland": ("08", (3, 3, 4), "35679"), "Australia": ("04", (4, 3, 3), "0123456789"),
+                               "New Zealand": ("02", (3, 3, 4), "1279"),
+                               "South Africa": ("0", (3, 3, 4), "678")}[self.country]
+        ds = head + rng.choice(starts) + digits_eighth(sum(sizes) - len(head) - 1, rng)
+        tail = ds[-sizes[-1]:]
+        i = rng.randrange(len(tail))
+        wrong = ds[:-len(tail)] + tail[:i] + MISHEARD_DIGIT[tail[i]] + tail[i + 1:]
+        return (number_eighth(ds, sizes, self.style, self.zero), number_eighth(wrong, sizes, self.style, self.zero),
+                " ".join(self.zero if d == "0" else ONES[int(d)] for d in ds[-4:]))
+
+    def bank(self, rng: random.Random) -> tuple[str, str, str]:
+        """The account number as said, an old one, and its last four digits."""
+        size, sizes = {"United States": (10, (3, 3, 4)), "Canada": (7, (3, 4)), "England": (8, (4, 4)),
+                       "Scotland": (8, (2, 3, 3)), "Ireland": (8, (2, 3, 3)), "Australia": (9, (3, 3, 3)),
+                       "New Zealand": (10, (7, 3)), "South Africa": (10, (3, 3, 4))}[self.country]
+        ds, old = digits_eighth(size, rng), digits_eighth(size, rng)
+        return (", ".join(number_eighth(ds, sizes, self.style, self.zero)),
+                ", ".join(number_eighth(old, sizes, self.style, self.zero)),
+                " ".join(self.zero if d == "0" else ONES[int(d)] for d in ds[-4:]))
+
+    def routing_said(self, rng: random.Random) -> tuple[str, str]:
+        """What the bank's code is called in the caller's country, and the code as said."""
+        name, size, sizes, style = {
+            "United States": ("routing number", 9, (3, 3, 3), self.style),
+            "Canada": ("transit and institution number", 8, (5, 3), "plain"),
+            "England": ("sort code", 6, (2, 2, 2), "pairs"), "Scotland": ("sort code", 6, (2, 2, 2), "pairs"),
+            "Ireland": ("sort code", 6, (2, 2, 2), "pairs"), "Australia": ("B S B number", 6, (3, 3), "hundreds"),
+            "New Zealand": ("bank and branch number", 6, (2, 4), "plain"),
+            "South Africa": ("branch code", 6, (3, 3), self.style)}[self.country]
+        return name, ", ".join(number_eighth(digits_eighth(size, rng), sizes, style, self.zero))
+
+    def documents(self, rng: random.Random) -> tuple[str, str, str]:
+        """The driving licence's name in the caller's country, its number and a passport number, as said."""
+        letter = lambda: rng.choice("CDFGMPSVXY")
+        say = lambda n, sizes: ", ".join(number_eighth(digits_eighth(n, rng), sizes, self.style, self.zero))
+        surname = "".join(c for c in self.last.upper() if c.isalpha())[:5].ljust(5, "9")
+        return {
+            "United States": ("driver's license", f"{letter()}, {say(12, (3, 3, 3, 3))}", f"{letter()}, {say(8, (4, 4))}"),
+            "Canada": ("driver's licence", say(7, (3, 4)), f"{letter()} {letter()}, {say(6, (3, 3))}"),
+            "England": ("driving licence", f"{' '.join(surname)}, {say(6, (2, 2, 2))}, {self.first[0]} {letter()},"
+                                           f" {ONES[rng.randrange(10)]}, {letter()} {letter()}", say(9, (3, 3, 3))),
+            "Scotland": ("driving licence", f"{' '.join(surname)}, {say(6, (6,))}, {self.first[0]} {letter()},"
+                                            f" {ONES[rng.randrange(10)]}, {letter()} {letter()}", say(9, (4, 5))),
+            "Ireland": ("driving licence", say(9, (3, 3, 3)), f"{letter()} {letter()}, {say(7, (3, 4))}"),
+            "Australia": ("driver licence", say(9, (3, 3, 3)), f"{letter()}, {say(7, (7,))}"),
+            "New Zealand": ("driver licence", f"{letter()} {letter()}, {say(6, (6,))}",
+                            f"{letter()} {letter()}, {say(6, (3, 3))}"),
+            "South Africa": ("driver's licence", f"{say(4, (4,))}, {say(4, (4,))}, {letter()} {letter()}, {say(2, (2,))}",
+                             f"{letter()}, {say(8, (4, 4))}")}[self.country]
+
+    def emails(self, rng: random.Random, shape: int | None) -> tuple[str, str, str]:
+        """The e-mail address as said (before and after "at") and spelled letter by letter, in one of five shapes
+        (drawn unless `shape` is given): all one word, the surname and an initial, a plus and a word, an initial and
+        digits, or the first name at the family's own domain."""
+        first = "".join(c for c in self.first.lower() if c.isalpha())
+        last = " ".join("".join(c for c in part if c.isalpha()) for part in self.last.lower().replace("-", " ").split())
+        glued = last.replace(" ", "")
+        host, tail = rng.choice(HOSTS_EIGHTH)
+        num, word = digits_eighth(2, rng), rng.choice(["bills", "home", "post", "family"])
+        drawn = rng.randrange(5)  # drawn even where given, so that a given shape moves no later draw
+        shape = drawn if shape is None else shape
+        stop = "dot" if self.us else rng.choice(["dot", "full stop"])
+        user = [f"{first} {last}, all one word", f"{last} {stop} {first[0].upper()}", f"{first} plus {word}",
+                f"{first[0].upper()} {last} {runs_said(num, 'zero')}", first][shape]
+        domain = f"{glued} family dot net" if shape == 4 else f"{host} {tail}"
+        spelled = [f"{letters(first + glued)}, all lower case", f"{letters(glued)}, {stop}, {first[0].upper()}",
+                   f"{letters(first)}, plus sign, {letters(word)}",
+                   f"{first[0].upper()}, {letters(glued)}, {said_digits(num, 'zero', False)}", letters(first)][shape]
+        spelled_domain = (f"{letters(glued)} F A M I L Y, dot net" if shape == 4 else
+                          rng.choice([f"{host} {tail}", f"{letters(host)}, {tail}"]))
+        return user, domain, f"{spelled}, at sign, {spelled_domain}"
+
+    def address_parts(self, rng: random.Random, end: str = ".", reading: bool = False) -> list[Part]:
+        """The address as a caller says it, in one of five orders (the flat before the house, the region and code
+        apart, the flat remembered after, the region first, the country last), the talk between its parts not
+        marked; as an agent `reading` it back says it, whole."""
+        street = f"{self.house} {self.street}"
+        form = rng.choice([0, 4] if reading else [0, 1, 2, 3, 4])
+        if form == 0:
+            return [(f"{self.unit}, {street}, {self.city}, {self.region}, {self.postcode}{end}", "address")]
+        if form == 1:
+            return [(f"{street}, {self.unit}, {self.city},", "address"), talk8("which is in", "up in", "down in"),
+                    (f"{self.region},", "address"), talk8(f"with the {self.code_name}", "code"),
+                    (f"{self.postcode}{end}", "address")]
+        if form == 2:
+            return [(f"{street}, {self.city}, {self.region}, {self.postcode}.", "address"),
+                    talk8("It's a flat, actually,", "I should say, it's"), (f"{self.unit}{end}", "address")]
+        if form == 3:
+            return [(f"{self.region}, {self.city},", "address"), talk8("the street's", "on"),
+                    (f"{street}, {self.unit},", "address"), talk8(f"and the {self.code_name} for that is",
+                                                                  "and the code is"),
+                    (f"{self.postcode}{end}", "address")]
+        return [(f"{street}, {self.unit}, {self.city}, {self.region}, {self.postcode}, {self.country}{end}", "address")]
+
+
+def eighth_opening(p: EighthPerson, rng: random.Random) -> list[Turn]:
+    """The greeting and the caller's problem, and now and then a word about waiting, hours or an earlier note."""
+    turns = way8([
+        [agent(talk8(f"{p.company}, good morning, you're speaking to the billing desk.",
+                     f"Morning, {p.company} billing desk, what's the problem today?")),
+         caller(talk8("Hi. I had a text saying my payment failed, but the money's already left my bank.",
+                      "Hello, I got a message that my payment bounced, which can't be right."))],
+        [agent(talk8(f"Hello, {p.company}, sorry you've been waiting, the lines are busy after the storm.")),
+         caller(talk8("That's alright. It's about the bill, it's nearly double what it normally is.",
+                      "No worries. My bill's jumped up this quarter and I can't work out why."))],
+        [agent(talk8(f"{p.company} customer line, how can I make your day easier?")),
+         caller(talk8("Well, you could start by explaining why I was charged a late fee when I paid early.",
+                      "By telling me why there's a late fee on an account I paid a week early."))],
+        [agent(talk8(f"You've reached {p.company}. Before we start, this call may be recorded for training.")),
+         caller(talk8("That's fine. I'm ringing because the router you sent me still isn't working.",
+                      "Fine by me. I've been trying to cancel an add-on for over a week."))],
+        [agent(talk8(f"Afternoon, {p.company} help line.")),
+         caller(talk8("Hi, hopefully a quick one, I want to move my payment date to the twenty-fifth.",
+                      "Hi there, I'd like to change the day my payment comes out, to the first of the month."))]])
+    if rng.random() < 0.6:
+        extra = rng.randrange(4)
+        if extra == 0:
+            turns += [agent(talk8("No problem, let's get it sorted. We're open till eight tonight and nine "
+                                  "till one on Saturday, so if we get cut off you can ring straight back.",
+                                  "Let's get that fixed. Our lines are open seven days, eight till six, so no "
+                                  "pressure.")),
+                      caller(talk8("Good to know, thanks.", "Okay, appreciated."))]
+        elif extra == 1:
+            turns += [agent(talk8("Okay, I can help with that.", "Right, let's take a look.")),
+                      caller(talk8(f"I've already been on hold for {words(rng.randrange(12, 45))} minutes and I've got "
+                                   f"to collect the kids at half three.",
+                                   f"This is my third call this week, and I've spent about {words(rng.randrange(30, 59))}"
+                                   f" minutes on hold altogether.")),
+                      agent(talk8("I'll be as quick as I can.", "I'm sorry about the wait, I'll keep it short."))]
+        elif extra == 2:
+            turns += [agent(talk8(f"I can see a note from the {ordinal_words(rng.randrange(2, 28))} about a delivery"
+                                  f" that didn't turn up.",
+                                  f"There's a note on here from last {rng.choice(['Tuesday', 'Thursday', 'Saturday'])}"
+                                  f" about a missed visit.")),
+                      caller(talk8("Yes, the tracking said it was out for delivery and then nothing.",
+                                   "That's right, I took the morning off work for it and nobody came."))]
+        else:
+            amount = amount_eighth(rng, p.currency)
+            addon = rng.choice(ADDONS_EIGHTH)
+            turns += [agent(talk8("Okay, what's the charge you're looking at?", "Tell me what you're seeing on there.")),
+                      caller(talk8(f"There's {amount} on there for something called {addon}, which I never asked "
+                                   f"for.", f"You've charged me {amount} for {addon}, and I don't even know what "
+                                            f"that is.")),
+                      agent(talk8("That's an optional extra, I'll look at how it got added.",
+                                  "Let me see when that was switched on."))]
+    return turns
+
+
+def eighth_closing(p: EighthPerson, rng: random.Random) -> list[Turn]:
+    """Talk with no personal data, in the eighth half's words: amounts, the plan and company, an appointment or a
+    delivery day, a case or order reference, opening hours; long or short."""
+    amount, amount2 = amount_eighth(rng, p.currency), amount_eighth(rng, p.currency)
+    day = rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"])
+    date, date2 = ordinal_words(rng.randrange(1, 15)), ordinal_words(rng.randrange(15, 29))
+    ref = reference_eighth(rng, p.zero)
+    return way8([
+        [agent(talk8(f"So the {p.plan} was billed at {amount} on the {date} and again on the {date2}; I've refunded "
+                     f"the second one.")),
+         caller(talk8("Great, and when will I see it back?", "Thank goodness. How long does that take?")),
+         agent(talk8("Usually three to five working days, sometimes sooner if your bank's quick.",
+                     "Within a week, but most banks show it in two or three days.")),
+         caller(talk8("Lovely, thank you, that's all I needed.", "Perfect. That's everything, thank you."))],
+        [agent(talk8(f"I've booked the technician for {day} the {date}, between eight and one. Your case reference "
+                     f"is {ref}.", f"An engineer can come on {day} the {date}, morning slot. The case number is "
+                                   f"{ref}.")),
+         caller(talk8("Perfect, I'll make sure someone's in.", "Fine, I'll work from home that day.")),
+         agent(talk8(f"You'll get a text the evening before. Anything else I can help with at {p.company}?",
+                     "They'll ring half an hour before they arrive. Is there anything else?")),
+         caller(talk8("No, that's it, thanks for your patience.", "Nothing else, thank you."))],
+        [agent(talk8(f"The replacement's going out by courier today, order {ref}; it should be with you by {day}.",
+                     f"I've ordered a new one, reference {ref}, and it'll arrive on {day} or the day after.")),
+         caller(talk8("And if it doesn't come?", "What if it doesn't show up again?")),
+         agent(talk8("Give us a ring, we're open eight till eight on weekdays and nine till four on Saturdays.",
+                     "Just call back and quote the reference; we're here until ten every night.")),
+         caller(talk8("Brilliant, thanks very much.", "Right you are, thanks."))],
+        [agent(talk8(f"I've taken {amount} off your next bill as a goodwill gesture, and moved you onto {p.plan}, "
+                     f"which works out at {amount2} a month.")),
+         caller(talk8("That's much better, thank you.", "Oh, that's a relief.")),
+         agent(talk8(f"You're welcome. Thanks for calling {p.company}.", "Glad I could help. Have a nice afternoon.")),
+         caller(talk8("Bye now.", "You too, bye."))],
+        [agent(talk8("That's all sorted on my end.", "Right, that's done.")),
+         caller(talk8("Thanks, bye.", "Cheers for that, bye."))]])
+
+
+def eighth_turns(flow: str, p: EighthPerson, rng: random.Random, k: int) -> list[Turn]:
+    """The turns of one of the nineteen flows in the eighth half's words, after the opening; the `k`th call of
+    `asked indirectly` asks its `k`th way."""
+    name, phone = f"{p.first} {p.last}", ", ".join(p.phone)
+    title = rng.choice(["Mr"] if p.gender == "m" else ["Ms", "Mrs", "Miss"])
+    if flow == "asked":
+        return [agent(talk8("To pull up the account, what's your name, please?",
+                            "First things first, your first name and surname?",
+                            "Could I take your name to get us started?")),
+                caller(*way8([[(f"{name}.", "name")],
+                              [talk8("Of course, it's", "Sure thing, it's"), (f"{name}.", "name")],
+                              [talk8("It should be under", "You'll find it under"), (f"{name},", "name"),
+                               talk8("because I set it up when we moved in.",
+                                     "though my other half usually deals with you.")]])),
+                agent(talk8("And your date of birth, just to confirm it's you?",
+                            "What's your full date of birth?",
+                            "Can I check the birthday that goes with that?")),
+                caller(*way8([[(f"{p.birth}.", "dateOfBirth")],
+                              [talk8("Born on", "Mine's"), (f"{p.birth}.", "dateOfBirth")],
+                              [talk8("That'd be"), (f"{p.birth},", "dateOfBirth"),
+                               talk8("for my sins.", "believe it or not.")]])),
+                agent(talk8(f"And the address you'd like us to hold, {p.code_name} included?",
+                            "Where's the bill being sent to these days?", "And your home address, all of it please?")),
+                caller(talk8("Right, so it's", "We live at"), *p.address_parts(rng)),
+                agent(talk8("And a phone number in case we need to ring you back?",
+                            "Which number's best for reaching you?", "What number would you like on file?")),
+                caller(*way8([[(f"{phone}.", "phone")],
+                              [talk8("Mobile's best,", "Try the mobile,"), (f"{phone}.", "phone")],
+                              [(f"{phone},", "phone"), talk8("I've not had a landline for years.",
+                                                             "that's with me most of the day.")]]))]
+    if flow == "volunteered":
+        return [caller(talk8("Oh, one thing before you start, my mobile number changed last month, it's now",
+                             "Quick thing, can you update my number to"), (f"{phone},", "phone"),
+                       talk8("because the old one's been cut off.", "please? I lost the old phone on holiday.")),
+                agent(talk8("Sure, I've updated that.", "Done, that's saved.")),
+                caller(talk8("And we moved in March, so letters need to go to",
+                             "Also, the address is different now, we're at"), *p.address_parts(rng)),
+                agent(talk8("Thanks, got it.", "Okay, that's changed too.")),
+                caller(talk8("Bills by email would be easier too, to", "You can send everything to"),
+                       (f"{p.email_said},", "email"), talk8("if that's possible.", "going forward.")),
+                agent(talk8("No problem at all.", "Yes, I'll switch you to paperless.")),
+                caller(talk8("And for the security question, my birthday's",
+                             "Just in case you need it, my date of birth is"), (f"{p.birth}.", "dateOfBirth"))]
+    if flow == "read back":
+        return [agent(talk8("Can you read me the account number? It's along the top of the letter.",
+                            "Have you got your account number handy?")),
+                caller(talk8("Yes, here it is,", "Right here,", "Hang on... okay,"), (f"{p.account}.", "account")),
+                agent(talk8("Let me just read that back:", "Just checking I heard you right,"),
+                      (f"{p.account}?", "account")),
+                caller(talk8("That's correct, yes.", "Yes, every digit.", "All present and correct.")),
+                agent(talk8("Found you. The account's in the name of", "Okay, the account I've found is for"),
+                      (f"{name},", "name"), talk8("registered at", "at the address"), *p.address_parts(rng, "?", reading=True)),
+                caller(talk8("That's me.", "Yes, that's us.", "Yep, still there.")),
+                agent(talk8("And the number we've got for you is", "The number I've got here is"),
+                      (", ".join(p.phone_wrong) + "?", "phone")),
+                caller(talk8("Not quite, it ends", "Nearly, the end's"), (f"{p.phone[-1]},", "phone"),
+                       talk8("and not", "as opposed to"), (f"{p.phone_wrong[-1]}.", "phone")),
+                agent(talk8("Sorry, fixed that:", "Updated, so that's"), (f"{phone}.", "phone")),
+                caller(talk8("Great.", "That's the one.")),
+                agent(talk8("And an email address for the e-bill?", "Do you want the statements by email?")),
+                caller(talk8("Please, to", "Yes, use"), (f"{p.email_said}.", "email")),
+                agent(talk8("I'll repeat it:", "Reading it out:"), (f"{p.email_said}.", "email")),
+                caller(talk8("Lovely, that's it.", "That'll do nicely."))]
+    if flow == "corrected":
+        return [agent(talk8("Which phone should I try if this call drops out?",
+                            "What's a number I can reach you on afterwards?")),
+                caller(talk8("Right, try", "Try"), (", ".join(p.phone_wrong) + ",", "phone"),
+                       talk8("hang on, that's my work one. The mobile ends", "wait, no, I've mixed it up, the end is"),
+                       (f"{p.phone[-1]},", "phone"), talk8("and not", "as opposed to"), (f"{p.phone_wrong[-1]}.", "phone")),
+                agent(talk8("Got that. Your birthday, please?", "Okay. And the date of birth?")),
+                caller((f"{p.birth}.", "dateOfBirth")),
+                agent(talk8("I've typed", "I'll read it back,"), (f"{p.birth_misread}?", "dateOfBirth")),
+                caller(talk8("No, other way round,", "No, you've flipped it,") if p.swapped else
+                       talk8("No, a day out,", "Not quite,"), (f"{p.birth_right}.", "dateOfBirth")),
+                agent(talk8("And you said you're at number", "The house number, was it"),
+                      (f"{p.house_wrong}?", "address")),
+                caller(talk8("No,", "Not that,"), (f"{p.house},", "address"),
+                       talk8("it's an easy one to mishear.", "sorry, I mumbled.")),
+                agent(talk8("I'm seeing the account as", "On my screen the account number is"),
+                      (f"{p.account_old}.", "account")),
+                caller(talk8("That one's closed now, use", "We switched banks, it's now"), (f"{p.account}.", "account"))]
+    if flow == "spelled":
+        joint = rng.choice(["dash", "hyphen"])
+        return [agent(talk8("And how's the surname spelled?", "Would you mind spelling the last name?")),
+                caller(*way8([[(f"{p.last}, {spell_eighth(p.last, joint, True, True)}.", "name")],
+                              [talk8("Mine's"), (f"{p.last},", "name"), talk8("which goes"),
+                               (f"{spell_eighth(p.last, joint, rng.random() < 0.5, True)}.", "name")]])),
+                agent(talk8("And the first name, is that the usual spelling?", "Is the first name spelled how it "
+                                                                              "sounds?")),
+                caller(talk8("I'd better spell it,", "Probably not,"),
+                       (f"{spell_eighth(p.first, joint, True)}.", "name")),
+                agent(talk8("Could you spell out the email, slowly?", "Now the email, spelled out for me?")),
+                caller((f"{p.email_spelled}.", "email"))]
+    if flow == "spelled back":
+        plain = [c.upper() for c in p.last if c.isalpha()]
+        i = rng.randrange(1, len(plain))
+        dropped = " ".join(plain[:i] + plain[i + 1:])
+        missing, before = plain[i], plain[i - 1]
+        link = rng.choice([" for ", " like ", " as in "])
+        fix = ([talk8("It's a double"), (f"{missing},", "name"), talk8("making it")] if missing == before else
+               [talk8("You've missed the", "There's an"), (f"{missing}", "name"), talk8("after the"),
+                (f"{before},", "name"), talk8("making it")])
+        return [agent(talk8("Sorry, I didn't catch your name?", "And the name, please, first and surname?")),
+                caller((f"{name}.", "name")),
+                agent(talk8("Let me spell that back,", "So, spelling it,"), (f"{spell_as_eighth(p.first, link, True)}",
+                                                                            "name"),
+                      talk8("for the first name?", "is the first name?")),
+                caller(talk8("Yep. Surname's", "That's right, then the surname's"),
+                       (f"{spell_eighth(p.last, 'hyphen')}.", "name")),
+                agent(talk8("Have I got"), (f"{dropped}?", "name")),
+                caller(*fix, (f"{' '.join(plain)}.", "name")),
+                agent(talk8("Got it, thanks,", "Sorry about that,"), (f"{p.first}.", "name"))]
+    if flow == "split":
+        first, second = p.halves
+        opener = (talk8("Area code") if p.us else talk8("Got a pen?", "Ready?"))
+        return [agent(talk8("Which number shall I put down for you?", "What number can we reach you on?")),
+                caller(opener, (f"{p.phone[0]},", "phone")), agent(talk8("Got that.", "With you.")),
+                caller((f"{p.phone[1]},", "phone")), agent(talk8("Carry on.", "Right, and?")),
+                caller((f"{p.phone[2]}.", "phone")),
+                agent(talk8("And the house number?", "What number is the house?")), caller((f"{p.house}.", "address")),
+                agent(talk8("Which street is that?", "On which road?")), caller((f"{p.street}.", "address")),
+                agent(talk8("Is it a flat or a house?", "Any flat number with that?")),
+                caller(talk8("We're in", "We're up in"), (f"{p.unit}.", "address")),
+                agent(talk8(f"And the town, and the {p.region_name}?", f"Then the town and {p.region_name}?")),
+                caller((f"{p.city}, {p.region}.", "address")),
+                agent(talk8(f"And finally the {p.code_name}?", f"Last bit, the {p.code_name}?")),
+                caller((f"{first},", "address")),
+                agent(talk8("Okay, and?", "Mm, the rest?")), caller((f"{second}.", "address"))]
+    if flow == "address any order":
+        street = f"{p.house} {p.street}"
+        said = way8([
+            [(f"{p.postcode}, {p.city},", "address"), talk8("and the street address is", "then you want"),
+             (f"{street}, {p.unit}, {p.region}.", "address")],
+            [talk8("Ours is"), (f"{p.unit},", "address"), talk8("which is at"),
+             (f"{street}, {p.region}, {p.city}, {p.postcode}.", "address")],
+            [talk8("Over in", "Out in"), (f"{p.region}, {p.country},", "address"), talk8("the town's"),
+             (f"{p.city},", "address"), talk8("and the place itself is"), (f"{street}, {p.unit}, {p.postcode}.", "address")]])
+        return [agent(talk8("Where would you like the parcel delivered?", "What's the address for the installation?",
+                            "Where's the property we're insuring?")), caller(*said),
+                agent(talk8("Just to check, that's in", "And we're talking"), (f"{p.country}?", "address")),
+                caller(talk8(f"It is. And the {p.code_name} once more,", "Yep. I'll say the code again,"),
+                       (f"{p.postcode_again}.", "address"))]
+    if flow == "banking":
+        return [agent(talk8("I can set up the monthly payment now if you've got your bank details to hand.",
+                            "Which bank account would you like the payments taken from?")),
+                caller(talk8(f"Let me find it, the {p.routing_name} is", f"From the top, {p.routing_name}"),
+                       (f"{p.routing},", "bankRouting"),
+                       talk8("and the account number", "then the account itself is"), (f"{p.account}.", "account")),
+                agent(talk8("Thank you. And to confirm it's you, the four-digit PIN on the account?",
+                            "And the telephone banking PIN, please?")),
+                caller(talk8("I set it to", "Mine's"), (f"{p.pin}.", "pin")),
+                agent(talk8("That's all matched up.", "Perfect, that's verified."))]
+    if flow == "documents":
+        return [agent(talk8(f"For the ID check I'll need your {p.licence_name} number.",
+                            f"Do you have your {p.licence_name} with you? I'll need the number.")),
+                caller(talk8("I do, it reads", "Let me get my wallet... right,"),
+                       (f"{p.licence}.", "driversLicense")),
+                agent(talk8("And a second form of ID, your passport number?", "And the passport, if it's nearby?")),
+                caller(talk8("The passport says", "Found it,"), (f"{p.passport}.", "passport")),
+                agent(talk8("That's both checked, thanks.", "Great, both of those match."))]
+    if flow == "third party":
+        word, pronoun, pool = rng.choice([("landlord", "he", HIS_EIGHTH), ("flatmate", "she", HERS_EIGHTH),
+                                          ("wife", "she", HERS_EIGHTH), ("husband", "he", HIS_EIGHTH)])
+        partner = f"{rng.choice([f for f in pool if f != p.first])} {rng.choice([p.last, rng.choice(LASTS_EIGHTH)])}"
+        return [caller(*way8([[talk8("Someone on your team called"), (f"{p.other}", "name"),
+                               talk8("promised me a callback on Friday that never came.")],
+                              [talk8("One of your managers,"), (f"{p.other},", "name"),
+                               talk8("said they'd ring me back and never did.")]])),
+                agent(talk8("I'm sorry nobody rang. Who holds the account?",
+                            "Apologies for that. Are you the named holder yourself?")),
+                caller(talk8(f"No, it's my {word}'s,", f"It's in my {word}'s name,"), (f"{partner},", "name"),
+                       talk8(f"{pronoun}'s at work till six.", f"but {pronoun}'s happy for me to deal with it.")),
+                agent(talk8("I'll put it on record that", "Noted, and I'll flag that"), (f"{p.other.split()[0]}", "name"),
+                      talk8("owes you a call.", "was meant to ring."))]
+    if flow == "none":
+        amount, amount2, amount3 = (amount_eighth(rng, p.currency) for _ in range(3))
+        return [agent(talk8("Let me bring that up, the system's running slow today.",
+                            "Give me a moment, I'm opening your bills for the last three months.")),
+                caller(talk8("No rush. I'm on my lunch break, so I've got till half one.",
+                             "That's fine, I've been with you since two thousand and nine, I know the drill.",
+                             "Take your time, the kettle's on.")),
+                agent(talk8(f"Okay, so in March you paid {amount}, in April {amount2}, and this month it went up because "
+                            f"the fixed deal ended on the thirtieth.",
+                            f"Right, your usual payment was {amount}, and it went up to {amount2} when the discount "
+                            f"ran out on the first.")),
+                caller(talk8("Nobody told me it was ending.", "Right, so can I go back onto a fixed deal?")),
+                agent(talk8(f"I can offer {p.plan} at {amount3} a month, fixed for eighteen months, from the first of "
+                            f"next month.", f"There's {p.plan}, {amount3} a month for two years, starting next "
+                                            f"billing date.")),
+                caller(talk8("Go on then, that sounds better.", "Yes please, sign me up for that."))]
+    if flow == "asked indirectly":
+        ask, answers = [
+            ("And who's on the line with me?",
+             [[talk8("This is", "You're speaking to"), (f"{name}.", "name")],
+              [talk8("Sorry, I should've said, I'm"), (f"{name},", "name"), talk8("I rang yesterday as well.")]]),
+            ("Who's the bill addressed to?",
+             [[talk8("To me,"), (f"{name},", "name"), talk8("though we split it between the two of us.")],
+              [talk8("It comes addressed to"), (title, None), (f"{p.first[0]} {p.last},", "name"),
+               talk8("and that's me.")]]),
+            ("What name shall I put the appointment under?",
+             [[talk8("Pop it under"), (f"{name}.", "name")],
+              [talk8("My surname's"), (f"{p.last},", "name"), talk8("and I'm"), (f"{p.first}.", "name")]])][k]
+        return [agent(talk8(ask)), caller(*way8(answers)),
+                agent(talk8("Does your card have your full name on it, or just an initial?",
+                            "And on the bank card, is it your full name?")),
+                caller(talk8("Just the initial and surname,", "Initial and surname,"),
+                       (f"{p.first[0]} {p.last}.", "name")),
+                agent(talk8("Anyone else you're happy for us to talk to about the account?",
+                            "Is there anyone else we're allowed to discuss it with?")),
+                caller(talk8("My neighbour keeps an eye on things,", "Just my cousin,",
+                             "Only my son," if FIRSTS_EIGHTH[p.other.split()[0]] == "m" else "Only my daughter,"),
+                       (f"{p.other}.", "name")),
+                agent(talk8("And in letters, what should we put at the top?", "How should we address you?")),
+                caller((title, None), (f"{p.last}", "name"), talk8("suits me.", "please, if it's formal."))]
+    if flow == "spelled as words":
+        link = rng.choice([" as in ", " for ", " like "])
+        return [agent(talk8("Could you spell the surname using words for the letters?",
+                            "Can you spell the surname with a word for each letter? The line's not great.")),
+                caller((f"{spell_as_eighth(p.last, link, True)}.", "name")),
+                agent(talk8("Thanks. And your first name, same again?", "And the first name that way too?")),
+                caller((f"{spell_as_eighth(p.first, link, rng.random() < 0.5)}.", "name")),
+                agent(talk8("So reading it back, that's", "So in plain letters,"),
+                      (f"{spell_eighth(p.last, 'hyphen', False, True)}?", "name")),
+                caller(talk8("Exactly right.", "Yes, that's how it's written.")),
+                agent(talk8("And could you spell the email address too?", "Last thing, the email, spelled?")),
+                caller((f"{p.email_spelled}.", "email"))]
+    if flow == "postcode as words":
+        again = way8([[(f"{p.halves[0]},", "address"), talk8("then"), (f"{p.halves[1]}.", "address")],
+                      [(f"{p.postcode_again},", "address"), talk8("it's on the top of the bill.",
+                                                                  "I've got the letter in front of me.")]])
+        return [agent(talk8(f"Can I take the {p.code_name} first, and I'll find the address?",
+                            f"If you give me the {p.code_name}, I'll look the street up.")),
+                caller((f"{p.postcode}.", "address")),
+                agent(talk8("Apologies, I only caught half of that?", "Could you repeat that slowly?")),
+                caller(*again),
+                agent(talk8("Thanks, that brings up", "Okay, I've got"), (f"{p.city}, {p.region}.", "address"),
+                      talk8("What's the house and street?", "And which house on which street?")),
+                caller((f"{p.house} {p.street}, {p.unit}.", "address"))]
+    if flow == "short answers":
+        asked = [("D O B?", p.birth, "dateOfBirth"), ("Last name?", p.last, "name"),
+                 ("Christian name?", p.first, "name"), ("Birthday, without the year?", p.birth_dm, "dateOfBirth"),
+                 ("And the year?", p.year_said, "dateOfBirth"), ("Mobile, last four?", p.phone_last4, "phone"),
+                 ("Which number on the street?", p.house, "address"),
+                 (f"And the {p.code_name} for there?", p.postcode, "address"), ("Which street?", p.street, "address"),
+                 ("Suburb or town?", p.city, "address"), ("Account, last four digits?", p.account_last4, "account"),
+                 ("PIN, please?", p.pin, "pin")]
+        chosen = sorted(rng.sample(range(len(asked)), 6))
+        turns = []
+        for n, i in enumerate(chosen):
+            question, answer, kind = asked[i]
+            turns += [agent(talk8(question) if n == 0 else talk8(f"Grand. {question}", f"Smashing. {question}",
+                                                                 f"Noted. {question}")),
+                      caller((f"{answer[0].upper()}{answer[1:]}.", kind))]
+        return turns
+    if flow == "look-alike answers":
+        n = rng.randrange(2, 6)
+        asked = [("How many people use the internet at home?",
+                  f"{ONES[n].capitalize()}, sometimes {ONES[n + 1]} when my brother stays."),
+                 ("Which bundle is it you're on?", f"{p.plan}, I'm fairly sure."),
+                 ("What's the fault code on the router's screen?", f"E {words(rng.randrange(10, 99))}."),
+                 ("Do you have the order number from the email?", f"Order {reference_eighth(rng, p.zero)}."),
+                 ("When would suit for the engineer?",
+                  f"{rng.choice(['Monday', 'Tuesday', 'Friday'])} the {ordinal_words(rng.randrange(2, 29))}, "
+                  f"if that's free."),
+                 ("And the last bill, how much was it?", f"{amount_eighth(rng, p.currency).capitalize()}."),
+                 ("What floor is the meter on?", rng.choice(["The second, by the lift.", "Ground floor, under the "
+                                                                                         "stairs."])),
+                 ("How old is the boiler?", f"About {ONES[rng.randrange(3, 16)]} years."),
+                 ("What's the case number on the letter?", f"It says {reference_eighth(rng, p.zero)}."),
+                 ("What time did the outage start?", rng.choice(["Ten past eleven last night.",
+                                                                 "Around quarter to seven this morning."])),
+                 ("What's the reading on the meter?",
+                  f"{' '.join(number_eighth(digits_eighth(5, rng), (2, 3), 'pairs', p.zero)).capitalize()}.")]
+        chosen = sorted(rng.sample(range(len(asked)), 6))
+        return [turn for i in chosen for turn in (agent(talk8(asked[i][0])), caller(talk8(asked[i][1])))]
+    if flow == "mid-sentence":
+        blocks = [
+            [caller(*way8([[talk8("Look, I've been at"), *p.address_parts(rng, ","), talk8("for six years now, and I'm")],
+                           [talk8("The letters still come to"), *p.address_parts(rng, ","),
+                            talk8("which is right, I'm still there, and I'm")]]),
+                    (f"{name},", "name"), talk8("so nothing's changed my end.", "same as it's always been.")),
+             agent(talk8("Okay, I hear you.", "I understand, let me check."))],
+            [caller(talk8("Last time they told me to ring from", "I even rang you from"), (phone, "phone"),
+                    talk8("and emailed", "and wrote to you at"), (p.email_said, "email"),
+                    talk8("twice, and still nothing.", "and heard nothing back.")),
+             agent(talk8("That's not the service we want to give.", "I'm sorry, that shouldn't happen."))],
+            [caller(talk8("Every month it comes straight out of", "You take it from"), (p.account, "account"),
+                    talk8("so I don't see how I can be in arrears.", "and I've never once missed.")),
+             agent(talk8("Let me see what's gone on.", "I'll look into that now."))]]
+        rng.shuffle(blocks)
+        readback = [agent(talk8("Right, I've got the account up: it's", "Here we go, this is for"),
+                          (f"{name},", "name"), talk8("with a birthday of", "born on"), (f"{p.birth},", "dateOfBirth"),
+                          talk8("and the address is", "whose address is"), *p.address_parts(rng, reading=True)),
+                    caller(talk8("Yes, that's all me.", "Every bit of it, yes."))]
+        return [turn for block in blocks for turn in block] + readback
+    if flow == "another person":
+        rel, pronoun, pool, years = rng.choice([("aunt", "she", HERS_EIGHTH, range(1935, 1960)),
+                                                ("stepdad", "he", HIS_EIGHTH, range(1940, 1970)),
+                                                ("granddad", "he", HIS_EIGHTH, range(1925, 1945)),
+                                                ("niece", "she", HERS_EIGHTH, range(1998, 2007))])
+        spouse, spouses = rng.choice([("wife", HERS_EIGHTH), ("husband", HIS_EIGHTH)])
+        other_name = f"{rng.choice([f for f in pool if f != p.first])} {p.last}"
+        spouse_name = rng.choice([f for f in spouses if f not in (p.first, other_name.split()[0])])
+        spouse_name = rng.choice([spouse_name, f"{spouse_name} {rng.choice(LASTS_EIGHTH)}"])
+        other_birth = p.born(rng, years)[0]
+        spouse_birth = p.born(rng, range(1950, 1995))[0]
+        other_phone = ", ".join(number_eighth(str(rng.randrange(2, 10)) + digits_eighth(9, rng), (3, 3, 4), p.style,
+                                              p.zero))
+        return [caller(talk8(f"I'm phoning for my {rel},", f"This is actually about my {rel},"),
+                       (f"{other_name},", "name"),
+                       talk8(f"{pronoun} asked me to ring because {pronoun} gets flustered on the phone.",
+                             f"{pronoun}'s given permission for me to talk for {'her' if pronoun == 'she' else 'him'}.")),
+                agent(talk8("That's fine as long as you're listed. When's their birthday, with the year?",
+                            "Okay. Could you tell me when they were born?")),
+                caller(talk8(f"My {rel}'s birthday is", "I think it's"), (f"{other_birth}.", "dateOfBirth")),
+                agent(talk8("Is there a second person named on it?", "Is anyone else listed with them?")),
+                caller(talk8(f"My {spouse} is on it too,", f"There's also my {spouse},"), (f"{spouse_name},", "name"),
+                       talk8("whose birthday is", "date of birth being"), (f"{spouse_birth}.", "dateOfBirth")),
+                agent(talk8("And a number we can use for them?", "Is there a phone we can reach them on?")),
+                caller((other_phone, "phone"), talk8("is the house phone.",
+                                                     "rings in the kitchen, they'll pick up eventually."))]
+    raise ValueError(f"no flow {flow!r}")
+
+
+def eighth_calls() -> list[dict]:
+    """The eighth half's calls: three of each of the nineteen flows, in words of its own."""
+    rng, WORDING_EIGHTH[0] = random.Random(SEED_EIGHTH), random.Random(SEED_EIGHTH + 1)
+    out = []
+    for flow in FLOWS_FIFTH:
+        for k in range(CALLS_PER_FLOW):
+            p = EighthPerson(rng, SPELLED_EIGHTH[k] if flow == "spelled as words" else None,
+                             SHAPES_EIGHTH[k] if flow == "spelled" else None)
+            script = eighth_opening(p, rng) + eighth_turns(flow, p, rng, k) + eighth_closing(p, rng)
+            out.append({"id": f"eighth-{flow.replace(' ', '-')}-{k}", "flow": flow,
+                        "voices": [list(voice) for voice in rng.sample(VOICES_EIGHTH, 2)],
+                        "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
+    return out
+
+
 def calls() -> dict[str, list[dict]]:
     """Every half's calls: id, flow, voices and script (turns of [text, kind or null] parts)."""
     out: dict[str, list[dict]] = {}
@@ -1707,6 +2550,7 @@ def calls() -> dict[str, list[dict]]:
                                  "script": [[speaker, [[text, kind] for text, kind in parts]] for speaker, parts in script]})
     out["sixth"] = sixth_calls()
     out["seventh"] = seventh_calls()
+    out["eighth"] = eighth_calls()
     return out
 
 
