@@ -12,12 +12,8 @@ compliance user would rather lose some ordinary words than leak one date of birt
   digit or number word, a letter said alone, or a capitalised word that is no common word.
 - **Long numbers**: every run of LONG_NUMBER_DIGITS or more digits, written or said as words, anywhere
   (amounts of money are no runs).
-- **Names spelled a word to each letter** ("H for house, U for umbrella, T like Tommy", heard as "in red I'm in
-  orange I'm in sugar"): SPELLING_LINKS or more "for", "in" or "like", each at most SPELLING_GAP words after the
-  last, in one turn.
-- **Names of a relative's account** ("it's about my dad's account really, Lachlan Marsh"), as after other name
-  talk (NAME_CUE).
-- **Codes and dates said as a day of a month** (`pii_strict_forms`): "D12 X7 0A", "the 9th of the 10th 41".
+- **Names spelled a word to each letter** ("H for house, U for umbrella", heard as "in red I'm in orange I'm
+  in sugar"): SPELLING_LINKS or more "for" or "in", each at most SPELLING_GAP words after the last, in one turn.
 - **Whatever is read back, whole**: the words after a checking cue ("just to confirm", "let me check the
   surname the same way", "I'll repeat that to be sure") to the end of their sentence or a confirming question,
   at most READ_BACK_WORDS, whether or not the turn before was heard to hold data.
@@ -37,7 +33,6 @@ from collections.abc import Sequence
 from speechproc.conversation import DetectedClass, Token
 from speechproc.stages.personal_data import numbers
 from speechproc.stages.personal_data.numbers import digit_runs
-from speechproc.stages.personal_data.pii_strict_forms import codes, day_of_month, letter_runs
 from speechproc.stages.personal_data.pii_talk import (
     ANSWER_MS,
     CHECKING_CUES,
@@ -76,6 +71,7 @@ QUESTION_WORDS = 25  # the words of a turn read for its question: its last
 MAX_LOCAL_WORDS = 6  # words before a domain's ending, at most, taken with it
 NUMBER_WORDS = 3  # words of a number said with "hundred" or "thousand", at least
 MONEY = numbers.MONEY - {"hundred", "thousand", "million", "billion"} | {"quid", "pence"}  # "hundred" says a number here
+ABBREVIATIONS = frozenset("ok id tv pc us uk usa atm dvr pdf sms gps am pm".split())
 SHORT_HEARD = 3  # letters of a word, at most, right before something taken that may be its first part heard
 NEAR = 3  # words, in one turn, from something taken
 SHORT_QUESTION = 8  # a sentence of at most this many words with "your" in it asks ("And your date of birth.")
@@ -92,14 +88,10 @@ OPENERS = re.compile(r"^((and|so|okay|ok|now|also|then|great|thanks|thank you|so
                      r"whom|whose|where|when|how|can|could|may|would|will|do|does|did|is|are|am|have|has|should|"
                      r"the|a|an|your|and)\b")
 YOUR = re.compile(r"\byour\b")
-RELATIVES = (r"mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|aunt|"
-             r"auntie|uncle|cousin|niece|nephew|boyfriend|girlfriend|fiance|fiancé|fiancee|housemate|flatmate|roommate|"
-             r"neighbour|neighbor|carer|landlord|landlady|stepdad|stepmum|stepmom|grandson|granddaughter|husband|wife|"
-             r"partner|son|daughter|mother|father|brother|sister|friend")
 # talk after which whatever follows is a name, however it was heard ("your colleague at Manhattan")
 NAME_CUE = re.compile(r"\b(colleague|husband|wife|partner|son|daughter|manager|supervisor|friend|brother|sister|"
                       r"mother|father|boss|named|called|(spoke|speak|talked|talk|spoken|speaking) (with|to)|"
-                      r"name is|name's|(" + RELATIVES + r")'?s (account|policy|card|booking|plan)( really| is)?)$")
+                      r"name is|name's)$")
 MAX_NAME_WORDS = 3
 PAUSE_MS = 1500
 RESTATING = frozenset("is was are it's its my the a an number no".split())  # "my passport number is"
@@ -110,7 +102,7 @@ COMMON = frozenset("yes yeah yep yup no nope sure okay ok correct right exactly 
                    "hold on wait what pardon again he she they we you i me him her them us his our their".split())
 
 
-SPELLING_WORDS = frozenset(("for", "in", "like"))  # "H for house", "R as in red", "T like Tommy"
+SPELLING_WORDS = frozenset(("for", "in"))  # "H for house", "R as in red"
 SPELLING_LINKS = 4
 SPELLING_GAP = 3
 SUSPECT_RUN = 4
@@ -340,6 +332,23 @@ def spoken_numbers(words: Sequence[Token]) -> list[DetectedClass]:
     return out
 
 
+def letter_runs(words: Sequence[Token]) -> list[DetectedClass]:
+    """Two or more letters in a row, said alone or run together in capitals ("S &T OS"), that are no common
+    abbreviation: a name spelled."""
+    out: list[DetectedClass] = []
+    run: list[Token] = []
+    for w in [*words, None]:
+        text = w.w.strip(".,?!;:\"'()&") if w is not None else ""
+        if w is not None and (spelled(w) or 1 <= len(text) <= 3 and text.isalpha() and text.isupper()) and \
+                plain(w) not in ABBREVIATIONS and (not run or w.speaker == run[-1].speaker):
+            run.append(w)
+            continue
+        if len(run) >= 2:
+            out.append(detection("name", [words_span(run)]))
+        run = [w] if w is not None and spelled(w) else []
+    return out
+
+
 def _close_runs(positions: Sequence[int], gap: int) -> list[list[int]]:
     """`positions` (ascending) grouped into runs, each position at most `gap` after the one before it."""
     runs: list[list[int]] = []
@@ -352,7 +361,7 @@ def _close_runs(positions: Sequence[int], gap: int) -> list[list[int]]:
 
 
 def spelled_as_words(words: Sequence[Token]) -> list[DetectedClass]:
-    """A name spelled a word to each letter: SPELLING_LINKS or more SPELLING_WORDS in one turn, each at most
+    """A name spelled a word to each letter: SPELLING_LINKS or more "for" or "in" in one turn, each at most
     SPELLING_GAP words after the one before, with the two words before the first and the word after the last."""
     out = []
     for turn in turns_of(words):
@@ -405,5 +414,5 @@ def strict_finds(words: Sequence[Token], ends: Ends, asks: Ends, found: Sequence
     named = cued_names(words, ends)
     taken = answered + named + long_numbers(words) + spoken_numbers(words) + domains(words, ends) + \
         letter_runs(words) + read_backs(words, [*found, *answered], kinds, doubtful=True) + names_again(words, found) + \
-        spelled_as_words(words) + read_back_whole(words, ends) + suspect_runs(words) + codes(words) + day_of_month(words)
+        spelled_as_words(words) + read_back_whole(words, ends) + suspect_runs(words)
     return taken + neighbours(words, [*found, *taken])
