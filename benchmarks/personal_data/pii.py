@@ -327,7 +327,7 @@ def main() -> None:
     parser.add_argument("--split", choices=(*HALVES, "all"), default="dev",
                         help="which calls: dev (the rules are set on these), test (held back, then set on), "
                              "fresh (held back, then set on), last (read), fifth (strict mode was set on it "
-                             "after it was read), sixth (read), seventh (read), eighth (held out) or all (each "
+                             "after it was read), sixth (read), seventh (read), eighth (read) or all (each "
                              "half scored apart; with --rescore, the halves kept)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--model", default="tiny.en", help="the recogniser (speechproc.model): tiny.en or base")
