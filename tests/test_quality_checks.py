@@ -208,6 +208,10 @@ def test_a_check_reads_the_agent_unless_the_question_asks_what_another_speaker_d
     ("Anything else you wanted to check while you've got me?", True),
     ("Anything else you wanted to check on the meter?", False),  # a question about the fault
     ("Was anything else damaged while you were out?", False),
+    ("Are you right for everything else?", True),
+    ("Is there anything else outstanding?", True),
+    ("is there any other assistance you require maam", True),  # unpunctuated
+    ("Is everything else working on the boiler?", False),  # a question about the fault
 ])
 def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers):
     lines = agent("Hello, Harbour Bank.", "Right, that's done.", closing, "Bye now.")

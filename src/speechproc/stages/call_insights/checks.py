@@ -15,7 +15,7 @@ they answer the same on every machine and every model:
 - **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (five: small talk or a caller's afterthought
   may follow the offer) asks whether there is anything else to help with ("Anything else today?", "Is there
   something more I can do for you?", "Will that be all?", "Does that cover everything you needed?", "Was there
-  anything else you were after while I've got you?").
+  anything else you were after while I've got you?", "Are you right for everything else?").
 
 `check_of` says which check a question asks for: the one its `check` names, or, when `auto`, the one its
 wording asks for (a question naming no known check, or more than one, or only sharing a word with one, or
@@ -135,13 +135,16 @@ _MORE = re.compile(r"\b(?:another thing|one more thing|any other way)\b|\bany ot
                    r"(?:everything|all)(?: for (?:today|now|you))?(?: then| today)?(?:, (?:(?:mr|mrs|ms|miss|dr)\.? )?\w+)?"
                    r"\W*$|\b(?:does|did|has|have) (?:that|this|we|i) (?:covered|cover|answered|answer|sorted|sort|"
                    r"dealt with|deal with|taken care of|take care of) (?:everything|all (?:of )?your (?:questions|queries))\b|"
-                   r"\bany (?:other|more|further) (?:questions?|queries|help|problems)\b|"
+                   r"\bany (?:other|more|further) (?:questions?|queries|help|problems|assistance)\b|"
+                   r"\b(?:are you|are we|you're|youre) (?:right|all right|alright|ok|okay|good|sorted|set|fine) for "
+                   r"everything else\b|"
                    r"\bhelp (?:you )?with anything\b|\bfurther (?:help|assistance)\b", re.I)
 _HELP = re.compile(r"\b(?:help|assist|do for you|look into|sort out|today|tonight|this (?:morning|afternoon|evening)|"
                    r"for you|i can|we can|need|needed|everything|all|on your (?:list|side|mind)|(?:ask|know) while|"
                    r"(?:like|want|wanted) to (?:ask|know|go through|discuss|talk about)|are we good|questions?|"
                    r"queries|(?:you're|youre|you are|you were) after|while (?:i|we|you)(?:'ve|ve| have) got (?:you|me|us)|"
-                   r"while (?:i|we) have you|while (?:you're|youre|you are) (?:on|here|through))\b", re.I)
+                   r"while (?:i|we) have you|while (?:you're|youre|you are) (?:on|here|through)|outstanding|"
+                   r"assistance|require|everything else)\b", re.I)
 # Nothing more to offer: "there's nothing else I can do", "I can't do anything else".
 _NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b", re.I)
 _PUNCTUATED = re.compile(r"[.?!,]")
