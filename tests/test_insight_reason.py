@@ -29,6 +29,13 @@ def test_a_reason_keeps_its_words_before_the_first_name_or_number_the_call_does_
     assert given.startswith(kept)  # nothing is added to the model's words
 
 
+def test_a_reason_holding_a_date_the_call_holds_is_kept_whole_and_one_it_does_not_is_cut_before_it():
+    said = "we have the 18th free for the clean at 10am"
+    assert grounded_part("The caller booked the 18th for a clean at 10am", said) == \
+        "The caller booked the 18th for a clean at 10am"
+    assert grounded_part("The caller booked the 19th for a clean", said) == "The caller booked"
+
+
 def test_the_evidence_is_the_turn_with_words_that_shares_most_words_with_the_reason():
     assert evidence_line("Browning and shrinkage after the clean", LINES) is LINES[1]
     assert evidence_line("The caller is unhappy", LINES) is None  # shares no two words with any turn

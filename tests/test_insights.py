@@ -112,6 +112,12 @@ def test_names_and_numbers_not_in_the_call_are_found_in_any_spelling():
     assert grounding.ungrounded("I'll send the invoice for the two hundred and eighty pounds.", fee) == []
     assert grounding.ungrounded("An invoice for 280 pounds, since two thousand and fifteen.", fee) == []
     assert grounding.ungrounded("A fee of two hundred and ninety pounds.", fee) == ["two hundred ninety"]
+    # a date or a time written as the call has it ("the 18th", "10am"), or said in words ("twenty first")
+    dates = "The 18th is free, or the twenty first at 10am."
+    assert grounding.ungrounded("I'll pencil the 18th in, or the 21st at 10am.", dates) == []
+    assert grounding.ungrounded("Held for the 22nd at 11am.", dates) == ["22nd", "11am"]
+    assert [grounding.ordinal(n) for n in (1, 12, 18, 21, 30)] == ["first", "twelfth", "eighteenth", "twenty first",
+                                                                     "thirtieth"]
     # number words worth more than anyone says ("hundred" said 3,000 times) are reported, not an error
     assert grounding.ungrounded("hundred " * 3000, fee) == [" ".join(["hundred"] * 3000)]
 

@@ -72,6 +72,17 @@ def spoken(n: int) -> str:
     return str(n)
 
 
+_ORDINAL_ENDS = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth",
+                 "nine": "ninth", "twelve": "twelfth"}
+
+
+def ordinal(n: int) -> str:
+    """A whole number's ordinal as it is said ("twenty first", "eighteenth", "one hundredth")."""
+    *head, last = spoken(n).split()
+    last = _ORDINAL_ENDS.get(last) or (last[:-1] + "ieth" if last.endswith("y") else last + "th")
+    return " ".join([*head, last])
+
+
 def normal(text: str) -> str:
     """Lower-case words and digits between single spaces, with a space at each end (for finding runs)."""
     return " " + re.sub(r"[^a-z0-9]+", " ", text.lower().replace("-", " ")).strip() + " "
@@ -127,15 +138,17 @@ def ungrounded(text: str, transcript: str) -> list[str]:
     sentence."""
     said = normal(transcript)
     missing = []
-    for digits in re.findall(r"\d+(?:[.,]\d+)?", text):
+    for token, digits, suffix in re.findall(r"\b((\d+(?:[.,]\d+)?)([a-z]*))", text, re.IGNORECASE):
         value = digits.replace(",", "")
         plain = value.split(".")[0]
-        forms = [f" {value} ", f" {plain} "]
+        forms = [f" {token.lower()} ", f" {value} ", f" {plain} "]  # "18th" and "10am" as written, or the number alone
         if plain.isdigit() and len(plain) <= 9:
             forms.append(normal(spoken(int(plain))))
             forms.append(" " + " ".join(_NUMBER_WORDS[int(d)] for d in plain) + " ")  # said digit by digit
+            if suffix.lower() in ("st", "nd", "rd", "th"):
+                forms.append(normal(ordinal(int(plain))))
         if not any(form in said for form in forms):
-            missing.append(digits)
+            missing.append(token)
     for run in _number_runs(text):  # a number written as words: said so (with or without "and"), or as digits
         value = _value(run)
         if value is not None and value >= _LARGEST_SAID:  # "hundred hundred ...": no number anyone says
