@@ -1419,7 +1419,7 @@ def seventh_closing(p: SeventhPerson, rng: random.Random) -> list[Turn]:
                         f"There's a payment of {amount} for {p.plan}, dated last {day}.")),
             caller(talk7("Yes, that's the one that came out twice.", "That's it, it's gone out two times.")),
             agent(talk7(f"I've put one of them back, allow five working days. Anything else {p.company} can help with?",
-                        f"That's reversed now, three to five days. Is there anything else I can do for you?")),
+                        "That's reversed now, three to five days. Is there anything else I can do for you?")),
             caller(talk7("No, that's everything, thanks a lot.", "That's it, cheers, bye now."))]
 
 
@@ -1427,7 +1427,6 @@ def seventh_turns(flow: str, p: SeventhPerson, rng: random.Random, k: int) -> li
     """The turns of one of the nineteen flows in the seventh half's words, after the opening; the `k`th call of
     `asked indirectly` asks its `k`th way."""
     name, phone = f"{p.first} {p.last}", ", ".join(p.phone)
-    his = p.gender == "m"
     if flow == "asked":
         return [agent(talk7("Could I start with your name, first and last?", "Can I grab your full name to begin with?",
                             "Let's start with the name on the account.")),
