@@ -116,6 +116,7 @@ def test_names_and_numbers_not_in_the_call_are_found_in_any_spelling():
     dates = "The 18th is free, or the twenty first at 10am."
     assert grounding.ungrounded("I'll pencil the 18th in, or the 21st at 10am.", dates) == []
     assert grounding.ungrounded("Held for the 22nd at 11am.", dates) == ["22nd", "11am"]
+    assert grounding.ungrounded("On the Flexi12 plan, not Flexi99.", "the flexi12 plan") == ["Flexi99"]
     assert [grounding.ordinal(n) for n in (1, 12, 18, 21, 30)] == ["first", "twelfth", "eighteenth", "twenty first",
                                                                      "thirtieth"]
     # number words worth more than anyone says ("hundred" said 3,000 times) are reported, not an error

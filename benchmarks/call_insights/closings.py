@@ -90,6 +90,8 @@ def main() -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         parser.error(f"--items {args.items}: not a set of call endings ({type(exc).__name__}: {exc})")
     if args.own_wordings:
+        if not any(item.get("id") in NAMED_IN_BRIEF for item in items):
+            parser.error(f"--own-wordings: only for closings_second.json, whose brief named wordings; not {args.items}")
         items = [item for item in items if item.get("id") not in NAMED_IN_BRIEF]
     out = {"command": "python benchmarks/call_insights/closings.py " + " ".join(sys.argv[1:]),
            "turns": {str(n): scored(items, n, args.show) for n in counts}}

@@ -227,6 +227,13 @@ def main() -> int:
     lists = args.list or [PUBLIC]
     if len(lists) != len(args.data) or (len(lists) > 1 and not args.grid):
         parser.error("give one --data per --list (several only with --grid)")
+    try:
+        listed = json.loads(lists[0].read_text())
+    except (OSError, ValueError) as exc:
+        parser.error(f"--list {lists[0]}: not a list of recordings ({type(exc).__name__}: {exc})")
+    if not args.grid and not any(args.split in ("all", entry["split"])
+                                 for entry in listed.get("recordings", listed.get("conversations", []))):
+        parser.error(f"--split {args.split}: no recording of it in {lists[0]}")
     networks = load_segmentation(), load_campplus()
     with one_thread_each():  # as the pipeline runs the stage: its kernels on one thread, its pieces side by side
         if args.grid:

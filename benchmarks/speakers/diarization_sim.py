@@ -503,6 +503,8 @@ def main() -> int:
     parser.add_argument("--make-list", action="store_true", help=f"write {LIST.name} from the seed and exit")
     parser.add_argument("--fresh", action="store_true", help=f"with --make-list: write {FRESH_LIST.name} instead")
     args = parser.parse_args()
+    if args.fresh and not args.make_list:
+        parser.error("--fresh goes with --make-list; build the fresh half with --list " + FRESH_LIST.name)
     if args.make_list:
         listed, made = (FRESH_LIST, make_fresh_list) if args.fresh else (LIST, make_list)
         listed.write_text(json.dumps(made(args.sources), indent=1) + "\n")
@@ -513,10 +515,11 @@ def main() -> int:
         conversations = json.loads(args.list.read_text())["conversations"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         parser.error(f"--list {args.list}: not a list of simulated conversations ({type(exc).__name__}: {exc})")
+    conversations = [entry for entry in conversations if args.split in ("all", entry.get("split"))]
+    if not conversations:
+        parser.error(f"--split {args.split}: no conversation of it in {args.list}")
     args.out.mkdir(parents=True, exist_ok=True)
     for entry in conversations:
-        if args.split != "all" and entry["split"] != args.split:
-            continue
         audio, rate, reference = render(entry, args.sources)
         path = write(entry, audio, rate, reference, args.out)
         print(f"{path.name}: {len(audio) / rate:.1f} s", file=sys.stderr, flush=True)

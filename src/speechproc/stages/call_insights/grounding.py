@@ -138,10 +138,11 @@ def ungrounded(text: str, transcript: str) -> list[str]:
     sentence."""
     said = normal(transcript)
     missing = []
-    for token, digits, suffix in re.findall(r"\b((\d+(?:[.,]\d+)?)([a-z]*))", text, re.IGNORECASE):
+    # a number with the letters it is written with ("18th", "10am", "Flexi12"): as written, or the number alone
+    for token, digits, suffix in re.findall(r"\b([a-z]*(\d+(?:[.,]\d+)?)([a-z]*))", text, re.IGNORECASE):
         value = digits.replace(",", "")
         plain = value.split(".")[0]
-        forms = [f" {token.lower()} ", f" {value} ", f" {plain} "]  # "18th" and "10am" as written, or the number alone
+        forms = [f" {token.lower()} ", f" {value} ", f" {plain} "]
         if plain.isdigit() and len(plain) <= 9:
             forms.append(normal(spoken(int(plain))))
             forms.append(" " + " ".join(_NUMBER_WORDS[int(d)] for d in plain) + " ")  # said digit by digit
