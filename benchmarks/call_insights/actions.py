@@ -6,9 +6,9 @@
   clause of its turn it comes from is one the stage finds (`promises.promises_in`); beside it, the rule of
   the first insights stage (a future anywhere in the turn). Found promises and found non-promises, by kind.
 - The insights calls (`--calls`, every set by default): the action items the stage finds in each call's
-  known words (those the promise head believes; beside them, the promise rules' alone), scored as
-  `benchmarks/call_insights/insights.py` scores them (a promised action is found when an item holds one of its
-  stems; an item that names none is false), per split.
+  known words (on a call read by its ends, those the promise head believes; beside them, the promise rules'
+  alone), scored as `benchmarks/call_insights/insights.py` scores them (a promised action is found when an
+  item holds one of its stems; an item that names none is false), per split.
 
 The figures of the stage's earlier reading (the model's list, kept by a rule) are those of its stored
 results (`insights.*.result.json`), measured with the model.
@@ -33,6 +33,7 @@ import insights as bench  # noqa: E402
 
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder  # noqa: E402
 from speechproc.stages.call_insights import grounding, insights, promises  # noqa: E402
+from speechproc.stages.options import InsightsOptions  # noqa: E402
 
 # The first stage's rule: a future anywhere in the item's turn.
 BEFORE = re.compile(r"\b(will|shall|going to|gonna|promise|\w+'ll|once|as soon as|when it (arrives|comes)|"
@@ -73,14 +74,15 @@ def items_scores(items: list[dict], found, show: bool) -> dict:
 
 def calls_scores(call_files: list[Path], show: bool) -> dict:
     """Actions found and false actions of the stage's items in the calls' known words, per split: as the stage
-    gives them (those the promise head believes) and by the promise rules alone."""
+    gives them (on a call read by its ends, those the promise head believes) and by the promise rules alone."""
     out: dict[str, dict[str, int]] = defaultdict(lambda: {"found": 0, "actions": 0, "false": 0, "calls": 0,
                                                           "found_by_rules": 0, "false_by_rules": 0})
+    options = InsightsOptions(action_items=True)
     encoder = load_sentence_encoder(BUNDLED_SENTENCE_ENCODER)
     for calls_file in call_files:
         for call in json.loads(calls_file.read_text())["calls"]:
             lines = grounding.lines_of(bench.conversation(call))
-            items = [item.text for item in insights.action_items(lines, encoder)]
+            items = [item.text for item in insights.action_items(lines, options, encoder)]
             by_rules = [item.text for item in promises.spoken_promises(lines)]
             truth = call["truth"]["actions"]
             split = out[call["split"]]

@@ -235,10 +235,11 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def action_items(lines: list[Line], encoder: SentenceEncoder | None) -> list[PromisedAction]:
-    """The promises of a step after the call said in `lines` (`promises`) that the promise head believes
-    (`promise_head`, over `encoder`), however much of the call the model reads."""
-    return believed(spoken_promises(lines), lines, _encoder(encoder))
+def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> list[PromisedAction]:
+    """The promises of a step after the call said in `lines` (`promises`): all of them on a call read whole, and
+    on a call read by its ends those the promise head believes (`promise_head`, over `encoder`)."""
+    found = spoken_promises(lines)
+    return found if closing(lines, options) is None else believed(found, lines, _encoder(encoder))
 
 
 def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:
@@ -249,9 +250,8 @@ def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: Sent
 
 
 def head_may_judge(options: InsightsOptions) -> bool:
-    """Whether the promise head may be asked (for the action items, or for the promises in the close of a long
-    call read by its ends), so the sentence encoder is needed."""
-    return options.action_items or (options.read == "ends" and options.outcome)
+    """Whether the promise head may be asked (a long call read by its ends), so the sentence encoder is needed."""
+    return options.read == "ends" and (options.action_items or options.outcome)
 
 
 def _encoder(encoder: SentenceEncoder | None) -> SentenceEncoder:
@@ -318,7 +318,7 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
             in_close = promises_in_close(lines, options, encoder)
             found.outcome = outcome_of(ending) if in_close is None else outcome_of_long(ending, in_close)
     if options.action_items:
-        found.action_items = action_items(lines, encoder)
+        found.action_items = action_items(lines, options, encoder)
     if options.questions:
         found.answers = [InsightAnswer(question.name, question.question, given.answer,
                                        given.line.s if given.line else None, given.line.e if given.line else None)

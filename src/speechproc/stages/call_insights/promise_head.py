@@ -1,8 +1,8 @@
-"""Which of the promise rules' items a QA reviewer would list (`believed`).
+"""Which of the promise rules' items on a call read by its ends a QA reviewer would list (`believed`).
 
-A call, a long one most of all, explains much of what will happen ("it'll show on your statement as ...", "the
-final bill will show the exact figure"), and the promise rules (`promises`) list such explanations about as
-often as real promises. The head, a logistic regression, gives each item a chance of being a promise from the bundled MiniLM
+A long call explains much of what will happen ("it'll show on your statement as ...", "the final bill will
+show the exact figure"), and the promise rules (`promises`) list such explanations about as often as real
+promises. The head, a logistic regression, gives each item a chance of being a promise from the bundled MiniLM
 embeddings of the item's words and of its whole turn, and from where the turn lies in the call (how far in,
 whether the caller said it, whether it is among the first or the last turns: `features`); an item under its
 threshold is dropped. It was fitted, and its threshold chosen, by `benchmarks/call_insights/fit_promise_head.py`
@@ -14,9 +14,9 @@ person ("it'll go into your account, normally within three days", "you'll get an
 is dropped as an explanation of how things work (`explains_routine`): on the read sets' long calls that took
 out a sixth of the false items the head kept, and no listed action.
 
-It weighs the items of every call, however much of it the model reads: on the read sets' calls read whole it
-took out 37 of the 58 false items for 9 of the 345 listed actions (docs/benchmarks.md, "The promise head on
-every call").
+Calls read whole (up to twice `insights.ENDS_CHARS` characters, or under `insightsRead: whole`) keep every
+item the rules give: there the rules list few explanations, and the head would cost more promises than
+explanations.
 """
 from __future__ import annotations
 
