@@ -24,7 +24,7 @@ from speechproc.conversation import Conversation, PromisedAction
 from speechproc.engines import models
 from speechproc.engines.llm import ModelError
 from speechproc.stages import pipeline
-from speechproc.stages.call_insights import grounding, insights, outcome, promise_head, quality
+from speechproc.stages.call_insights import grounding, insights, outcome, promise_head, promises, quality
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.options import InsightQuestion, InsightsOptions
 from speechproc.store.collection import drivers
@@ -242,17 +242,21 @@ def test_a_long_call_is_a_follow_up_only_with_a_promise_in_its_close():
 EXPLAINED = ("Agent", "The refund will show on your bank statement as Acme repairs within five days.")
 
 
-def test_on_a_call_read_by_its_ends_the_items_the_promise_head_doubts_are_dropped(head_believes):
-    head_believes("bank statement")
+def test_the_items_the_promise_head_doubts_are_dropped_and_on_a_call_read_whole_not_those_said_in_the_first_person(
+        head_believes):
+    head_believes("bank statement", "pump")
     promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
     options = InsightsOptions(action_items=True)
     long = read(conversation(*_long_call([EXPLAINED, promise, ("Caller", "Thanks, bye.")])), ScriptedModel(), options)
-    assert [a.text for a in long.action_items] == ["We will post you a new filter for the pump next week.", promise[1]]
-    whole = InsightsOptions(action_items=True, read="whole")  # read whole: every item the rules give
+    assert [a.text for a in long.action_items] == [promise[1]]  # read by its ends: the head alone
+    whole = InsightsOptions(action_items=True, read="whole")
     kept = read(conversation(*_long_call([EXPLAINED, promise, ("Caller", "Thanks, bye.")])), ScriptedModel(), whole)
-    assert EXPLAINED[1] in [a.text for a in kept.action_items]
-    short = read(conversation(("Caller", "I was charged twice."), EXPLAINED), ScriptedModel(), options)
-    assert [a.text for a in short.action_items] == [EXPLAINED[1]]  # a short call is read whole
+    assert [a.text for a in kept.action_items] == ["We will post you a new filter for the pump next week.", promise[1]]
+    short = read(conversation(("Caller", "I was charged twice."), EXPLAINED,
+                              ("Agent", "I'll send you a new pump on Monday.")), ScriptedModel(), options)
+    assert [a.text for a in short.action_items] == ["I'll send you a new pump on Monday."]  # a short call: read whole
+    assert insights.head_may_judge(InsightsOptions(action_items=True, read="whole"))
+    assert not insights.head_may_judge(InsightsOptions(outcome=True, read="whole"))
 
 
 def test_a_long_call_whose_only_promise_in_its_close_is_doubted_is_not_a_follow_up(head_believes):
@@ -267,6 +271,23 @@ def test_a_long_call_whose_only_promise_in_its_close_is_doubted_is_not_a_follow_
 ROUTINES = ("It'll go into your nominated account, normally within three working days.",
             "You'll get an email confirming the dates, that's automatic.",
             "They'll usually send a final bill for any days up to Tuesday.")
+
+
+def test_on_a_call_read_whole_the_head_weighs_only_what_is_not_said_in_the_first_person(monkeypatch):
+    texts = ["I'll ring you on Friday.", "We will post the form.", "I'm going to ask Dave to check it.",
+             "The engineer will ring you on Friday morning.", ROUTINES[0], "Priya will email you the quote."]
+    assert [promise_head.in_first_person(t) for t in texts] == [True, True, True, False, False, False]
+    items, lines = said_in_turns(*texts)
+    weighed: list[str] = []
+
+    def chances(asked, _lines, _encoder):
+        weighed.extend(i.text for i in asked)
+        return [0.9 if "engineer" in i.text else 0.1 for i in asked]
+
+    monkeypatch.setattr(promise_head, "chances", chances)
+    kept = [i.text for i in promise_head.believed_in_whole_call(items, lines, WordsEncoder())]
+    assert kept == texts[:4] and weighed == texts[3:]  # in order; a routine is weighed, not dropped before
+    assert promise_head.believed_in_whole_call([], lines, WordsEncoder()) == []
 
 
 def test_an_item_that_explains_a_routine_is_dropped_before_the_head_unless_someone_promises_it(monkeypatch):
@@ -804,6 +825,26 @@ def test_the_fitted_promise_head_over_minilm_tells_promises_from_explanations(mo
     _, lines = said_in_turns(*fillers[:10], *said, *explained, *fillers[15:])  # in the middle of a long call
     items = [PromisedAction(line.text, line.speaker, line.s, line.e) for line in lines[10:15]]
     assert [i.text for i in promise_head.believed(items, lines, models.load_sentence_encoder())] == said
+
+
+@pytest.mark.slow
+def test_on_a_short_call_read_whole_the_fitted_head_drops_a_policy_and_keeps_the_promises(monkeypatch):
+    monkeypatch.undo()  # the real head, over the bundled MiniLM
+    policy = "The way it works is you'll get a full refund if you cancel more than two days before."
+    promised = ["I'll email you the meeting point and the parking code this afternoon.",
+                "Thanks, and I'll text you my friend's name for the second kayak tonight."]
+    said = conversation(("Agent", "Good morning, Harbour Kayaks, Jo speaking."),
+                        ("Caller", "Hi, I booked the sunset paddle for Saturday and I might need to cancel."),
+                        ("Agent", "No problem. " + policy), ("Caller", "Okay, and what happens on the day?"),
+                        ("Agent", "The guide gives you a safety talk first, then you paddle round the point."),
+                        ("Caller", "Great. Can you send me the meeting point?"),
+                        ("Agent", "Sure, " + promised[0][0].lower() + promised[0][1:]), ("Caller", promised[1]),
+                        ("Agent", "Perfect. Anything else?"), ("Caller", "No, that's all, bye."))
+    lines = grounding.lines_of(said)
+    assert policy in [i.text for i in promises.spoken_promises(lines)]  # the rules alone list it
+    items = [a.text for a in insights.action_items(lines, InsightsOptions(action_items=True),
+                                                   models.load_sentence_encoder())]
+    assert policy not in items and all(text in items for text in promised)
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
-from speechproc.stages.call_insights.promise_head import believed
+from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.reason import REASON_CHARS, kept_reason
@@ -236,10 +236,12 @@ def _json(value: Any) -> str:
 
 
 def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> list[PromisedAction]:
-    """The promises of a step after the call said in `lines` (`promises`): all of them on a call read whole, and
-    on a call read by its ends those the promise head believes (`promise_head`, over `encoder`)."""
+    """The promises of a step after the call said in `lines` (`promises`) that the promise head believes
+    (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
-    return found if closing(lines, options) is None else believed(found, lines, _encoder(encoder))
+    if closing(lines, options) is None:
+        return believed_in_whole_call(found, lines, _encoder(encoder))
+    return believed(found, lines, _encoder(encoder))
 
 
 def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:
@@ -250,8 +252,9 @@ def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: Sent
 
 
 def head_may_judge(options: InsightsOptions) -> bool:
-    """Whether the promise head may be asked (a long call read by its ends), so the sentence encoder is needed."""
-    return options.read == "ends" and (options.action_items or options.outcome)
+    """Whether the promise head may be asked (for the action items, or for the promises in the close of a long
+    call read by its ends), so the sentence encoder is needed."""
+    return options.action_items or (options.read == "ends" and options.outcome)
 
 
 def _encoder(encoder: SentenceEncoder | None) -> SentenceEncoder:

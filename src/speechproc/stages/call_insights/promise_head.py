@@ -1,4 +1,4 @@
-"""Which of the promise rules' items on a call read by its ends a QA reviewer would list (`believed`).
+"""Which of the promise rules' items a QA reviewer would list (`believed`, `believed_in_whole_call`).
 
 A long call explains much of what will happen ("it'll show on your statement as ...", "the final bill will
 show the exact figure"), and the promise rules (`promises`) list such explanations about as often as real
@@ -14,9 +14,13 @@ person ("it'll go into your account, normally within three days", "you'll get an
 is dropped as an explanation of how things work (`explains_routine`): on the read sets' long calls that took
 out a sixth of the false items the head kept, and no listed action.
 
-Calls read whole (up to twice `insights.ENDS_CHARS` characters, or under `insightsRead: whole`) keep every
-item the rules give: there the rules list few explanations, and the head would cost more promises than
-explanations.
+On a call read whole (up to twice `insights.ENDS_CHARS` characters, or under `insightsRead: whole`) the head
+weighs only the items not said in the first person (`believed_in_whole_call`): there nearly every "I'll" or
+"we'll" the rules list is a promise, the head lets some of them go, and the routine rule costs more promises
+than explanations; what it drops is a policy or an account of what will happen ("you'll get a full refund if
+you cancel two days before", "he'll be done by about eleven"). On the read sets' calls read whole that took
+out 28 of the 58 false items for 3 of the 345 listed actions (docs/benchmarks.md, "The promise head on calls
+read whole").
 """
 from __future__ import annotations
 
@@ -106,9 +110,26 @@ def explains_routine(text: str) -> bool:
     return bool(_ROUTINE.search(text)) and not _FIRST_PERSON_FUTURE.search(text)
 
 
+def in_first_person(text: str) -> bool:
+    """Whether an item says what the speaker or their side will do ("I'll", "we will", "I'm going to")."""
+    return bool(_FIRST_PERSON_FUTURE.search(text))
+
+
 def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> list[PromisedAction]:
     """Of `items` (said in `lines`, the call's turns as the model reads them), those that explain no routine
-    (`explains_routine`) and whose chance (`chances`) reaches the head's threshold, in their order."""
+    (`explains_routine`) and whose chance (`chances`) reaches the head's threshold, in their order: for a call
+    read by its ends."""
     threshold = _head()[2]
     weighed = [item for item in items if not explains_routine(item.text)]
     return [item for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance >= threshold]
+
+
+def believed_in_whole_call(items: Sequence[PromisedAction], lines: Sequence[Line],
+                           encoder: SentenceEncoder) -> list[PromisedAction]:
+    """Of `items` (said in `lines`), for a call read whole: those said in the first person (`in_first_person`),
+    and the others whose chance reaches the head's threshold, in their order. A short call's first-person
+    futures are nearly all promises, and its "usually" as often part of one as not."""
+    threshold = _head()[2]
+    weighed = [item for item in items if not in_first_person(item.text)]
+    doubted = {id(item) for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance < threshold}
+    return [item for item in items if id(item) not in doubted]
