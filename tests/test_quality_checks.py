@@ -220,9 +220,18 @@ def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers
 
 def test_further_help_offered_early_in_a_long_call_is_not_an_offer_as_it_closes():
     lines = agent("Hello.", "Anything else I can help with today?", "Right.", "Let me check.", "One moment.", "Done.",
-                  "Bye.")
+                  "It's on the system now.", "You'll see it tonight.", "The form's in the post.", "Sign page two.",
+                  "Send it back in the envelope.", "Bye.")
     assert shown("furtherHelp", lines) is None
-    assert checks.FURTHER_HELP_TURNS == 5
+    assert checks.FURTHER_HELP_TURNS == 10
+
+
+def test_further_help_offered_before_much_advice_is_still_offered_as_the_call_closes():
+    offer = "Anything else I can help with today?"
+    lines = agent("Hello.", "Right, that's done.", offer, "Oh, you're moving?", "Lovely area.", "Pack the clock flat.",
+                  "Wrap the pendulum apart.", "Keep the key taped to the case.", "Don't wind it for a day.",
+                  "Ha, I know.", "Bye now.")
+    assert shown("furtherHelp", lines) == offer  # nine more of the agent's turns after it
 
 
 def test_further_help_offered_before_small_talk_is_still_offered_as_the_call_closes():

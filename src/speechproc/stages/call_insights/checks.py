@@ -12,8 +12,8 @@ they answer the same on every machine and every model:
   word, the last digits of a card, a one-time code), sends a code to read back, or asks for the postcode or
   address held on the account; asking for an order, booking or account number alone is not one;
 - **apology**: a sentence of the speaker says sorry or apologises, other than "sorry?" asking to hear again;
-- **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (five: small talk or a caller's afterthought
-  may follow the offer) asks whether there is anything else to help with ("Anything else today?", "Is there
+- **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (ten: small talk, advice or a caller's
+  afterthought may follow the offer) asks whether there is anything else to help with ("Anything else today?", "Is there
   something more I can do for you?", "Will that be all?", "Does that cover everything you needed?", "Was there
   anything else you were after while I've got you?", "Are you right for everything else?").
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from speechproc.stages.call_insights.grounding import Line
 from speechproc.stages.options import QUALITY_CHECKS, InsightQuestion
 
-FURTHER_HELP_TURNS = 5  # further help is offered in one of the speaker's last turns (small talk may follow it)
+FURTHER_HELP_TURNS = 10  # further help is offered in one of the speaker's last turns (small talk may follow it)
 SHORT_OFFER_WORDS = 4  # "Anything else?", "Anything further today?": an offer that needs no word of help
 AUTO = "auto"  # the question's wording says which check answers it, if any
 
