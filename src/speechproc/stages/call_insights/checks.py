@@ -13,9 +13,10 @@ they answer the same on every machine and every model:
   address held on the account; asking for an order, booking or account number alone is not one;
 - **apology**: a sentence of the speaker says sorry or apologises, other than "sorry?" asking to hear again;
 - **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (ten: small talk, advice or a caller's
-  afterthought may follow the offer) asks whether there is anything else to help with ("Anything else today?", "Is there
-  something more I can do for you?", "Will that be all?", "Does that cover everything you needed?", "Was there
-  anything else you were after while I've got you?", "Are you right for everything else?").
+  afterthought may follow the offer) asks whether there is anything else to help with ("Anything else
+  today?", "Is there something more I can do for you?", "Will that be all?", "Does that cover everything you
+  needed?", "Was there anything else you were after while I've got you?", "Are you right for everything
+  else?").
 
 `check_of` says which check a question asks for: the one its `check` names, or, when `auto`, the one its
 wording asks for (a question naming no known check, or more than one, or only sharing a word with one, or
