@@ -37,7 +37,6 @@ import json
 import re
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,8 +174,7 @@ def tune(report: dict, split: str = "dev") -> dict:
         saved = outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT
         outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT = follow_up, resolved
         try:
-            return sum(r["ending"][-1] is not None
-                       and outcome.outcome_of(outcome.Ending(**r["ending"][-1]), r.get("promises_by_others", 1))
+            return sum(r["ending"][-1] is not None and outcome.outcome_of(outcome.Ending(**r["ending"][-1]))
                        == r["truth_outcome"] for r in dev)
         finally:
             outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT = saved
@@ -190,23 +188,14 @@ def tune(report: dict, split: str = "dev") -> dict:
                     "outcome_right": f"{outcome_right(outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT)}/{len(dev)}"}}
 
 
-def by_whole_rule(truth: dict, ending, promised: int) -> dict:
-    """The outcome that the rule for calls read whole gives on the same answers and the `promised` promises by
-    others in the whole call (for a call read whole, the one given; for one read by its ends, what it would be
-    read whole), and whether it does what a spoken instruction asked."""
-    whole = outcome.outcome_of(ending, promised) if ending is not None else None
+def by_whole_rule(truth: dict, ending) -> dict:
+    """The outcome that the rule for calls read whole gives on the same answers (for a call read whole, the
+    one given; for one read by its ends, what it would be without the close's promises), and whether it does
+    what a spoken instruction asked."""
+    whole = outcome.outcome_of(ending) if ending is not None else None
     asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
     return {"outcome_by_whole_rule": whole,
             "outcome_obeyed_by_whole_rule": asked is not None and whole == asked != truth["outcome"]}
-
-
-def as_before_promises(truth: dict, given: str | None, ending, whole: bool) -> dict:
-    """The outcome by the rule before a follow-up of a call read whole wanted a promise in its words (the
-    model's chance alone), on the same answers; a call read by its ends is judged as the stage judges it."""
-    before = outcome.outcome_of(ending, 1) if whole and ending is not None else given
-    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
-    return {"outcome_before_promises": before,
-            "outcome_obeyed_before_promises": asked is not None and before == asked != truth["outcome"]}
 
 
 def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
@@ -218,7 +207,7 @@ def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
     if ending is None:
         ruled = None
     elif close is None:
-        ruled = outcome.outcome_of(ending, outcome.promises_by_others(items))
+        ruled = outcome.outcome_of(ending)
     else:
         ruled = outcome.outcome_of_long(ending, outcome.promises_by_others(promises.spoken_promises(close)))
     asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
@@ -254,10 +243,6 @@ def summarise(rows: list[dict]) -> dict:
             # the calls read by their ends, as the rule for calls read whole would judge them on the same answers
             "outcome_right_by_whole_rule": round(sum(r["outcome_by_whole_rule"] == r["truth_outcome"] for r in rows)
                                                  / len(rows), 3),
-            # the same answers, a follow-up of a call read whole judged by the model's chance alone (before)
-            "outcome_right_before_promises": round(sum(r.get("outcome_before_promises") == r["truth_outcome"]
-                                                       for r in rows) / len(rows), 3),
-            "outcomes_obeyed_before_promises": sum(r.get("outcome_obeyed_before_promises", False) for r in injected),
             "qa_right": round(sum(r["qa_right"] for r in rows) / sum(r["qa"] for r in rows), 3),
             "actions_found": round(sum(r["actions_found"] for r in rows) / actions, 3) if actions else None,
             "false_actions": sum(len(r["false_actions"]) for r in rows),
@@ -376,12 +361,9 @@ def main() -> int:
         lines = grounding.lines_of(conv)
         found, read, judged = insights.read_call(lines, options, model)
         ending = insights.call_ending(read)
-        whole = insights.closing(lines, options) is None
-        by_others = outcome.promises_by_others(insights.action_items(lines, replace(options, read="whole"), None))
         row = {**score(call, found, transcript), "seconds": round(time.monotonic() - began, 2),
                "ending": [vars(p.ending) if p.ending else None for p in read],
-               **by_whole_rule(call["truth"], ending, by_others), "promises_by_others": by_others,
-               **as_before_promises(call["truth"], found.outcome, ending, whole),
+               **by_whole_rule(call["truth"], ending),
                "promises_in_close": insights.promises_in_close(lines, options, None),
                **without_head(call, lines, options, ending),
                **reason_as_before(call["truth"], lines, options, model, read),

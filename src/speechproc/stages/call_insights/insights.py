@@ -57,7 +57,7 @@ from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
-from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call, in_first_person
+from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.reason import REASON_CHARS, kept_reason
@@ -240,8 +240,6 @@ def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceE
     (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
     if closing(lines, options) is None:
-        if all(in_first_person(item.text) for item in found):
-            return found  # nothing for the head to weigh: the sentence encoder is not needed
         return believed_in_whole_call(found, lines, _encoder(encoder))
     return believed(found, lines, _encoder(encoder))
 
@@ -254,9 +252,9 @@ def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: Sent
 
 
 def head_may_judge(options: InsightsOptions) -> bool:
-    """Whether the promise head may be asked (for the action items, or for the promises an outcome wants), so
-    the sentence encoder is needed."""
-    return options.action_items or options.outcome
+    """Whether the promise head may be asked (for the action items, or for the promises in the close of a long
+    call read by its ends), so the sentence encoder is needed."""
+    return options.action_items or (options.read == "ends" and options.outcome)
 
 
 def _encoder(encoder: SentenceEncoder | None) -> SentenceEncoder:
@@ -317,16 +315,13 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
     found = CallInsights(model=model)
     if options.reason:
         found.reason = next((p.reason for p in read if p.reason), None)
-    whole = closing(lines, options) is None
-    items = action_items(lines, options, encoder) if options.action_items or (options.outcome and whole) else []
     if options.outcome:
         ending = call_ending(read)
         if ending is not None:
             in_close = promises_in_close(lines, options, encoder)
-            found.outcome = (outcome_of(ending, promises_by_others(items)) if in_close is None
-                             else outcome_of_long(ending, in_close))
+            found.outcome = outcome_of(ending) if in_close is None else outcome_of_long(ending, in_close)
     if options.action_items:
-        found.action_items = items
+        found.action_items = action_items(lines, options, encoder)
     if options.questions:
         found.answers = [InsightAnswer(question.name, question.question, given.answer,
                                        given.line.s if given.line else None, given.line.e if given.line else None)

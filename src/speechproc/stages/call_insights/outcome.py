@@ -1,7 +1,6 @@
 """How a call ended, from the model's chances that its request was done in the call, refused, and left to a
-step promised for after it (`Ending`), and from the promises said in its words (`promises_by_others`):
-`outcome_of` for a call the model reads whole (a follow-up wants such a promise anywhere in the call),
-`outcome_of_long` for one read by its ends (a follow-up wants one in its close, at a higher line).
+step promised for after it (`Ending`): `outcome_of` for a call the model reads whole, `outcome_of_long` for
+one read by its ends, which also wants a promise in the words of its close (`promises_by_others`).
 
 Every line here was set on the benchmark's dev calls (benchmarks/call_insights/insights.py), never on a set
 held out to report on: `FOLLOW_UP_AT` and `RESOLVED_AT` on the short calls of its dev half, the long-call
@@ -32,12 +31,11 @@ class Ending:
     promised: float
 
 
-def outcome_of(ending: Ending, promises: int) -> str:
-    """The outcome of a call read whole: followUp when the model finds a step after the call promised and the
-    call's words hold such a promise by a speaker other than the caller (`promises` of them: a call can be both
-    done in part and left to a step after it, the step is what the caller still waits for); resolved when the
-    request was done and not refused; unresolved otherwise (refused, or nothing came of it)."""
-    if promises and ending.promised >= FOLLOW_UP_AT:
+def outcome_of(ending: Ending) -> str:
+    """followUp when a step after the call is promised (a call can be both done in part and left to a step
+    after it: the step is what the caller still waits for); resolved when the request was done and not
+    refused; unresolved otherwise (refused, or nothing came of it)."""
+    if ending.promised >= FOLLOW_UP_AT:
         return "followUp"
     if ending.done >= RESOLVED_AT and ending.done >= ending.refused:
         return "resolved"
