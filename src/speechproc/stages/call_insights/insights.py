@@ -57,7 +57,7 @@ from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
-from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call
+from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call, in_first_person
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.reason import REASON_CHARS, kept_reason
@@ -240,6 +240,8 @@ def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceE
     (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
     if closing(lines, options) is None:
+        if all(in_first_person(item.text) for item in found):
+            return found  # nothing for the head to weigh: the sentence encoder is not needed
         return believed_in_whole_call(found, lines, _encoder(encoder))
     return believed(found, lines, _encoder(encoder))
 
