@@ -56,7 +56,8 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_fourteenth.json", "insights_fifteenth.json", "insights_sixteenth.json",
              "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
              "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json",
-             "insights_twentythird.json", "insights_twentyfourth.json", "insights_twentysixth.json")
+             "insights_twentythird.json", "insights_twentyfourth.json", "insights_twentyfifth.json",
+             "insights_twentysixth.json")
 
 
 def conversation(call: dict) -> Conversation:
