@@ -211,6 +211,13 @@ def test_a_check_reads_the_agent_unless_the_question_asks_what_another_speaker_d
     ("Are you right for everything else?", True),
     ("Is there anything else outstanding?", True),
     ("is there any other assistance you require maam", True),  # unpunctuated
+    ("Is there more I can look into for you while you're on?", True),
+    ("Can I assist with any other matter today?", True),
+    ("Is there some other way we can help you out?", True),
+    ("so was there any other piece of business i can help with", True),  # unpunctuated
+    ("Anything else you'd like me to check on the policy before we finish?", True),
+    ("Anything else you'd like us to know about the dog, like allergies?", False),  # a detail asked for
+    ("no you dont need to do anything further its all done", False),  # unpunctuated: nothing more for the caller
     ("Is everything else working on the boiler?", False),  # a question about the fault
 ])
 def test_further_help_is_offered_as_a_question_in_the_last_turns(closing, offers):

@@ -16,7 +16,7 @@ they answer the same on every machine and every model:
   afterthought may follow the offer) asks whether there is anything else to help with ("Anything else
   today?", "Is there something more I can do for you?", "Will that be all?", "Does that cover everything you
   needed?", "Was there anything else you were after while I've got you?", "Are you right for everything
-  else?").
+  else?", "Can I assist with any other matter?", "Is there more I can look into for you?").
 
 `check_of` says which check a question asks for: the one its `check` names, or, when `auto`, the one its
 wording asks for (a question naming no known check, or more than one, or only sharing a word with one, or
@@ -129,14 +129,14 @@ def apology(turns: list[Line]) -> Line | None:
 
 # --------------------------------------------------------------------------------------- further help
 
-_MORE = re.compile(r"\b(?:another thing|one more thing|any other way)\b|\bany other (?:\w+ ){1,2}(?:i|we) can\b|"
+_MORE = re.compile(r"\b(?:another thing|one more thing|(?:any|some) other way)\b|\bany other (?:\w+ ){1,3}(?:i|we) can\b|"
                    r"\bwhat else (?:can|could|may) (?:i|we)\b|"
                    r"\b(?:anything|something|any other thing)\b.{0,25}?\b(?:else|more|further|besides|at all)\b|"
-                   r"\b(?:else|further) (?:i|we) can\b|\b(?:is that|will that be|would that be|was that) "
+                   r"\b(?:else|further|more) (?:i|we) can\b|\b(?:is that|will that be|would that be|was that) "
                    r"(?:everything|all)(?: for (?:today|now|you))?(?: then| today)?(?:, (?:(?:mr|mrs|ms|miss|dr)\.? )?\w+)?"
                    r"\W*$|\b(?:does|did|has|have) (?:that|this|we|i) (?:covered|cover|answered|answer|sorted|sort|"
                    r"dealt with|deal with|taken care of|take care of) (?:everything|all (?:of )?your (?:questions|queries))\b|"
-                   r"\bany (?:other|more|further) (?:questions?|queries|help|problems|assistance)\b|"
+                   r"\bany (?:other|more|further) (?:questions?|queries|help|problems|assistance|matters?)\b|"
                    r"\b(?:are you|are we|you're|youre) (?:right|all right|alright|ok|okay|good|sorted|set|fine) for "
                    r"everything else\b|"
                    r"\bhelp (?:you )?with anything\b|\bfurther (?:help|assistance)\b", re.I)
@@ -145,9 +145,11 @@ _HELP = re.compile(r"\b(?:help|assist|do for you|look into|sort out|today|tonigh
                    r"(?:like|want|wanted) to (?:ask|know|go through|discuss|talk about)|are we good|questions?|"
                    r"queries|(?:you're|youre|you are|you were) after|while (?:i|we|you)(?:'ve|ve| have) got (?:you|me|us)|"
                    r"while (?:i|we) have you|while (?:you're|youre|you are) (?:on|here|through)|outstanding|"
-                   r"assistance|require|everything else)\b", re.I)
+                   r"assistance|require|everything else|(?:like|want) (?:me|us) to (?:check|do|look|sort|help|go over|go through|run through|change))\b", re.I)
 # Nothing more to offer: "there's nothing else I can do", "I can't do anything else".
-_NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b", re.I)
+_NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b|"
+                           r"\b(?:don't|dont|do not|won't|wont|will not) (?:need to |have to )?do anything "
+                           r"(?:else|further|more)\b", re.I)
 _PUNCTUATED = re.compile(r"[.?!,]")
 _CONDITION = re.compile(r"\b(?:if|when|whenever|should)\b", re.I)
 
