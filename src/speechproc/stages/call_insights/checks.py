@@ -145,7 +145,8 @@ _HELP = re.compile(r"\b(?:help|assist|do for you|look into|sort out|today|tonigh
                    r"(?:like|want|wanted) to (?:ask|know|go through|discuss|talk about)|are we good|questions?|"
                    r"queries|(?:you're|youre|you are|you were) after|while (?:i|we|you)(?:'ve|ve| have) got (?:you|me|us)|"
                    r"while (?:i|we) have you|while (?:you're|youre|you are) (?:on|here|through)|outstanding|"
-                   r"assistance|require|everything else|(?:like|want) (?:me|us) to (?:check|do|look|sort|help|go over|go through|run through|change))\b", re.I)
+                   r"assistance|require|everything else|"
+                   r"(?:like|want) (?:me|us) to (?:check|do|look|sort|help|go over|go through|run through|change))\b", re.I)
 # Nothing more to offer: "there's nothing else I can do", "I can't do anything else".
 _NOTHING_MORE = re.compile(r"\b(?:nothing|can't|cant|cannot|not|no)\b[^?]{0,20}\belse\b|"
                            r"\b(?:don't|dont|do not|won't|wont|will not) (?:need to |have to )?do anything "
