@@ -239,11 +239,10 @@ def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceE
     """The promises of a step after the call said in `lines` (`promises`) that the promise head believes
     (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
-    if closing(lines, options) is None:
-        if all(in_first_person(item.text) for item in found):
-            return found  # nothing for the head to weigh: the sentence encoder is not needed
-        return believed_in_whole_call(found, lines, _encoder(encoder))
-    return believed(found, lines, _encoder(encoder))
+    if closing(lines, options) is not None:
+        return believed(found, lines, _encoder(encoder))
+    weighed = any(not in_first_person(item.text) for item in found)  # else the sentence encoder is not needed
+    return believed_in_whole_call(found, lines, _encoder(encoder)) if weighed else found
 
 
 def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:
