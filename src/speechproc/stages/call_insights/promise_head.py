@@ -107,7 +107,7 @@ def chances(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: Sen
 
 def explains_routine(text: str) -> bool:
     """Whether an item says what usually or automatically happens, with no first-person future in it."""
-    return bool(_ROUTINE.search(text)) and not _FIRST_PERSON_FUTURE.search(text)
+    return bool(_ROUTINE.search(text)) and not in_first_person(text)
 
 
 def in_first_person(text: str) -> bool:
@@ -130,6 +130,6 @@ def believed_in_whole_call(items: Sequence[PromisedAction], lines: Sequence[Line
     and the others whose chance reaches the head's threshold, in their order. A short call's first-person
     futures are nearly all promises, and its "usually" as often part of one as not."""
     threshold = _head()[2]
-    weighed = [item for item in items if not in_first_person(item.text)]
-    doubted = {id(item) for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance < threshold}
-    return [item for item in items if id(item) not in doubted]
+    weighed = iter(chances([item for item in items if not in_first_person(item.text)], lines, encoder))
+    # the chances are those of the items not in the first person, in order: each is drawn as its item comes
+    return [item for item in items if in_first_person(item.text) or next(weighed) >= threshold]
