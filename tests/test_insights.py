@@ -290,6 +290,11 @@ def test_on_a_call_read_whole_the_head_weighs_only_what_is_not_said_in_the_first
     assert promise_head.believed_in_whole_call([], lines, WordsEncoder()) == []
 
 
+def test_an_automated_message_is_a_routine_unless_someone_promises_it():
+    assert promise_head.explains_routine("You'll get an automated reminder text two days before.")
+    assert not promise_head.explains_routine("I'll set up an automated reminder for you tonight.")
+
+
 def test_an_item_that_explains_a_routine_is_dropped_before_the_head_unless_someone_promises_it(monkeypatch):
     promised = "It usually takes two to three weeks, and we'll text you when it's arrived."
     texts = [*ROUTINES, promised, "The engineer will ring you on Friday morning."]

@@ -125,6 +125,9 @@ NOT_PROMISES = [
     ("Agent", "What I'll do now is update the case with everything you've told me."),
     ("Agent", "I'll put that down as your availability for the engineer."),
     ("Agent", "I'll renew those for you while I'm here, they're due on Friday."),
+    # the caller put through to another line or team during the call
+    ("Agent", "I'll pass you to our secure payment line, so the numbers aren't on the recording."),
+    ("Agent", "I'm going to put you through to our bookings team, they'll sort the dates with you."),
 ]
 
 

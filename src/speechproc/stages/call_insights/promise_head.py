@@ -39,7 +39,7 @@ from speechproc.stages.call_insights.grounding import Line
 
 # What usually or automatically happens, and the first-person future that makes such a clause a promise still
 # ("it usually takes two weeks, and we'll text you when it's in").
-_ROUTINE = re.compile(r"\b(usually|normally|typically|generally|automatic|automatically|on its own|just happens"
+_ROUTINE = re.compile(r"\b(usually|normally|typically|generally|automatic|automatically|automated|on its own|just happens"
                       r"|most people|sometimes|always)\b", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|we're going to|i am going to"
                                   r"|we are going to|i'm gonna|ill)\b", re.IGNORECASE)
