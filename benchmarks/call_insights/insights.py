@@ -57,7 +57,7 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
              "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json",
              "insights_twentythird.json", "insights_twentyfourth.json", "insights_twentyfifth.json",
-             "insights_twentysixth.json")
+             "insights_twentysixth.json", "insights_twentyseventh.json", "insights_twentyeighth.json")
 
 
 def conversation(call: dict) -> Conversation:
@@ -311,7 +311,8 @@ def main() -> int:
                         choices=("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
                                  "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
                                  "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
-                                 "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh", "twentyeighth", "all"))
+                                 "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
+                                 "twentyeighth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
