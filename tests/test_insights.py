@@ -200,6 +200,32 @@ def test_a_call_read_by_its_ends_wants_a_promise_in_its_close_for_a_follow_up(do
     assert outcome.outcome_of_long(outcome.Ending(done, refused, promised), in_close) == expected
 
 
+@pytest.mark.parametrize("done, refused, promised, in_close, expected", [
+    (0.9, 0.1, 0.1, None, "resolved"), (0.1, 0.9, 0.1, None, "unresolved"), (0.2, 0.3, 0.9, None, "followUp"),
+    (0.9, 0.1, 0.1, 0, "resolved"), (0.1, 0.9, 0.1, 0, "unresolved"), (0.2, 0.3, 0.9, 3, "followUp")])
+def test_the_outcome_head_reads_clear_answers_as_they_are(done, refused, promised, in_close, expected):
+    assert outcome.outcome_by_head(outcome.Ending(done, refused, promised), in_close) == expected
+
+
+def test_the_outcome_head_weighs_how_the_call_was_read_and_its_close():
+    ending = outcome.Ending(0.6, 0.3, 0.7)
+    whole, long_none, long_many = (outcome.features(ending, n) for n in (None, 0, 5))
+    assert len(whole) == 8 and whole[:3] == [0.6, 0.3, 0.7] and whole[5:] == [0.0, 0.0, 0.0]
+    assert long_none[5:] == [1.0, 0.7, 0.0] and long_many[7] == 1.0  # more than the cap weigh as the cap
+
+
+def test_an_outcome_head_for_other_outcomes_is_refused(tmp_path, monkeypatch):
+    other = tmp_path / "head.npz"
+    np.savez(other, w=np.zeros((3, 8)), b=np.zeros(3), classes=np.array(["won", "lost", "drawn"]))
+    monkeypatch.setattr(outcome, "HEAD", other)
+    outcome._head.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="won"):
+            outcome.outcome_by_head(outcome.Ending(0.5, 0.5, 0.5), None)
+    finally:
+        outcome._head.cache_clear()
+
+
 def _long_call(closing: list[tuple[str, str]]) -> list[tuple[str, str]]:
     opening = [("Agent", "Hello, Acme repairs."), ("Caller", "My washing machine leaks from the door.")]
     middle = [("Agent", "We will post you a new filter for the pump next week.")] + [
@@ -226,8 +252,8 @@ def test_the_promises_counted_for_the_outcome_are_those_of_the_close_not_the_cal
     assert insights.promises_in_close(with_promise, InsightsOptions(outcome=True, read="whole"), encoder) is None
 
 
-def test_a_long_call_is_a_follow_up_only_with_a_promise_in_its_close():
-    chances = {"carried out during the call": 0.8, "refuse": 0.1, "promise a next step": 0.75}
+def test_a_promise_in_the_close_of_a_long_call_makes_it_a_follow_up():
+    chances = {"carried out during the call": 0.6, "refuse": 0.2, "promise a next step": 0.7}
     promise = ("Agent", "An engineer will visit you on Friday morning between eight and twelve.")
     said = conversation(*_long_call([promise, ("Caller", "Thanks, bye.")]))
     unsaid = conversation(*_long_call([("Agent", "Anything else?"), ("Caller", "No, thanks, bye.")]))
@@ -260,7 +286,7 @@ def test_the_items_the_promise_head_doubts_are_dropped_and_on_a_call_read_whole_
 
 
 def test_a_long_call_whose_only_promise_in_its_close_is_doubted_is_not_a_follow_up(head_believes):
-    chances = {"carried out during the call": 0.8, "refuse": 0.1, "promise a next step": 0.75}
+    chances = {"carried out during the call": 0.6, "refuse": 0.2, "promise a next step": 0.7}
     said = conversation(*_long_call([EXPLAINED, ("Caller", "Thanks, bye.")]))
     assert read(said, ScriptedModel(yes=chances), InsightsOptions(outcome=True)).outcome == "followUp"
     head_believes("bank statement")

@@ -56,7 +56,7 @@ from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAns
 from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
-from speechproc.stages.call_insights.outcome import Ending, outcome_of, outcome_of_long, promises_by_others
+from speechproc.stages.call_insights.outcome import Ending, outcome_by_head, promises_by_others
 from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call, in_first_person
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
@@ -320,7 +320,7 @@ def combine(read: list[PieceAnswers], judged: list[Judged], options: InsightsOpt
         ending = call_ending(read)
         if ending is not None:
             in_close = promises_in_close(lines, options, encoder)
-            found.outcome = outcome_of(ending) if in_close is None else outcome_of_long(ending, in_close)
+            found.outcome = outcome_by_head(ending, in_close)
     if options.action_items:
         found.action_items = action_items(lines, options, encoder)
     if options.questions:

@@ -1,17 +1,31 @@
 """How a call ended, from the model's chances that its request was done in the call, refused, and left to a
-step promised for after it (`Ending`): `outcome_of` for a call the model reads whole, `outcome_of_long` for
-one read by its ends, which also wants a promise in the words of its close (`promises_by_others`).
+step promised for after it (`Ending`).
 
-Every line here was set on the benchmark's dev calls (benchmarks/call_insights/insights.py), never on a set
-held out to report on: `FOLLOW_UP_AT` and `RESOLVED_AT` on the short calls of its dev half, the long-call
-lines on the tenth and eleventh sets (docs/benchmarks.md, "Long calls: the outcome").
+`outcome_by_head` gives it: a multinomial logistic regression (the outcome head) over those three chances,
+whether the call was read by its ends, and how many promises by others its close holds (`features`). It was
+fitted by `benchmarks/call_insights/fit_outcome_head.py` on the stored answers of the insights benchmark's read
+sets, its strength chosen by leave-one-set-out cross-validation, never on a set held out to report on
+(docs/benchmarks.md, "The outcome head").
+
+The lines it replaced stay for the benchmark's comparison on the same answers: `outcome_of` for a call the model
+reads whole, `outcome_of_long` for one read by its ends, which also wants a promise in the words of its close
+(`promises_by_others`). They were set on the benchmark's dev calls: `FOLLOW_UP_AT` and `RESOLVED_AT` on the
+short calls of its dev half, the long-call lines on the tenth and eleventh sets.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
 
 from speechproc.conversation import PromisedAction
+
+OUTCOMES = ("resolved", "unresolved", "followUp")
+HEAD = Path(__file__).resolve().parents[2] / "data" / "outcome_head.npz"
+CLOSE_PROMISES_CAP = 3  # more promises by others in the close than this weigh as this many
 
 FOLLOW_UP_AT = 0.55
 RESOLVED_AT = 0.55
@@ -57,3 +71,29 @@ def promises_by_others(items: Sequence[PromisedAction]) -> int:
     """How many of the promises of a step after the call (`promises`) speakers other than the caller make: the
     agent's, or those of a one-channel recording's speakers, whose role is unknown."""
     return sum(1 for item in items if item.speaker.strip().lower() != "caller")
+
+
+def features(ending: Ending, promises_in_close: int | None) -> list[float]:
+    """What the outcome head weighs: the three chances, done less refused, promised less done, whether the call
+    was read by its ends (`promises_in_close` is None when it was read whole), promised on such a call, and the
+    promises by others in its close (up to CLOSE_PROMISES_CAP, as a share of it)."""
+    long = float(promises_in_close is not None)
+    in_close = min(promises_in_close or 0, CLOSE_PROMISES_CAP) / CLOSE_PROMISES_CAP
+    return [ending.done, ending.refused, ending.promised, ending.done - ending.refused,
+            ending.promised - ending.done, long, long * ending.promised, in_close]
+
+
+@lru_cache(maxsize=1)
+def _head() -> tuple[np.ndarray, np.ndarray]:
+    data = np.load(HEAD)
+    if tuple(str(c) for c in data["classes"]) != OUTCOMES:
+        raise ValueError(f"{HEAD.name} is for the outcomes {list(data['classes'])}, not {list(OUTCOMES)}")
+    return data["w"].astype(np.float64), data["b"].astype(np.float64)
+
+
+def outcome_by_head(ending: Ending, promises_in_close: int | None) -> str:
+    """The outcome the head finds likeliest, for a call read whole (`promises_in_close` None) or by its ends
+    (the promises by others the head believes in its close)."""
+    w, b = _head()
+    scores = w @ np.asarray(features(ending, promises_in_close), dtype=np.float64) + b
+    return OUTCOMES[int(np.argmax(scores))]
