@@ -214,13 +214,15 @@ def test_the_outcome_head_weighs_how_the_call_was_read_and_its_close():
     assert long_none[5:] == [1.0, 0.7, 0.0] and long_many[7] == 1.0  # more than the cap weigh as the cap
 
 
-def test_an_outcome_head_for_other_outcomes_is_refused(tmp_path, monkeypatch):
+@pytest.mark.parametrize("classes, weights", [(["won", "lost", "drawn"], (3, 8)),
+                                              (list(outcome.OUTCOMES), (3, 5))])
+def test_an_outcome_head_for_other_outcomes_or_other_numbers_is_refused(tmp_path, monkeypatch, classes, weights):
     other = tmp_path / "head.npz"
-    np.savez(other, w=np.zeros((3, 8)), b=np.zeros(3), classes=np.array(["won", "lost", "drawn"]))
+    np.savez(other, w=np.zeros(weights), b=np.zeros(3), classes=np.array(classes))
     monkeypatch.setattr(outcome, "HEAD", other)
     outcome._head.cache_clear()
     try:
-        with pytest.raises(ValueError, match="won"):
+        with pytest.raises(E.SpeechprocError, match=f"{weights[1]} numbers for the outcomes .*{classes[0]}"):
             outcome.outcome_by_head(outcome.Ending(0.5, 0.5, 0.5), None)
     finally:
         outcome._head.cache_clear()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from speechproc import errors as E
 from speechproc.conversation import PromisedAction
 
 OUTCOMES = ("resolved", "unresolved", "followUp")
@@ -83,12 +84,17 @@ def features(ending: Ending, promises_in_close: int | None) -> list[float]:
             ending.promised - ending.done, long, long * ending.promised, in_close]
 
 
+FEATURES = 8  # the length of `features`
+
+
 @lru_cache(maxsize=1)
 def _head() -> tuple[np.ndarray, np.ndarray]:
     data = np.load(HEAD)
-    if tuple(str(c) for c in data["classes"]) != OUTCOMES:
-        raise ValueError(f"{HEAD.name} is for the outcomes {list(data['classes'])}, not {list(OUTCOMES)}")
-    return data["w"].astype(np.float64), data["b"].astype(np.float64)
+    w, b = data["w"].astype(np.float64), data["b"].astype(np.float64)
+    if tuple(str(c) for c in data["classes"]) != OUTCOMES or w.shape != (len(OUTCOMES), FEATURES) or b.shape != (len(OUTCOMES),):
+        raise E.SpeechprocError(E.MODEL_UNAVAILABLE, f"{HEAD.name} weighs {w.shape[-1]} numbers for the outcomes "
+                                f"{[str(c) for c in data['classes']]}, not {FEATURES} for {list(OUTCOMES)}", status=500)
+    return w, b
 
 
 def outcome_by_head(ending: Ending, promises_in_close: int | None) -> str:
