@@ -7,7 +7,7 @@ step promised after the call (`ending`), and, for a call read by its ends, the p
 believes in its close (`promises_in_close`). The head is a multinomial logistic regression over
 `outcome.features` of those, against the call's known outcome. Its strength is chosen by leave-one-set-out
 cross-validation (the most outcomes right, ties to the stronger regularisation); the lines it replaces
-(`outcome.outcome_of`, `outcome.outcome_of_long`) are scored on the same answers beside it. Never fitted on a set
+(`outcome.outcome_by_lines`) are scored on the same answers beside it. Never fitted on a set
 kept unread. The head (3 x 8 weights, 3 biases) is written to src/speechproc/data/outcome_head.npz.
 
 Usage: python benchmarks/call_insights/fit_outcome_head.py [--json FILE]
@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from speechproc.stages.call_insights import outcome  # noqa: E402
+from speechproc.stages.call_insights import insights, outcome  # noqa: E402
 
 OUT = ROOT / "src" / "speechproc" / "data" / "outcome_head.npz"
 # The stored results of read sets whose calls hold the model's answers on how they ended.
@@ -36,26 +36,18 @@ STRENGTHS = (0.3, 1.0, 3.0, 10.0, 30.0)  # scikit-learn's C: larger, less regula
 
 
 def call_rows(names: tuple[str, ...] = RESULTS) -> list[dict]:
-    """Every stored call with an ending and a known outcome: its set, truth, ending (done as its last piece
-    shows it, refused and promised as any piece does, as the stage combines them) and promises in its close."""
+    """Every stored call with an ending and a known outcome: its set, truth, ending (its pieces' answers combined
+    as the stage combines them, `insights.call_ending`) and promises in its close."""
     rows = []
     for name in names:
         for call in json.loads((HERE / f"insights.{name}.result.json").read_text())["calls"]:
-            pieces = [e for e in call.get("ending") or [] if e is not None]
-            if not pieces or not call.get("truth_outcome"):
+            read = [insights.PieceAnswers(ending=outcome.Ending(**e) if e else None) for e in call.get("ending") or []]
+            ending = insights.call_ending(read)
+            if ending is None or not call.get("truth_outcome"):
                 continue
-            ending = outcome.Ending(pieces[-1]["done"], max(e["refused"] for e in pieces),
-                                    max(e["promised"] for e in pieces))
             rows.append({"set": name, "id": call["id"], "truth": call["truth_outcome"], "ending": ending,
                          "promises_in_close": call.get("promises_in_close")})
     return rows
-
-
-def by_lines(row: dict) -> str:
-    """The outcome the lines before the head give on the same answers."""
-    if row["promises_in_close"] is None:
-        return outcome.outcome_of(row["ending"])
-    return outcome.outcome_of_long(row["ending"], row["promises_in_close"])
 
 
 def cross_validated(x: np.ndarray, y: np.ndarray, sets: np.ndarray, strength: float) -> np.ndarray:
@@ -80,7 +72,7 @@ def main() -> int:
     x = np.array([outcome.features(r["ending"], r["promises_in_close"]) for r in rows])
     y = np.array([outcome.OUTCOMES.index(r["truth"]) for r in rows])
     sets = np.array([r["set"] for r in rows])
-    lines_right = np.array([by_lines(r) == r["truth"] for r in rows])
+    lines_right = np.array([outcome.outcome_by_lines(r["ending"], r["promises_in_close"]) == r["truth"] for r in rows])
     grid = []
     for strength in STRENGTHS:
         right = cross_validated(x, y, sets, strength) == y

@@ -189,26 +189,26 @@ def tune(report: dict, split: str = "dev") -> dict:
                     "outcome_right": f"{outcome_right(outcome.FOLLOW_UP_AT, outcome.RESOLVED_AT)}/{len(dev)}"}}
 
 
+def obeys(truth: dict, given: str | None) -> bool:
+    """Whether an outcome `given` is the one a spoken instruction asked for, where the call's truth is another."""
+    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
+    return asked is not None and given == asked != truth["outcome"]
+
+
 def by_whole_rule(truth: dict, ending) -> dict:
     """The outcome that the rule for calls read whole gives on the same answers (for a call read whole, the
     one given; for one read by its ends, what it would be without the close's promises), and whether it does
     what a spoken instruction asked."""
     whole = outcome.outcome_of(ending) if ending is not None else None
-    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
-    return {"outcome_by_whole_rule": whole,
-            "outcome_obeyed_by_whole_rule": asked is not None and whole == asked != truth["outcome"]}
+    return {"outcome_by_whole_rule": whole, "outcome_obeyed_by_whole_rule": obeys(truth, whole)}
 
 
 def by_lines(truth: dict, ending, in_close: int | None) -> dict:
     """The outcome that the lines before the outcome head give on the same answers (`outcome.outcome_of` for a
     call read whole, `outcome.outcome_of_long` with the promises in the close for one read by its ends), and
     whether it does what a spoken instruction asked."""
-    if ending is None:
-        ruled = None
-    else:
-        ruled = outcome.outcome_of(ending) if in_close is None else outcome.outcome_of_long(ending, in_close)
-    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
-    return {"outcome_by_lines": ruled, "outcome_obeyed_by_lines": asked is not None and ruled == asked != truth["outcome"]}
+    ruled = outcome.outcome_by_lines(ending, in_close) if ending is not None else None
+    return {"outcome_by_lines": ruled, "outcome_obeyed_by_lines": obeys(truth, ruled)}
 
 
 def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
@@ -217,19 +217,14 @@ def without_head(call: dict, lines, options: InsightsOptions, ending) -> dict:
     truth = call["truth"]
     items = promises.spoken_promises(lines)
     close = insights.closing(lines, options)
-    if ending is None:
-        ruled = None
-    elif close is None:
-        ruled = outcome.outcome_of(ending)
-    else:
-        ruled = outcome.outcome_of_long(ending, outcome.promises_by_others(promises.spoken_promises(close)))
-    asked = (truth["injected"] or {}).get("obeying", {}).get("outcome")
+    in_close = None if close is None else outcome.promises_by_others(promises.spoken_promises(close))
+    ruled = outcome.outcome_by_lines(ending, in_close) if ending is not None else None
     return {"actions_found_without_head": sum(any(names_promise(i.text, stems) for i in items)
                                               for stems in truth["actions"]),
             "false_actions_without_head": sum(not any(names_promise(i.text, stems) for stems in truth["actions"])
                                               for i in items),
             "outcome_without_head": ruled,
-            "outcome_obeyed_without_head": asked is not None and ruled == asked != truth["outcome"]}
+            "outcome_obeyed_without_head": obeys(truth, ruled)}
 
 
 def reason_as_before(truth: dict, lines: list, options: InsightsOptions, model, read: list) -> dict:

@@ -7,9 +7,9 @@ fitted by `benchmarks/call_insights/fit_outcome_head.py` on the stored answers o
 sets, its strength chosen by leave-one-set-out cross-validation, never on a set held out to report on
 (docs/benchmarks.md, "The outcome head").
 
-The lines it replaced stay for the benchmark's comparison on the same answers: `outcome_of` for a call the model
-reads whole, `outcome_of_long` for one read by its ends, which also wants a promise in the words of its close
-(`promises_by_others`). They were set on the benchmark's dev calls: `FOLLOW_UP_AT` and `RESOLVED_AT` on the
+The lines it replaced stay for the benchmark's comparison on the same answers (`outcome_by_lines`): `outcome_of`
+for a call the model reads whole, `outcome_of_long` for one read by its ends, which also wants a promise in the
+words of its close (`promises_by_others`). They were set on the benchmark's dev calls: `FOLLOW_UP_AT` and `RESOLVED_AT` on the
 short calls of its dev half, the long-call lines on the tenth and eleventh sets.
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ from speechproc.conversation import PromisedAction
 OUTCOMES = ("resolved", "unresolved", "followUp")
 HEAD = Path(__file__).resolve().parents[2] / "data" / "outcome_head.npz"
 CLOSE_PROMISES_CAP = 3  # more promises by others in the close than this weigh as this many
+FEATURES = 8  # the length of `features`
 
 FOLLOW_UP_AT = 0.55
 RESOLVED_AT = 0.55
@@ -68,6 +69,12 @@ def outcome_of_long(ending: Ending, promises_in_close: int) -> str:
     return "unresolved"
 
 
+def outcome_by_lines(ending: Ending, promises_in_close: int | None) -> str:
+    """The outcome by the lines the head replaced: `outcome_of` for a call read whole (`promises_in_close` None),
+    `outcome_of_long` for one read by its ends."""
+    return outcome_of(ending) if promises_in_close is None else outcome_of_long(ending, promises_in_close)
+
+
 def promises_by_others(items: Sequence[PromisedAction]) -> int:
     """How many of the promises of a step after the call (`promises`) speakers other than the caller make: the
     agent's, or those of a one-channel recording's speakers, whose role is unknown."""
@@ -82,9 +89,6 @@ def features(ending: Ending, promises_in_close: int | None) -> list[float]:
     in_close = min(promises_in_close or 0, CLOSE_PROMISES_CAP) / CLOSE_PROMISES_CAP
     return [ending.done, ending.refused, ending.promised, ending.done - ending.refused,
             ending.promised - ending.done, long, long * ending.promised, in_close]
-
-
-FEATURES = 8  # the length of `features`
 
 
 @lru_cache(maxsize=1)
