@@ -83,6 +83,49 @@ def test_the_count_is_at_least_the_local_speakers_who_each_talk_alone_long_enoug
     assert hybrid.fewest_speakers(np.zeros((0, 3)), 2.0) == 0
 
 
+def chunk_of(*runs: tuple[int, int]) -> np.ndarray:
+    """A chunk's most likely classes: (class, frames) runs, padded with silence (class 0) to a whole chunk."""
+    classes = np.concatenate([np.full(n, c, dtype=np.int8) for c, n in runs])
+    return np.r_[classes, np.zeros(segmentation.FRAMES_PER_CHUNK - len(classes), dtype=np.int8)]
+
+
+def test_a_change_is_halfway_between_one_voice_and_the_next():
+    # local speaker 0 alone to frame 99, silence, speaker 1 alone from frame 110: a change at 104.5
+    classes = chunk_of((0, 40), (1, 60), (0, 10), (2, 50))
+    assert hybrid.chunk_changes(classes, run=6, edge=30) == [104.5]
+    # through an overlap (class 4: speakers 0 and 1 at once) the same
+    assert hybrid.chunk_changes(chunk_of((0, 40), (1, 60), (4, 10), (2, 50)), 6, 30) == [104.5]
+
+
+def test_no_change_for_a_voice_that_comes_back_a_blip_or_the_chunks_edges():
+    assert hybrid.chunk_changes(chunk_of((0, 40), (1, 60), (0, 20), (1, 60)), 6, 30) == []  # the same voice again
+    assert hybrid.chunk_changes(chunk_of((0, 40), (1, 60), (2, 5), (1, 60)), 6, 30) == []  # 5 frames of another
+    assert hybrid.chunk_changes(chunk_of((1, 20), (2, 60)), 6, 30) == []  # the first voice ends inside the edge
+    near_end = chunk_of((0, 40), (1, 520), (3, 29))  # the second voice starts 29 frames before the end
+    assert hybrid.chunk_changes(near_end, 6, 30) == []
+    assert hybrid.chunk_changes(near_end, 6, 10) == [559.5]
+    assert hybrid.chunk_changes(np.zeros(segmentation.FRAMES_PER_CHUNK, dtype=np.int8), 6, 30) == []
+
+
+def test_changes_heard_by_overlapping_chunks_are_one():
+    one = chunk_of((0, 40), (1, 60), (0, 10), (2, 50))  # a change at frame 104.5 of the chunk
+    heard = segmentation.FrameProbabilities(np.zeros(1), np.zeros(1), np.zeros((3, 3)), np.array([0, 2, 1000]),
+                                            np.stack([one, one, one]))
+    at = [round((segmentation.FRAME_SPAN_S / 2 + (first + 104.5) * segmentation.FRAME_STEP_S) * 1000)
+          for first in (0, 2, 1000)]
+    assert hybrid.speaker_changes(heard) == [int(np.mean(at[:2])), at[2]]  # 34 ms apart: one; 17 s later: another
+
+
+def test_speech_is_cut_at_changes_that_leave_both_pieces_long_enough():
+    regions = [(0, 3000), (4000, 4800), (6000, 9000)]
+    changes = [0, 1000, 1300, 2700, 4400, 7000, 9000]
+    assert hybrid.cut_at(regions, changes, min_piece_ms=500) == [(0, 1000), (1000, 3000), (4000, 4800),
+                                                                 (6000, 7000), (7000, 9000)]
+    assert hybrid.cut_at(regions, changes, min_piece_ms=200) == [(0, 1000), (1000, 1300), (1300, 2700), (2700, 3000),
+                                                                 (4000, 4400), (4400, 4800), (6000, 7000), (7000, 9000)]
+    assert hybrid.cut_at(regions, [], 500) == regions and hybrid.cut_at([], changes, 500) == []
+
+
 def test_the_hybrid_diarizer_needs_campplus():
     with pytest.raises(errors.ConfigurationError, match="hybrid diarizer uses CAM"):
         config.validate({"speechproc": {"diarizer": "hybrid", "speakerEmbedding": "resemblyzer"}})
@@ -128,6 +171,27 @@ def test_the_downmixed_call_has_its_two_speakers_at_their_turns(downmixed_sample
                 agreeing += overlap if t["speaker"] in mapping[g.speaker] else 0
     assert agreeing / total > 0.95
     assert all(p.dtype == np.float16 and p.shape[1] == 192 for p in found.pieces.values())
+
+
+@pytest.mark.slow
+def test_no_window_straddles_a_change_the_network_hears(downmixed_samples, segmenter, monkeypatch):
+    heard = segmentation.frame_probabilities(segmenter, downmixed_samples, hybrid.TUNING.step_s)
+    changes = hybrid.speaker_changes(heard)
+    regions = hybrid.speech_regions(heard.speech, downmixed_samples)
+    pieces = hybrid.cut_at(regions, changes, hybrid.TUNING.min_piece_ms)
+    assert len(changes) >= 5 and len(pieces) > len(regions)  # a call of many turns
+    inside = [ms for ms in changes if any(s + 500 <= ms <= e - 500 for s, e in regions)]
+    assert all(any(ms in (s, e) for s, e in pieces) for ms in inside)  # every change inside the speech is a cut
+    windows = diarize_windows.plan_windows(pieces, 1.5, 0.4)
+    frame = 10  # ms of a mel frame: a window's first and last frames may hold the change's few ms
+    assert not any(frame * (f + 1) < ms < frame * (f + n - 1) for ms in inside
+                   for f, n in zip(windows.starts.tolist(), windows.lengths.tolist()))
+    embedded = []  # the pipeline embeds exactly these pieces
+    real = diarize_windows.clustered
+    monkeypatch.setattr(diarize_windows, "clustered", lambda samples, regions, *rest: embedded.append(regions) or
+                        real(samples, regions, *rest))
+    hybrid.diarize(downmixed_samples, segmenter)
+    assert embedded == [pieces]
 
 
 @pytest.mark.slow

@@ -206,26 +206,33 @@ class FrameProbabilities:
     speech: np.ndarray
     two: np.ndarray
     alone: np.ndarray  # (chunks, LOCAL_SPEAKERS) seconds each local speaker of a chunk talks alone (its argmax)
+    firsts: np.ndarray  # (chunks,) the first frame of each chunk, in frames from the start
+    classes: np.ndarray  # (chunks, FRAMES_PER_CHUNK) int8: each frame's most likely powerset class in its chunk
 
 
 def frame_probabilities(network, samples: np.ndarray, step_s: float = STEP_S, threads: int = 1) -> FrameProbabilities:
     """The network's classes over 16 kHz mono `samples` (10 s chunks every `step_s`, `threads` batches side by
-    side: the same numbers for any), averaged per frame, one chunk at a time (of each chunk only how long each
-    of its local speakers talks alone is kept)."""
+    side: the same numbers for any), averaged per frame, one chunk at a time (of each chunk only its most likely
+    class per frame is kept, and how long each of its local speakers talks alone)."""
     last = chunk_starts(len(samples), step_s)[-1]
     two = np.zeros(round(last / RATE / FRAME_STEP_S) + FRAMES_PER_CHUNK)
     speech = np.zeros_like(two)
     counted = np.zeros_like(two)
-    alone = []
+    alone, firsts, classes = [], [], []
     for first, chunk in _chunk_probabilities(network, samples, step_s, threads):
         two[first:first + len(chunk)] += chunk[:, list(TWO_SPEAKERS)].sum(axis=-1)
         speech[first:first + len(chunk)] += 1.0 - chunk[:, 0]
         counted[first:first + len(chunk)] += 1
-        alone.append(np.bincount(np.argmax(chunk, axis=1), minlength=len(POWERSET))[1:1 + LOCAL_SPEAKERS] * FRAME_STEP_S)
+        likeliest = np.argmax(chunk, axis=1).astype(np.int8)
+        alone.append(np.bincount(likeliest, minlength=len(POWERSET))[1:1 + LOCAL_SPEAKERS] * FRAME_STEP_S)
+        firsts.append(first)
+        classes.append(likeliest)
     frames = frames_of(len(samples))
     counted = np.maximum(counted, 1)
     return FrameProbabilities((speech / counted)[:frames], (two / counted)[:frames],
-                              np.array(alone, dtype=np.float64).reshape(-1, LOCAL_SPEAKERS))
+                              np.array(alone, dtype=np.float64).reshape(-1, LOCAL_SPEAKERS),
+                              np.array(firsts, dtype=np.int64),
+                              np.array(classes, dtype=np.int8).reshape(-1, FRAMES_PER_CHUNK))
 
 
 def two_speaker_probability(network, samples: np.ndarray) -> np.ndarray:

@@ -8,6 +8,11 @@ speakers talk at once; the windows pipeline's CAM++ embeddings and count rules (
    quiet stretches are cut out: runs of at least `quiet_ms` of 20 ms frames whose level lies in the lowest
    `quiet_share` of the recording's range (from its 5th to its 95th percentile, in dB). Unlike the Silero VAD
    of the windows pipeline, it keeps telephone speech (8 kHz, mu-law) whole.
+   The speech is then cut where the network hears one voice give way to another (`speaker_changes`): inside
+   a chunk, a local speaker who talks alone for `change_run_frames` (100 ms) after another one did. So
+   that no embedding window straddles two people, each piece gets its own windows (`cut_at`; pieces under
+   `min_piece_ms` are not made). Without it, windows that hold the end of one turn and the start of the
+   next were given to the wrong speaker: most of the error on conversations of many speakers.
 2. **Who.** CAM++ embeddings of 1.5 s windows every 0.4 s inside that speech, spherical k-means, the count
    grown while each further cluster holds enough speech and spread (`diarize_windows.cluster`, with
    `TUNING.windows`: a third or further speaker needs 3 % of the speech and 3 % of the spread, where the
@@ -51,6 +56,10 @@ class HybridTuning:
     quiet_share: float = 0.2  # a 20 ms frame is quiet in the lowest share of the level range (dB) ...
     quiet_ms: int = 300  # ... and this much of quiet frames is a pause
     alone_s: float = 2.0  # local speakers of one chunk who each talk alone this long are that many people at least
+    change_run_frames: int = 6  # a local speaker alone this many frames (17 ms each) after another: a change ...
+    change_edge_frames: int = 30  # ... unless within this many frames of its chunk's edges, where the network is unsure
+    change_merge_ms: int = 300  # changes found closer than this (by overlapping chunks) are one, at their mean
+    min_piece_ms: int = 500  # speech is not cut into pieces shorter than this
     windows: Tuning = field(default_factory=lambda: Tuning(1.5, 0.4, 4.75, 0.10, 0.03, 0.85, min_share=0.10,
                                                            further_share=0.03, min_speaker_ms=3000))
 
@@ -69,7 +78,7 @@ def diarize(samples: np.ndarray, segmenter, weights: str | None = None, speakers
         return Diarized()
     heard = segmentation.frame_probabilities(segmenter, np.ascontiguousarray(samples, dtype=np.float32),
                                              tuning.step_s, threads)
-    regions = speech_regions(heard.speech, samples, tuning)
+    regions = cut_at(speech_regions(heard.speech, samples, tuning), speaker_changes(heard, tuning), tuning.min_piece_ms)
     if not regions:
         return Diarized()
     least = min(max(min_speakers, fewest_speakers(heard.alone, tuning.alone_s)), max_speakers)
@@ -84,6 +93,46 @@ def fewest_speakers(alone: np.ndarray, seconds: float) -> int:
     """The most local speakers of one chunk who each talk alone at least `seconds`: a floor for the count (the
     network tells apart voices that the embeddings of a telephone line can make alike)."""
     return int((alone >= seconds).sum(axis=1).max()) if len(alone) else 0
+
+
+def chunk_changes(classes: np.ndarray, run: int, edge: int) -> list[float]:
+    """The frames of one chunk (its most likely powerset `classes`) where one local speaker gives way to another:
+    halfway between the end of a run of at least `run` frames of one local speaker alone and the start of the
+    next such run of another, both clear of the chunk's first and last `edge` frames."""
+    alone = np.where((classes >= 1) & (classes <= segmentation.LOCAL_SPEAKERS), classes.astype(np.int64) - 1, -1)
+    starts = np.flatnonzero(np.diff(np.r_[-2, alone]))  # the first frame of every run of one value
+    ends = np.r_[starts[1:], len(alone)] - 1
+    long = [(int(alone[a]), int(a), int(b)) for a, b in zip(starts, ends) if alone[a] >= 0 and b - a + 1 >= run]
+    return [(before_end + start) / 2 for (before, _, before_end), (speaker, start, _) in zip(long, long[1:])
+            if speaker != before and before_end >= edge and start + run <= len(alone) - edge]
+
+
+def speaker_changes(heard: segmentation.FrameProbabilities, tuning: HybridTuning = TUNING) -> list[int]:
+    """The ms where one voice gives way to another, from every chunk (`chunk_changes`); changes closer than
+    `change_merge_ms` are one, at their mean."""
+    found = sorted(round((segmentation.FRAME_SPAN_S / 2 + (int(first) + frame) * segmentation.FRAME_STEP_S) * 1000)
+                   for first, classes in zip(heard.firsts, heard.classes)
+                   for frame in chunk_changes(classes, tuning.change_run_frames, tuning.change_edge_frames))
+    groups: list[list[int]] = []
+    for ms in found:
+        if groups and ms - groups[-1][-1] < tuning.change_merge_ms:
+            groups[-1].append(ms)
+        else:
+            groups.append([ms])
+    return [int(np.mean(group)) for group in groups]
+
+
+def cut_at(regions: list[tuple[int, int]], changes: list[int], min_piece_ms: int) -> list[tuple[int, int]]:
+    """`regions` (ms, sorted) cut at each of `changes` (ms, sorted) that leaves both sides `min_piece_ms` long."""
+    out: list[tuple[int, int]] = []
+    points = np.asarray(changes, dtype=np.int64)
+    for s, e in regions:
+        bounds = [s]
+        for ms in points[np.searchsorted(points, s, "right"):np.searchsorted(points, e, "left")].tolist():
+            if ms - bounds[-1] >= min_piece_ms and e - ms >= min_piece_ms:
+                bounds.append(ms)
+        out += list(zip(bounds, bounds[1:] + [e]))
+    return out
 
 
 def speech_regions(speech: np.ndarray, samples: np.ndarray, tuning: HybridTuning = TUNING) -> list[tuple[int, int]]:
