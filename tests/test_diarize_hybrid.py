@@ -107,6 +107,14 @@ def test_no_change_for_a_voice_that_comes_back_a_blip_or_the_chunks_edges():
     assert hybrid.chunk_changes(np.zeros(segmentation.FRAMES_PER_CHUNK, dtype=np.int8), 6, 30) == []
 
 
+def test_a_quick_run_of_changes_is_one_change():
+    quick = chunk_of((0, 40), (1, 60), (2, 12), (1, 12), (2, 60))  # changes 12 frames (200 ms) apart
+    assert hybrid.chunk_changes(quick, 6, 30) == [99.5, 111.5, 123.5]
+    heard = segmentation.FrameProbabilities(np.zeros(1), np.zeros(1), np.zeros((1, 3)), np.array([0]), quick[None])
+    at = [round((segmentation.FRAME_SPAN_S / 2 + f * segmentation.FRAME_STEP_S) * 1000) for f in (99.5, 111.5, 123.5)]
+    assert hybrid.speaker_changes(heard) == [int(np.mean(at))]
+
+
 def test_changes_heard_by_overlapping_chunks_are_one():
     one = chunk_of((0, 40), (1, 60), (0, 10), (2, 50))  # a change at frame 104.5 of the chunk
     heard = segmentation.FrameProbabilities(np.zeros(1), np.zeros(1), np.zeros((3, 3)), np.array([0, 2, 1000]),
@@ -174,24 +182,31 @@ def test_the_downmixed_call_has_its_two_speakers_at_their_turns(downmixed_sample
 
 
 @pytest.mark.slow
-def test_no_window_straddles_a_change_the_network_hears(downmixed_samples, segmenter, monkeypatch):
-    heard = segmentation.frame_probabilities(segmenter, downmixed_samples, hybrid.TUNING.step_s)
-    changes = hybrid.speaker_changes(heard)
-    regions = hybrid.speech_regions(heard.speech, downmixed_samples)
-    pieces = hybrid.cut_at(regions, changes, hybrid.TUNING.min_piece_ms)
-    assert len(changes) >= 5 and len(pieces) > len(regions)  # a call of many turns
-    inside = [ms for ms in changes if any(s + 500 <= ms <= e - 500 for s, e in regions)]
-    assert all(any(ms in (s, e) for s, e in pieces) for ms in inside)  # every change inside the speech is a cut
-    windows = diarize_windows.plan_windows(pieces, 1.5, 0.4)
-    frame = 10  # ms of a mel frame: a window's first and last frames may hold the change's few ms
-    assert not any(frame * (f + 1) < ms < frame * (f + n - 1) for ms in inside
-                   for f, n in zip(windows.starts.tolist(), windows.lengths.tolist()))
-    embedded = []  # the pipeline embeds exactly these pieces
+def test_speech_is_cut_where_one_voice_follows_another_without_a_pause(downmixed_samples, segmenter, monkeypatch):
+    embedded = []  # the pieces the pipeline embeds
     real = diarize_windows.clustered
     monkeypatch.setattr(diarize_windows, "clustered", lambda samples, regions, *rest: embedded.append(regions) or
                         real(samples, regions, *rest))
-    hybrid.diarize(downmixed_samples, segmenter)
-    assert embedded == [pieces]
+    turns = truth_for("call.flac")["turns"][:7]
+    joins = 0
+    for before, after in zip(turns, turns[1:]):
+        if before["speaker"] == after["speaker"]:
+            continue
+        joined = np.concatenate([downmixed_samples[before["s"] * 16:before["e"] * 16],
+                                 downmixed_samples[after["s"] * 16:after["e"] * 16]])  # no pause between them
+        join_ms = before["e"] - before["s"]
+        embedded.clear()
+        hybrid.diarize(joined, segmenter)
+        pieces = embedded[0]
+        cuts = [e for (_, e), (s, _) in zip(pieces, pieces[1:]) if e == s]  # where one piece runs into the next
+        assert [ms for ms in cuts if abs(ms - join_ms) <= 150], (join_ms, pieces)
+        cut = min(cuts, key=lambda ms: abs(ms - join_ms))
+        windows = diarize_windows.plan_windows(pieces, 1.5, 0.4)
+        frame = 10  # ms of a mel frame: a window's first and last frames may hold the cut's few ms
+        assert not any(frame * (f + 1) < cut < frame * (f + n - 1)
+                       for f, n in zip(windows.starts.tolist(), windows.lengths.tolist()))
+        joins += 1
+    assert joins == 5
 
 
 @pytest.mark.slow

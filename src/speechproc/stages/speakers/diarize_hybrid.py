@@ -58,7 +58,7 @@ class HybridTuning:
     alone_s: float = 2.0  # local speakers of one chunk who each talk alone this long are that many people at least
     change_run_frames: int = 6  # a local speaker alone this many frames (17 ms each) after another: a change ...
     change_edge_frames: int = 30  # ... unless within this many frames of its chunk's edges, where the network is unsure
-    change_merge_ms: int = 300  # changes found closer than this (by overlapping chunks) are one, at their mean
+    change_merge_ms: int = 300  # a change this close after the one before joins it (overlapping chunks hear both)
     min_piece_ms: int = 500  # speech is not cut into pieces shorter than this
     windows: Tuning = field(default_factory=lambda: Tuning(1.5, 0.4, 4.75, 0.10, 0.03, 0.85, min_share=0.10,
                                                            further_share=0.03, min_speaker_ms=3000))
@@ -98,7 +98,8 @@ def fewest_speakers(alone: np.ndarray, seconds: float) -> int:
 def chunk_changes(classes: np.ndarray, run: int, edge: int) -> list[float]:
     """The frames of one chunk (its most likely powerset `classes`) where one local speaker gives way to another:
     halfway between the end of a run of at least `run` frames of one local speaker alone and the start of the
-    next such run of another, both clear of the chunk's first and last `edge` frames."""
+    next such run of another, when the first run ends after the chunk's first `edge` frames and the second
+    run's first `run` frames end before its last `edge` frames (the network is unsure at a chunk's edges)."""
     alone = np.where((classes >= 1) & (classes <= segmentation.LOCAL_SPEAKERS), classes.astype(np.int64) - 1, -1)
     starts = np.flatnonzero(np.diff(np.r_[-2, alone]))  # the first frame of every run of one value
     ends = np.r_[starts[1:], len(alone)] - 1
@@ -108,8 +109,9 @@ def chunk_changes(classes: np.ndarray, run: int, edge: int) -> list[float]:
 
 
 def speaker_changes(heard: segmentation.FrameProbabilities, tuning: HybridTuning = TUNING) -> list[int]:
-    """The ms where one voice gives way to another, from every chunk (`chunk_changes`); changes closer than
-    `change_merge_ms` are one, at their mean."""
+    """The ms where one voice gives way to another, from every chunk (`chunk_changes`), in order; a change less
+    than `change_merge_ms` after the one before it joins that one's group (so a quick run of changes is one),
+    and each group is one change, at its mean."""
     found = sorted(round((segmentation.FRAME_SPAN_S / 2 + (int(first) + frame) * segmentation.FRAME_STEP_S) * 1000)
                    for first, classes in zip(heard.firsts, heard.classes)
                    for frame in chunk_changes(classes, tuning.change_run_frames, tuning.change_edge_frames))
