@@ -130,6 +130,24 @@ def test_a_greeting_is_in_the_speakers_first_turn(first, greets):
     ("Can I ask you a few security questions?", True),
     ("And your home address and mobile, for the form?", False),  # an enrolment form, not a check
     ("For data protection, can you confirm the first line of the address and the postcode we hold for you?", True),
+    # the postcode asked to find the caller's own record, by the reason given anywhere in the turn
+    ("And just so I know I'm talking to the right person, could you give me the postcode on the booking?", True),
+    ("Let me find you. Can I take the postcode of the property, please?", True),
+    ("Let me get your details up. Can you give me the Eircode for the house, so I know I've the right one?", True),
+    ("Before I go any further, could I take the first line of the address and the postcode, please?", True),
+    ("let me find you can you just confirm the eircode on the account for me", True),
+    ("Can I take the postcode of the property, please?", False),  # for a quote or a visit: no reason given
+    ("And a postcode?", False),
+    ("Can I take your name and address for the booking?", False),  # a new booking
+    # the caller's check announced, then something asked
+    ("Since it's billing, I'm gonna need to verify you first. What's the email address on the account?", True),
+    ("For security purposes, I have just sent a one-time password to your registered mobile number. "
+     "Could you please read it out to me?", True),
+    ("Great, and just to verify, can you give me the last four of the card we're billing?", True),
+    ("Actually, for security, we take card details through a secure keypad. I'm going to transfer you to it now. "
+     "Is that alright?", False),  # a payment taken safely, not a check of who is calling
+    ("Oh, lovely part of the world. Is it a birthday?", False),  # a party, not the caller's date of birth
+    ("Mr Iqbal will want to see it on you, though, to re-pin it. When could you come in?", False),
 ])
 def test_verification_asks_for_a_security_detail_not_a_record(turn, verifies):
     lines = agent("Hello, Harbour Bank.", turn, "Thanks, all done.")

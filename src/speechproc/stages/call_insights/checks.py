@@ -9,8 +9,11 @@ they answer the same on every machine and every model:
 - **greeting**: the speaker's first turn holds a greeting ("hello", "good morning", "thanks for calling",
   "welcome to"), not only a company's name or "go ahead";
 - **verification**: the speaker asks for a security detail (a date of birth, a PIN or passcode, a memorable
-  word, the last digits of a card, a one-time code), sends a code to read back, or asks for the postcode or
-  address held on the account; asking for an order, booking or account number alone is not one;
+  word, the last digits of a card, a one-time code), sends a code to read back, asks for the postcode or
+  address held on the account (or asks for it to find the caller's own record: "so I know I'm talking to the
+  right person", "let me find you"), or says it checks who is calling ("I need to verify you first") and
+  asks something; asking for an order, booking or account number alone is not one, nor is an address taken
+  for a booking, a delivery or a quote;
 - **apology**: a sentence of the speaker says sorry or apologises, other than "sorry?" asking to hear again;
 - **furtherHelp**: one of the speaker's last FURTHER_HELP_TURNS turns (ten: small talk, advice or a caller's
   afterthought may follow the offer) asks whether there is anything else to help with ("Anything else
@@ -67,18 +70,31 @@ def greeting(turns: list[Line]) -> Line | None:
 # --------------------------------------------------------------------------------------- verification
 
 _SECURITY_DETAIL = re.compile(
-    r"\b(?:date of birth|birth ?date|birthday|dob|d o b|pin|passcode|pass code|passwords?|passphrase|"
+    r"\b(?:date of birth|birth ?date|(?:your|his|her|their) birthday|dob|d o b|(?<!-)pin|passcode|pass code|passwords?|"
+    r"passphrase|"
     r"pass phrase|security (?:questions?|words?|answers?|code|number|details?|check|phrase)|through security|"
     r"memorable (?:word|phrase|answer|date|information|name)|maiden name|"
-    r"(?:last|final) (?:four|4|three|3|two|2|five|5|six|6)(?: digits| numbers)|(?:last|final) digits|"
+    r"(?:last|final) (?:four|4|three|3|two|2|five|5|six|6)(?: digits| numbers| (?:of|on) (?:the|your) card)|"
+    r"(?:last|final) digits|"
     r"one[- ]time (?:code|passcode|pin|password)|verification code|security code|"
     r"(?:four|five|six|4|5|6)[- ]digit code|social security|national insurance)\b", re.I)
-_CODE_SENT = re.compile(r"\b(?:sent|send|sending|texted|text|texting|emailed|email|emailing)\b[^.?!]{0,40}\bcode\b",
-                        re.I)
-_ACCOUNT_DETAIL = re.compile(r"\b(?:post ?code|zip ?code|zip|first line of (?:your|the) address)\b", re.I)
-_ON_THE_ACCOUNT = re.compile(r"\b(?:on (?:the|your) (?:account|file|policy|record)|held on|(?:we|i) (?:hold|have) "
-                             r"(?:for you|on file)|registered|security|"
-                             r"verif\w+|identity)\b", re.I)
+_CODE_SENT = re.compile(r"\b(?:sent|send|sending|texted|text|texting|emailed|email|emailing)\b[^.?!]{0,40}"
+                        r"\b(?:code|one[- ]time password|otp)\b", re.I)
+_ACCOUNT_DETAIL = re.compile(r"\b(?:post ?code|zip ?code|zip|eircode|first line of (?:your|the) address)\b", re.I)
+_ON_THE_ACCOUNT = re.compile(r"\b(?:on (?:the|your) (?:account|file|policy|record|booking|job|order|agreement|system)|"
+                             r"held on|(?:we|i) (?:hold|have) (?:for you|on file)|(?:we|i)(?:'ve| have)? got on file|"
+                             r"registered|security|verif\w+|identity)\b", re.I)
+# Why an account detail is asked for, said anywhere in the turn: to find the caller's record and know it is theirs
+# ("let me find you", "so I know I'm talking to the right person"), not to book, deliver or quote.
+_WHOSE_RECORD = re.compile(r"\b(?:(?:talking|speaking) to the right person|(?:i've|i have|i've got|i've got the|got) the right "
+                           r"(?:one|person|account|record|customer|\w+(?=\W*(?:\?|$)))|(?:check|make sure|confirm) "
+                           r"(?:that )?(?:it's|its|it is) (?:really )?you|let me find you|"
+                           r"(?:pull|pulling|bring|bringing|get|getting) (?:up )?your (?:account|record|details|file)(?: up)?|"
+                           r"before (?:i|we) go (?:any further|into (?:it|the account|your account|the details)))", re.I)
+# The turn says it checks who is calling, and asks for something: "I'm gonna need to verify you first. What's the email
+# address on the account?"
+_CHECKS_THE_CALLER = re.compile(r"\b(?:verify (?:you|yourself|your identity|the account|your account|who)|"
+                                r"for verification|security (?:check|purposes))\b", re.I)
 _YOURS = re.compile(r"\byour\b", re.I)
 _DIGITS_CODE = re.compile(r"\bdigit code\b", re.I)
 _READ_BACK = re.compile(r"\bread (?:it|that|them|the code|me the code|me)\b|\b(?:tell|give) me (?:the|that) code\b|"
@@ -91,18 +107,23 @@ _REQUEST = re.compile(r"\?|\b(?:can|could|may) (?:i|you|we)\b|\bplease\b|\b(?:wh
 
 
 def verification(turns: list[Line]) -> Line | None:
-    """The speaker's first turn that asks for a security detail, sends a code to read back, or asks for the
-    postcode or address held on the account."""
+    """The speaker's first turn that asks for a security detail, sends a code to read back, asks for the
+    postcode or address held on the account or to find the caller's record, or says it checks the caller and
+    asks something."""
     for turn in turns:
         # a code sent to be read back (asked anywhere in the turn), not one to show at a counter
         if _CODE_SENT.search(turn.text) and (_READ_BACK.search(turn.text) or _ON_THE_ACCOUNT.search(turn.text)
                                               or _DIGITS_CODE.search(turn.text)):
             return turn
+        whose_record = bool(_WHOSE_RECORD.search(turn.text))
         for sentence in sentences(turn.text):
             if _REQUEST.search(sentence) and (
                     _SECURITY_DETAIL.search(sentence) and not _ABOUT_THE_DETAIL.search(sentence)
-                    or _ACCOUNT_DETAIL.search(sentence) and (_ON_THE_ACCOUNT.search(sentence) or _YOURS.search(sentence))):
+                    or _ACCOUNT_DETAIL.search(sentence) and (_ON_THE_ACCOUNT.search(sentence) or _YOURS.search(sentence)
+                                                             or whose_record)):
                 return turn
+        if _CHECKS_THE_CALLER.search(turn.text) and any(is_question(s) for s in sentences(turn.text)):
+            return turn
     return None
 
 
