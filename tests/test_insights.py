@@ -323,6 +323,21 @@ def test_an_automated_message_is_a_routine_unless_someone_promises_it():
     assert not promise_head.explains_routine("I'll set up an automated reminder for you tonight.")
 
 
+VISITS = ("On the day, he'll carry the new one in, set it up, tune it, and show Isla how the pedals work.",
+          "To tell you what to expect when Rob gets there, he'll have a look in the weed hatch first.",
+          "What happens is he'd sit down with you at the kitchen table and go through each album page by page.")
+
+
+def test_an_account_of_a_booked_visit_is_no_action_item_on_either_reading(monkeypatch):
+    booked = ["On the day I'll ring you before I set off.", "Rob will come out to you on Thursday morning."]
+    texts = [*VISITS, *booked]
+    assert [promise_head.tells_of_visit(t) for t in texts] == [True, True, True, False, False]
+    items, lines = said_in_turns(*texts)
+    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.99] * len(items))  # keeps all
+    assert [i.text for i in promise_head.believed(items, lines, WordsEncoder())] == booked
+    assert [i.text for i in promise_head.believed_in_whole_call(items, lines, WordsEncoder())] == booked
+
+
 def test_an_item_that_explains_a_routine_is_dropped_before_the_head_unless_someone_promises_it(monkeypatch):
     promised = "It usually takes two to three weeks, and we'll text you when it's arrived."
     texts = [*ROUTINES, promised, "The engineer will ring you on Friday morning."]

@@ -12,7 +12,9 @@ action items").
 Before the head, an item that says what usually or automatically happens and promises nothing in the first
 person ("it'll go into your account, normally within three days", "you'll get an email, that's automatic")
 is dropped as an explanation of how things work (`explains_routine`): on the read sets' long calls that took
-out a sixth of the false items the head kept, and no listed action.
+out a sixth of the false items the head kept, and no listed action. On either reading, an item that tells what a
+booked visit will be like ("On the day, he'll carry the new one in, set it up, tune it") and promises nothing in
+the first person is dropped before the head too (`tells_of_visit`).
 
 On a call read whole (up to twice `insights.ENDS_CHARS` characters, or under `insightsRead: whole`) the head
 weighs only the items not said in the first person (`believed_in_whole_call`): there nearly every "I'll" or
@@ -43,6 +45,10 @@ _ROUTINE = re.compile(r"\b(usually|normally|typically|generally|automatic|automa
                       r"|most people|sometimes|always)\b", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|we're going to|i am going to"
                                   r"|we are going to|i'm gonna|ill)\b", re.IGNORECASE)
+# What a booked visit will be like, told so the caller knows what to expect ("On the day, he'll carry the new one in,
+# set it up, tune it"; "What happens is he'd sit down with you ..."): the booking is the promise, not its account.
+_ACCOUNT_OF_VISIT = re.compile(r"^\W*(?:(?:and|so|then|just so you know)\W+)?on the day\b|\bwhat to expect\b"
+                               r"|\bwhat (?:normally |usually )?happens (?:is|then|next)\b", re.IGNORECASE)
 HEAD = Path(__file__).resolve().parents[2] / "data" / "promise_minilm.npz"
 
 
@@ -110,6 +116,12 @@ def explains_routine(text: str) -> bool:
     return bool(_ROUTINE.search(text)) and not in_first_person(text)
 
 
+def tells_of_visit(text: str) -> bool:
+    """Whether an item tells what a booked visit will be like ("On the day, he'll ..."), with no first-person
+    future in it."""
+    return bool(_ACCOUNT_OF_VISIT.search(text)) and not in_first_person(text)
+
+
 def in_first_person(text: str) -> bool:
     """Whether an item says what the speaker or their side will do ("I'll", "we will", "I'm going to")."""
     return bool(_FIRST_PERSON_FUTURE.search(text))
@@ -117,19 +129,21 @@ def in_first_person(text: str) -> bool:
 
 def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> list[PromisedAction]:
     """Of `items` (said in `lines`, the call's turns as the model reads them), those that explain no routine
-    (`explains_routine`) and whose chance (`chances`) reaches the head's threshold, in their order: for a call
-    read by its ends."""
+    (`explains_routine`) nor tell of a visit (`tells_of_visit`) and whose chance (`chances`) reaches the head's
+    threshold, in their order: for a call read by its ends."""
     threshold = _head()[2]
-    weighed = [item for item in items if not explains_routine(item.text)]
+    weighed = [item for item in items if not (explains_routine(item.text) or tells_of_visit(item.text))]
     return [item for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance >= threshold]
 
 
 def believed_in_whole_call(items: Sequence[PromisedAction], lines: Sequence[Line],
                            encoder: SentenceEncoder) -> list[PromisedAction]:
     """Of `items` (said in `lines`), for a call read whole: those said in the first person (`in_first_person`),
-    and the others whose chance reaches the head's threshold, in their order. A short call's first-person
-    futures are nearly all promises, and its "usually" as often part of one as not."""
+    and the others that tell of no visit (`tells_of_visit`) and whose chance reaches the head's threshold, in
+    their order. A short call's first-person futures are nearly all promises, and its "usually" as often part
+    of one as not."""
     threshold = _head()[2]
+    items = [item for item in items if not tells_of_visit(item.text)]
     weighed = iter(chances([item for item in items if not in_first_person(item.text)], lines, encoder))
     # the chances are those of the items not in the first person, in order: each is drawn as its item comes
     return [item for item in items if in_first_person(item.text) or next(weighed) >= threshold]
