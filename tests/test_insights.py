@@ -204,17 +204,51 @@ def test_a_call_read_by_its_ends_wants_a_promise_in_its_close_for_a_follow_up(do
     (0.9, 0.1, 0.1, None, "resolved"), (0.1, 0.9, 0.1, None, "unresolved"), (0.2, 0.3, 0.9, None, "followUp"),
     (0.9, 0.1, 0.1, 0, "resolved"), (0.1, 0.9, 0.1, 0, "unresolved"), (0.2, 0.3, 0.9, 3, "followUp")])
 def test_the_outcome_head_reads_clear_answers_as_they_are(done, refused, promised, in_close, expected):
-    assert outcome.outcome_by_head(outcome.Ending(done, refused, promised), in_close) == expected
+    assert outcome.outcome_by_head(outcome.Ending(done, refused, promised), in_close, [0.0] * 4) == expected
 
 
 def test_the_outcome_head_weighs_how_the_call_was_read_and_its_close():
+    ending, said = outcome.Ending(0.6, 0.3, 0.7), [0.0, 1 / 3, 0.0, 2 / 3]
+    whole, long_none, long_many = (outcome.features(ending, n, said) for n in (None, 0, 5))
+    assert len(whole) == outcome.FEATURES == 12 and whole[:3] == [0.6, 0.3, 0.7] and whole[5:8] == [0.0, 0.0, 0.0]
+    assert long_none[5:8] == [1.0, 0.7, 0.0] and long_many[7] == 1.0  # more than the cap weigh as the cap
+    assert whole[8:] == said
+
+
+STILL_TO_COME = ["I'll check with the loft whether they can do the foam luff.",
+                 "Let me find out from Dave, and I'll ring you back tomorrow with a price.",
+                 "I'll let you know as soon as I hear from the supplier."]
+SETTLED = ["Right, you're all booked in for Thursday at nine.", "I've moved it to the ninth, that's confirmed.",
+           "That's done, you're all set."]
+
+
+def test_the_words_of_the_agents_close_say_what_is_still_to_come_and_what_was_settled():
+    assert outcome.said_counts(STILL_TO_COME) == [1.0, 0.0, 0.0, 0.0]
+    assert outcome.said_counts(SETTLED) == [0.0, 1.0, 0.0, 1.0]
+    refused = ["We can't refund a hire once it's delivered.", "It's not possible to move it now."]
+    assert outcome.said_counts(refused) == [0.0, 0.0, 2 / 3, 0.0]
+    # only the last turns are the close; a booking made early still counts in the whole
+    early = [SETTLED[0], *["Mm-hm."] * outcome.CLOSE_TURNS]
+    assert outcome.said_counts(early) == [0.0, 0.0, 0.0, 1 / 3]
+    assert outcome.said_counts([]) == [0.0] * 4
+
+
+@pytest.mark.parametrize("in_close", [None, 1])
+def test_a_call_whose_request_was_settled_is_resolved_though_the_model_leans_to_a_promised_step(in_close):
+    # the model's chances as on a resolved call with a visit booked for later: a step promised is likely
     ending = outcome.Ending(0.6, 0.3, 0.7)
-    whole, long_none, long_many = (outcome.features(ending, n) for n in (None, 0, 5))
-    assert len(whole) == 8 and whole[:3] == [0.6, 0.3, 0.7] and whole[5:] == [0.0, 0.0, 0.0]
-    assert long_none[5:] == [1.0, 0.7, 0.0] and long_many[7] == 1.0  # more than the cap weigh as the cap
+    assert outcome.outcome_by_head(ending, in_close, outcome.said_counts(SETTLED)) == "resolved"
+    assert outcome.outcome_by_head(ending, in_close, outcome.said_counts(STILL_TO_COME)) == "followUp"
 
 
-@pytest.mark.parametrize("classes, weights", [(["won", "lost", "drawn"], (3, 8)),
+def test_the_stage_counts_the_words_of_speakers_other_than_the_caller():
+    line = grounding.Line
+    lines = [line(1, "Agent", 0, 1, SETTLED[0], True), line(2, "Caller", 1, 2, "I can't wait, that's all set.", True),
+             line(3, "Speaker 1", 2, 3, STILL_TO_COME[0], True), line(4, "Agent", 3, 4, "", True)]
+    assert insights.turns_by_others(lines) == [SETTLED[0], STILL_TO_COME[0]]
+
+
+@pytest.mark.parametrize("classes, weights", [(["won", "lost", "drawn"], (3, 12)),
                                               (list(outcome.OUTCOMES), (3, 5))])
 def test_an_outcome_head_for_other_outcomes_or_other_numbers_is_refused(tmp_path, monkeypatch, classes, weights):
     other = tmp_path / "head.npz"
@@ -223,7 +257,7 @@ def test_an_outcome_head_for_other_outcomes_or_other_numbers_is_refused(tmp_path
     outcome._head.cache_clear()
     try:
         with pytest.raises(E.SpeechprocError, match=f"{weights[1]} numbers for the outcomes .*{classes[0]}"):
-            outcome.outcome_by_head(outcome.Ending(0.5, 0.5, 0.5), None)
+            outcome.outcome_by_head(outcome.Ending(0.5, 0.5, 0.5), None, [0.0] * 4)
     finally:
         outcome._head.cache_clear()
 
