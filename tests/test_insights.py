@@ -245,7 +245,7 @@ def test_the_stage_counts_the_words_of_speakers_other_than_the_caller():
     line = grounding.Line
     lines = [line(1, "Agent", 0, 1, SETTLED[0], True), line(2, "Caller", 1, 2, "I can't wait, that's all set.", True),
              line(3, "Speaker 1", 2, 3, STILL_TO_COME[0], True), line(4, "Agent", 3, 4, "", True)]
-    assert insights.turns_by_others(lines) == [SETTLED[0], STILL_TO_COME[0]]
+    assert outcome.turns_by_others(lines) == [SETTLED[0], STILL_TO_COME[0]]
 
 
 @pytest.mark.parametrize("classes, weights", [(["won", "lost", "drawn"], (3, 12)),

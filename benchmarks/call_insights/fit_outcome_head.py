@@ -50,7 +50,7 @@ FIRST_EIGHT = 8  # the numbers the head weighed before the words' counts
 def said_by_others(name: str) -> dict[str, list[float]]:
     """`outcome.said_counts` of each call of a set, from its known words as the stage reads them."""
     calls = json.loads((HERE / f"insights_{name}.json").read_text())["calls"]
-    return {call["id"]: outcome.said_counts(insights.turns_by_others(grounding.lines_of(bench.conversation(call))))
+    return {call["id"]: outcome.said_counts(outcome.turns_by_others(grounding.lines_of(bench.conversation(call))))
             for call in calls}
 
 

@@ -56,7 +56,7 @@ from speechproc.engines.llm import ChatMessage, LanguageModel, ModelError, NoAns
 from speechproc.engines.sentence_encoder import SentenceEncoder
 from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
-from speechproc.stages.call_insights.outcome import Ending, outcome_by_head, promises_by_others, said_counts
+from speechproc.stages.call_insights.outcome import Ending, outcome_by_head, promises_by_others, said_counts, turns_by_others
 from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call, in_first_person
 from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
@@ -250,12 +250,6 @@ def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: Sent
     makes in the close of a call read by its ends; None when the call is read whole."""
     close = closing(lines, options)
     return None if close is None else promises_by_others(believed(spoken_promises(close), lines, _encoder(encoder)))
-
-
-def turns_by_others(lines: list[Line]) -> list[str]:
-    """The words of each turn said by a speaker other than the caller (the agent's, or every speaker's where the
-    roles are unknown), in order."""
-    return [line.text for line in lines if line.text and line.speaker.strip().lower() != "caller"]
 
 
 def head_may_judge(options: InsightsOptions) -> bool:

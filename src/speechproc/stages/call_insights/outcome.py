@@ -26,6 +26,7 @@ import numpy as np
 
 from speechproc import errors as E
 from speechproc.conversation import PromisedAction
+from speechproc.stages.call_insights.grounding import Line
 
 OUTCOMES = ("resolved", "unresolved", "followUp")
 HEAD = Path(__file__).resolve().parents[2] / "data" / "outcome_head.npz"
@@ -95,6 +96,12 @@ def promises_by_others(items: Sequence[PromisedAction]) -> int:
     """How many of the promises of a step after the call (`promises`) speakers other than the caller make: the
     agent's, or those of a one-channel recording's speakers, whose role is unknown."""
     return sum(1 for item in items if item.speaker.strip().lower() != "caller")
+
+
+def turns_by_others(lines: Sequence[Line]) -> list[str]:
+    """The words of each turn said by a speaker other than the caller (the agent's, or every speaker's where the
+    roles are unknown), in order."""
+    return [line.text for line in lines if line.text and line.speaker.strip().lower() != "caller"]
 
 
 def said_counts(turns_by_others: Sequence[str]) -> list[float]:
