@@ -57,7 +57,8 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_seventeenth.json", "insights_eighteenth.json", "insights_nineteenth.json",
              "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json",
              "insights_twentythird.json", "insights_twentyfourth.json", "insights_twentyfifth.json",
-             "insights_twentysixth.json", "insights_twentyseventh.json", "insights_twentyeighth.json")
+             "insights_twentysixth.json", "insights_twentyseventh.json", "insights_twentyeighth.json",
+             "insights_twentyninth.json")
 
 
 def conversation(call: dict) -> Conversation:
