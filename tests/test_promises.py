@@ -46,6 +46,28 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
     ("Agent", "And in case the first one goes astray, I'll email you a prepaid label within the hour.",
      "In case the first one goes astray, I'll email you a prepaid label within the hour."),
     ("Caller", "Great. I'll clear that cupboard out on Thursday night.", "I'll clear that cupboard out on Thursday night."),
+    # the caller's step given to someone of theirs, or something left ready for the visit
+    ("Caller", "I'll get my brother to pick the parcel up from the depot.",
+     "I'll get my brother to pick the parcel up from the depot."),
+    ("Caller", "Right, I'll ask the caretaker to open the plant room.", "I'll ask the caretaker to open the plant room."),
+    ("Caller", "I'll have our office manager read the lease.", "I'll have our office manager read the lease."),
+    ("Caller", "I'll leave the spare key with the neighbour at number six.",
+     "I'll leave the spare key with the neighbour at number six."),
+    ("Caller", "Right, I'll let Joanna know the engineer is coming.", "I'll let Joanna know the engineer is coming."),
+    ("Caller", "I'll make sure the back gate is unlocked for him.", "I'll make sure the back gate is unlocked for him."),
+    # a step with a question tagged on that only asks whether it suits
+    ("Caller", "I'll post the old meter back to you on Monday, is that okay?",
+     "I'll post the old meter back to you on Monday."),
+    ("Caller", "I'll send the floor plan over tonight \u2014 is it the sales address?", "I'll send the floor plan over tonight"),
+    # looked into after the call; a step with its reason; "work out" and "a hold" are steps too
+    ("Agent", "Let me check with the warehouse, and I'll get back to you by Friday.",
+     "Let me check with the warehouse, and I'll get back to you by Friday."),
+    ("Agent", "I'll post you the consent form today, because the clinic will want it signed.",
+     "I'll post you the consent form today, because the clinic will want it signed."),
+    ("Agent", "Then I'll work out the costs and e-mail you a quote tomorrow.",
+     "I'll work out the costs and e-mail you a quote tomorrow."),
+    ("Agent", "What I'll do is put a hold on the account this afternoon.",
+     "What I'll do is put a hold on the account this afternoon."),
 ]
 
 NOT_PROMISES = [
@@ -128,6 +150,14 @@ NOT_PROMISES = [
     # the caller put through to another line or team during the call
     ("Agent", "I'll pass you to our secure payment line, so the numbers aren't on the recording."),
     ("Agent", "I'm going to put you through to our bookings team, they'll sort the dates with you."),
+    # the caller's words that give no step to anyone
+    ("Caller", "I'll get my husband to do it."),
+    ("Caller", "Look, I'll get straight to it, the bill is wrong."),
+    ("Caller", "I'll let you get back to your day."),
+    ("Caller", "I'll leave it there, thanks."),
+    ("Caller", "I'll have my daughter back by then to help."),
+    ("Agent", "Hold on, let me check with the warehouse and I'll come back to you in a moment."),
+    ("Agent", "Keep the receipt safe, because you'll need it if it fails."),
 ]
 
 

@@ -11,7 +11,8 @@ step taken "now". It promises a step after the call when:
   keep something ("could you e-mail us a photo of the label", "if you could snap a photo of the meter");
 - for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in, or "I'll"
   anything for a day ("I'll clear the cupboard on Thursday"; not "I'll do that tonight", which agrees to
-  the agent's request);
+  the agent's request), a step given to someone of the caller's ("I'll get Darren to have a look", "I'll
+  let Ana know"), or something left ready for a visit ("I'll leave the side gate open");
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
 can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
 the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
@@ -23,6 +24,10 @@ it is taken ("I'll walk you through it", "I'll explain both", "for a second", "r
 "I'll take the card details", "I'll put that down as your availability"), small talk ("at least you'll have the
 mountains", "we'll speak soon", "I hope you'll ...", "where's he going to university": "going to" a place or "was
 going to" is no future), or (for anyone but the agent) a threat to leave, complain or review.
+
+A question tagged on to a step ("..., is that alright?") is no question, and the item drops it; "let me
+check ..., and I'll get back to you" is looked into after the call; the reason given for a first-person step
+("because they'll want it") does not undo it.
 
 A recogniser's "ill" is "I'll", unless it follows "was", "very", "feel" and the like.
 
@@ -75,7 +80,8 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          r"|it|me|right|careful|honest|quick|brief))\b|\b(will|'ll|shall) (not|never)\b|\bwon't\b"
                          r"|^\W*((and|so|but|well|no)\W+)?(i|we) (can't|cannot|can not|couldn't|don't|won't)\b"
                          r"|\b(that|it|this)('ll| will) (make|tell|give|do|work|cost|take)\b"
-                         r"|\b(will|'ll) (still |also )?(work|apply|find)\b|^\W*at least\b|\benjoy (the rest of )?your\b"
+                         r"|\b(?<!\bi)(?<!\bwe)(will|'ll) (still |also )?(work|apply)\b|\b(will|'ll) (still |also )?find\b"
+                         r"|^\W*at least\b|\benjoy (the rest of )?your\b"
                          r"|\bkeep (warm|safe|well)\b|\b(isn't|aren't|not) (going to|gonna)\b"
                          r"|\b(every|each) (\w+ )?(day|week|month|months|year|years|time)\b"
                          r"|\b(will|'ll) have (been|had|got|done|gone|worn|\w+ed)\b|\b(that|it|this|there)('ll| will) be\b"
@@ -100,7 +106,7 @@ _REFUSAL = re.compile(r"\b(not able to|unable to|can't|cannot|can not|won't be a
                       r" to|not going to( be able to)?|won't)\b[^.?!]{0,20}\b(promise|guarantee|offer|give|refund|do|help|change"
                       r"|repair|get|send|pay|book)\b", re.IGNORECASE)
 # Done while the caller waits, not after the call.
-_IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one (moment|second|sec)|bear with me|hold on"
+_IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one (moment|second|sec)|bear with me|(?<!a )hold on"
                           r"|right now|now so (that )?i can|so i can (verify|check|confirm)|while you('re)? (on the line|wait)"
                           r"|i'?ll (take|have) a (quick )?look|i'?ll check (that|this)( for you)?( now)?$|put you on hold"
                           r"|transfer you|(put|pass) you (through|over|across|to)\b"
@@ -134,6 +140,7 @@ _ALREADY_DONE = re.compile(r"^\s*((ok|okay|right|so|now|great|lovely|there we go
 _QUESTION = re.compile(r"^\s*(are you|shall i|shall we|do i|do you|will you|can you|could you|would you|should i|is it|is"
                        r" there|did you|have you)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"(?<=[.?!;])\s+|,?\s+\b(?:but|however|although|though)\b,?\s+"
+                         r"|\s+[\u2014\u2013]\s+(?=(?:is|are|do|does|can|could|would|shall|should)\b)"
                          r"|(?<=\bnow),\s+and\s+(?=(?:they|we|i|you|he|she|our|the|someone|somebody)\b)", re.IGNORECASE)
 # What opens a clause without saying anything of the step: dropped from the item's text.
 _OPENING = re.compile(r"^(?:(?:ok|okay|right|so|and|now|great|lovely|perfect|alright|all right|sure|well|um|uh|then)\W+)+",
@@ -148,6 +155,28 @@ _NOT_ARRANGED = re.compile(r"\b(tried|trying|try|wanted|asked|long|already|just)
 # ("I'll do that tonight" agrees to what the agent asked: that request is the item.)
 _CALLERS_FUTURE = re.compile(r"\b(i'll|i will|" + _ILL + r")\b(?! (do|sort|manage) (that|it|so|this)\b)(?! (be|keep)\b)",
                              re.IGNORECASE)
+# A question tagged on to a step, asking only whether it suits: "I'll drop it in on Saturday, is that alright?"
+_TAG_QUESTION = re.compile(r"[,\s]+(is that|would that be|does that sound|if that's)\s+(alright|all right|okay|ok|fine"
+                           r"|good|ok with you|okay with you)\s*\?\s*$", re.IGNORECASE)
+# The caller's step given to someone of theirs ("I'll get Darren to have a look", "I'll ask the vet to scan him",
+# "I'll have our finance director read it", "I'll let Ana know"), or a thing left ready for the visit ("I'll leave the
+# side gate open", "I'll make sure the side gate's unlocked").
+_CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(get|ask|tell)\s+(?!(you|it|them|this|that"
+                          r"|round|back|there|on|in|out|off|up|straight)\b)((my|our|the|his|her|their)\s+)?([\w']+\s+){0,2}?"
+                          r"[\w']+\s+to\s+(?!(do|sort|manage) (that|it|so|this)\b)(?!(have to|be|know)\b)[\w']+"
+                          r"|\b(i'll|i will|i shall)\s+(also\s+)?have\s+(my|our)\s+([\w']+\s+)?[\w']+\s+(read|check|ring|call"
+                          r"|phone|e-?mail|send|sign|fill|look|measure|drop|bring|collect|pick|post|fix|text|contact|write)\b"
+                          r"|\b(i'll|i will|i shall)\s+leave\s+(the|a|my)\s+([\w']+\s+){0,2}?(open|unlocked|out|with|under"
+                          r"|at|by)\b|\b(i'll|i will|i shall)\s+make sure\s+(the|my)\s+[\w' ]{1,30}?(unlocked|open|clear|free)\b"
+                          r"|\b(i'll|i will|i shall)\s+(also\s+)?let\s+(?!(you|me|it|them|him|her|us)\b)((my|our|the)\s+)?"
+                          r"[\w']+\s+know\b", re.IGNORECASE)
+# The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
+# not undo the step.
+_GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(?! (in a|shortly|now|straight|right))",
+                        re.IGNORECASE)
+_LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
+_REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$", re.IGNORECASE)
+_FIRST_PERSON_FUTURE = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 MIN_WORDS = 5
 
@@ -183,12 +212,15 @@ def is_promise(clause: str, speaker: str) -> bool:
     """Whether one clause said by `speaker` ("Agent", "Caller" or a speaker of unknown role) promises a step
     after the call (see the module's rules)."""
     role = speaker.strip().lower()
-    if len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(clause) or _DONE_NOW.search(clause):
+    clause = _TAG_QUESTION.sub("", clause)
+    if (len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(_without_reason(clause))
+            or _DONE_NOW.search(clause)):
         return False
     if role == "caller":
         if _THREAT.search(clause):
             return False
-        if _CALLERS_FUTURE.search(clause) and _DAY.search(clause) and not _asks_or_holds_back(clause):
+        if ((_CALLERS_OWN.search(clause) or (_CALLERS_FUTURE.search(clause) and _DAY.search(clause)))
+                and not _asks_or_holds_back(clause)):
             return True
         return bool(_CALLERS_STEP.search(clause)) and _speaks_of_later(clause)
     if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause):
@@ -201,10 +233,24 @@ def is_promise(clause: str, speaker: str) -> bool:
     return _speaks_of_later(clause) and (role == "agent" or not _THREAT.search(clause))
 
 
+def _without_reason(clause: str) -> str:
+    """A first-person step without the reason given for it; any other clause whole."""
+    step = _REASON_GIVEN.sub("", clause)
+    return step if _FIRST_PERSON_FUTURE.search(step) else clause
+
+
 def _asks_or_holds_back(clause: str) -> bool:
     """A question, or a step on a condition, refused, or taken while the caller waits."""
     return (clause.rstrip().endswith("?") or bool(_QUESTION.match(clause)) or bool(_CONDITIONAL.search(clause))
-            or bool(_REFUSAL.search(clause)) or bool(_IN_THE_CALL.search(clause)))
+            or bool(_REFUSAL.search(clause)) or _in_the_call(clause))
+
+
+def _in_the_call(clause: str) -> bool:
+    """A step taken while the caller waits; not "let me check with the office and I'll get back to you", which
+    looks into it after the call."""
+    if _GETS_BACK.search(clause):
+        clause = _LET_ME.sub("", clause)
+    return bool(_IN_THE_CALL.search(clause))
 
 
 def _speaks_of_later(clause: str) -> bool:
@@ -215,5 +261,5 @@ def _speaks_of_later(clause: str) -> bool:
 
 
 def _trimmed(clause: str) -> str:
-    text = _OPENING.sub("", clause).strip()
+    text = _OPENING.sub("", _TAG_QUESTION.sub(".", clause)).strip()
     return text[:1].upper() + text[1:] if text else clause
