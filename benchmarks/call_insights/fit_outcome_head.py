@@ -42,7 +42,7 @@ OUT = ROOT / "src" / "speechproc" / "data" / "outcome_head.npz"
 RESULTS = ("fresh", "fourth", "fifth", "sixth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth",
            "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst",
            "twentysecond", "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
-           "twentyeighth")
+           "twentyeighth", "twentyninth", "thirtieth")
 STRENGTHS = (0.3, 1.0, 3.0, 10.0, 30.0)  # scikit-learn's C: larger, less regularised
 FIRST_EIGHT = 8  # the numbers the head weighed before the words' counts
 
