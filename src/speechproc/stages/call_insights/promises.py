@@ -170,11 +170,12 @@ _CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ge
                           r"|at|by)\b|\b(i'll|i will|i shall)\s+make sure\s+(the|my)\s+[\w' ]{1,30}?(unlocked|open|clear|free)\b"
                           r"|\b(i'll|i will|i shall)\s+(also\s+)?let\s+(?!(you|me|it|them|him|her|us)\b)((my|our|the)\s+)?"
                           r"[\w']+\s+know\b", re.IGNORECASE)
-# The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
-# not undo the step.
+# An answer brought back after the call ("..., and I'll get back to you"), not in a moment.
 _GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(?! (in a|shortly|now|straight|right))",
                         re.IGNORECASE)
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
+# The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
+# not undo the step.
 _REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
