@@ -357,6 +357,17 @@ def test_an_automated_message_is_a_routine_unless_someone_promises_it():
     assert not promise_head.explains_routine("I'll set up an automated reminder for you tonight.")
 
 
+def test_on_a_call_read_whole_a_message_sent_automatically_is_no_action_item_unless_someone_promises_it(monkeypatch):
+    sent = ["You'll get an automated confirmation email in a few minutes.",
+            "You'll get a confirmation e-mail from the system with the new items on it.",
+            "A receipt will come through automatically by e-mail."]
+    promised = ["I'll set up an automated reminder for you tonight.", "The engineer will ring you on Friday morning."]
+    assert [promise_head.sent_automatically(t) for t in sent + promised] == [True, True, True, False, False]
+    items, lines = said_in_turns(*sent, *promised)
+    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.99] * len(items))  # keeps all
+    assert [i.text for i in promise_head.believed_in_whole_call(items, lines, WordsEncoder())] == promised
+
+
 VISITS = ("On the day, he'll carry the new one in, set it up, tune it, and show Isla how the pedals work.",
           "To tell you what to expect when Rob gets there, he'll have a look in the weed hatch first.",
           "What happens is he'd sit down with you at the kitchen table and go through each album page by page.")

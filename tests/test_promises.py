@@ -71,6 +71,10 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
 ]
 
 NOT_PROMISES = [
+    ("Agent", "I'll be straight with you, there's a few problems there."),
+    ("Agent", "I want to be upfront with you, she reviewed it herself, and she's going to tell you the same thing."),
+    ("Agent", "Just so we're clear, nobody from here will be calling you back about tomorrow."),
+    ("Agent", "I have to be frank, no one's going to look at that claim again."),
     ("Agent", "Okay, I've frozen it from today until the first of August."),
     ("Agent", "Let me take a look at that for you, one moment."),
     ("Agent", "I'll send a one-time code to the mobile on the account."),
@@ -162,6 +166,8 @@ NOT_PROMISES = [
 
 
 STILL_PROMISES = [
+    ("Caller", "I'll let the minister know tonight so nobody's surprised in the morning"),
+    ("Agent", "I'll ring you back straight after lunch with the price."),
     ("Agent", "I'll email you the reference number and a summary of what we discussed after this call."),
     ("Agent", "i'll chase the supplier about the missing sofa cushions and let you know where they are"),
     ("Agent", "I'll email you our complaints procedure so you can take it further if you want to."),

@@ -21,9 +21,11 @@ you"), how things will be or look ("that'll be everything", "it'll show as pendi
 days"), a future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work
 or recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
 it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away", "what I'll do now is",
-"I'll take the card details", "I'll put that down as your availability"), small talk ("at least you'll have the
-mountains", "we'll speak soon", "I hope you'll ...", "where's he going to university": "going to" a place or "was
-going to" is no future), or (for anyone but the agent) a threat to leave, complain or review.
+"I'll take the card details", "I'll put that down as your availability"), plain speaking ("I'll be straight
+with you", "I want to be upfront with you"), a future nobody will take ("nobody from here will be calling you"),
+small talk ("at least you'll have the mountains", "we'll speak soon", "I hope you'll ...", "where's he going to
+university": "going to" a place or "was going to" is no future), or (for anyone but the agent) a threat to leave,
+complain or review.
 
 A question tagged on to a step ("..., is that alright?") is no question, and the item drops it; "let me
 check ..., and I'll get back to you" is looked into after the call; the reason given for a first-person step
@@ -77,7 +79,8 @@ _CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonn
 # What will be needed, possible or so, rather than done; an offer on a condition; how things stand or will look;
 # the consequence of a step taken now.
 _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be (responsible|able|happy|glad|fine|perfect"
-                         r"|it|me|right|careful|honest|quick|brief))\b|\b(will|'ll|shall) (not|never)\b|\bwon't\b"
+                         r"|it|me|right|careful|honest|straight|frank|upfront|blunt|quick|brief))\b"
+                         r"|\b(will|'ll|shall) (not|never)\b|\bwon't\b"
                          r"|^\W*((and|so|but|well|no)\W+)?(i|we) (can't|cannot|can not|couldn't|don't|won't)\b"
                          r"|\b(that|it|this)('ll| will) (make|tell|give|do|work|cost|take)\b"
                          r"|\b(?<!\bi)(?<!\bwe)(will|'ll) (still |also )?(work|apply)\b|\b(will|'ll) (still |also )?find\b"
@@ -87,6 +90,9 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          r"|\b(will|'ll) have (been|had|got|done|gone|worn|\w+ed)\b|\b(that|it|this|there)('ll| will) be\b"
                          r"|^\W*((and|but|so|then|or)\W+)?(if(?! you (could|would|don't mind)\b)|unless|when you|once you)\b"
                          r"|^\W*(nothing|no more|no one|none|neither)\b|\bno way\b|\b(you'd|you would|it would|that would)\b"
+                         # plain speaking, and a future nobody will take: "I'll be straight with you", "nobody's going to"
+                         r"|\bto be (honest|straight|frank|upfront|blunt) with you\b"
+                         r"|\b(nobody|no one|no-one)('s (going to|gonna)|\b[^.?!]{0,40}?\b(will|'ll|going to|gonna))\b"
                          r"|\bi can (see|hear|tell|understand|confirm|only)\b"
                          r"|\b(will|'ll) (still |just )?(show (up )?as|stay|remain|look like|say|see you)\b"
                          r"|'ll have (had|been|got|received|seen)\b|\bsee what (i|we) can do\b|\bnow,? so\b"
