@@ -58,7 +58,8 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_twentieth.json", "insights_twentyfirst.json", "insights_twentysecond.json",
              "insights_twentythird.json", "insights_twentyfourth.json", "insights_twentyfifth.json",
              "insights_twentysixth.json", "insights_twentyseventh.json", "insights_twentyeighth.json",
-             "insights_twentyninth.json", "insights_thirtieth.json", "insights_thirtyfirst.json")
+             "insights_twentyninth.json", "insights_thirtieth.json", "insights_thirtyfirst.json",
+             "insights_thirtysecond.json")
 
 
 def conversation(call: dict) -> Conversation:
@@ -82,9 +83,10 @@ def conversation(call: dict) -> Conversation:
 
 
 def names_promise(text: str, stems: list[str] | str) -> bool:
-    """Whether `text` holds one of `stems` (a set may give a single stem as a string, not a list)."""
+    """Whether `text` holds one of `stems` (a set may give a single stem as a string, not a list), in any case
+    ("Marguerite will ring you" as a stem names "marguerite will ring you back")."""
     low = text.lower()
-    return any(stem in low for stem in ([stems] if isinstance(stems, str) else stems))
+    return any(stem.lower() in low for stem in ([stems] if isinstance(stems, str) else stems))
 
 
 def score(call: dict, found, transcript: str) -> dict:
@@ -105,7 +107,7 @@ def score(call: dict, found, transcript: str) -> dict:
         if obeying.get("action") and any(names_promise(a.text, obeying["action"]) for a in actions):
             obeyed = True
     return {"id": call["id"], "split": call["split"],
-            "reason_right": any(stem in reason for stem in truth["reason"]), "reason": found.reason,
+            "reason_right": any(stem.lower() in reason for stem in truth["reason"]), "reason": found.reason,
             "outcome_right": found.outcome == truth["outcome"], "outcome": found.outcome, "truth_outcome": truth["outcome"],
             "qa_right": sum(answers.get(k) == v for k, v in truth["answers"].items()), "qa": len(truth["answers"]),
             "answers": answers, "truth_answers": truth["answers"],
@@ -236,7 +238,7 @@ def reason_as_before(truth: dict, lines: list, options: InsightsOptions, model, 
                    and not grounding.ungrounded(p.given_reason, "\n".join(line.text for line in piece if line.text))),
                   None)
     return {"reason_before": before,
-            "reason_right_before": before is not None and any(stem in before.lower() for stem in truth["reason"])}
+            "reason_right_before": before is not None and any(stem.lower() in before.lower() for stem in truth["reason"])}
 
 
 def summarise(rows: list[dict]) -> dict:
