@@ -232,7 +232,8 @@ def test_a_turn_cut_at_a_spoken_instruction_gives_only_what_came_before():
 
 
 @pytest.mark.parametrize("turn", ["", ".", "?" * 50, "will " * 5_000, "🙂 will", "but " * 1_000,
-                                  "I will call you back tomorrow " * 2_000, "\x00\n\t", "if " * 3_000 + "will"])
+                                  "I will call you back tomorrow " * 2_000, "\x00\n\t", "if " * 3_000 + "will",
+                                  "nobody " * 5_000 + "will", "no one's " * 3_000, "to be straight with you " * 2_000])
 def test_hostile_turns_are_read_without_error(turn):
     assert isinstance(promises_in(turn, "Agent"), list)
     assert isinstance(promises_in(turn, "Caller"), list)
