@@ -20,11 +20,10 @@ On a call read whole (up to twice `insights.ENDS_CHARS` characters, or under `in
 weighs only the items not said in the first person (`believed_in_whole_call`): there nearly every "I'll" or
 "we'll" the rules list is a promise, the head lets some of them go, and the routine rule costs more promises
 than explanations; what it drops is a policy or an account of what will happen ("you'll get a full refund if
-you cancel two days before", "he'll be done by about eleven"). A message a system sends by itself ("you'll get an automated
-confirmation email", "a confirmation from the system"), not promised in the first person, is dropped there before
-the head (`sent_automatically`). On the read sets' calls read whole that took
+you cancel two days before", "he'll be done by about eleven"). On the read sets' calls read whole that took
 out 28 of the 58 false items for 3 of the 345 listed actions (docs/benchmarks.md, "The promise head on calls
-read whole").
+read whole"). A message a system sends by itself ("you'll get an automated confirmation email", "a confirmation
+from the system"), not promised in the first person, is dropped there before the head (`sent_automatically`).
 """
 from __future__ import annotations
 
@@ -43,12 +42,12 @@ from speechproc.stages.call_insights.grounding import Line
 
 # What usually or automatically happens, and the first-person future that makes such a clause a promise still
 # ("it usually takes two weeks, and we'll text you when it's in").
-_ROUTINE = re.compile(r"\b(usually|normally|typically|generally|automatic|automatically|automated|on its own|just happens"
+_AUTOMATIC_WORDS = r"automatic|automatically|automated"
+_ROUTINE = re.compile(r"\b(usually|normally|typically|generally|" + _AUTOMATIC_WORDS + r"|on its own|just happens"
                       r"|most people|sometimes|always)\b", re.IGNORECASE)
 # What a machine sends by itself ("you'll get an automated text", "a confirmation from the system"): no one's promise on
 # any call, where "usually" may be part of one on a short call.
-_AUTOMATIC = re.compile(r"\b(automatic|automatically|automated|auto-generated|from the (booking |our )?system)\b",
-                        re.IGNORECASE)
+_AUTOMATIC = re.compile(r"\b(" + _AUTOMATIC_WORDS + r"|auto-generated|from the (booking |our )?system)\b", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|we're going to|i am going to"
                                   r"|we are going to|i'm gonna|ill)\b", re.IGNORECASE)
 # What a booked visit will be like, told so the caller knows what to expect ("On the day, he'll carry the new one in,
