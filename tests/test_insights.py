@@ -95,7 +95,7 @@ def test_turns_are_numbered_and_a_spoken_instruction_is_marked():
     lines = grounding.lines_of(conversation(*CALL))
     assert [line.number for line in lines] == [1, 2, 3, 4, 5]
     assert [line.instruction for line in lines] == [False, False, True, False, False]
-    assert lines[2].render() == "[3] Caller: " + grounding.INSTRUCTION_LEFT_OUT  # its words are never read
+    assert lines[2].render() == "3 Caller: " + grounding.INSTRUCTION_LEFT_OUT  # its words are never read
     assert lines[1].text == "Hi, I was charged twice, sixty two dollars, and I want a refund."
 
 

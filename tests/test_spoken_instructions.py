@@ -204,7 +204,7 @@ def test_a_turn_is_read_up_to_its_instruction_and_the_rest_is_never_read_nor_gro
     lines = grounding.lines_of(conversation(*CALL))
     assert [line.instruction for line in lines] == [False, True, False]
     assert lines[1].text == "I was charged twice."
-    assert lines[1].render() == "[2] Caller: I was charged twice. " + grounding.INSTRUCTION_LEFT_OUT
+    assert lines[1].render() == "2 Caller: I was charged twice. " + grounding.INSTRUCTION_LEFT_OUT
     reader = insights.Reader(None, lines)  # type: ignore[arg-type]
     assert "resolved" not in reader.transcript and "summarises" not in reader.said
     assert "charged twice" in reader.said

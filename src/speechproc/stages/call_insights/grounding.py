@@ -26,9 +26,11 @@ class Line:
     instruction: bool  # from the end of `text` on, the turn addresses the reader of the transcript
 
     def render(self) -> str:
+        """The line as the model reads it: "12 Caller: ..." (no brackets round the number: each costs the model a
+        token, a tenth of a long call's prompt)."""
         if self.instruction:  # what it says is never read: it cannot steer what the model answers
-            return f"[{self.number}] {self.speaker}: {self.text + ' ' if self.text else ''}{INSTRUCTION_LEFT_OUT}"
-        return f"[{self.number}] {self.speaker}: {self.text}"
+            return f"{self.number} {self.speaker}: {self.text + ' ' if self.text else ''}{INSTRUCTION_LEFT_OUT}"
+        return f"{self.number} {self.speaker}: {self.text}"
 
 
 def lines_of(conv: Conversation) -> list[Line]:
