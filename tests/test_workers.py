@@ -301,7 +301,7 @@ def test_a_local_insights_model_counts_in_each_workers_memory():
     from speechproc.stages.options import InsightsOptions
 
     extra = insights.memory(InsightsOptions(reason=True))
-    assert extra == 2 * GIB and insights.memory(InsightsOptions(reason=True, model="http://llm:8080/v1")) == 0
+    assert extra == 1.5 * GIB and insights.memory(InsightsOptions(reason=True, model="http://llm:8080/v1")) == 0
     assert insights.memory(InsightsOptions()) == 0  # no insights asked for
     assert plan_workers(None, 10, 0, 8, 9 * GIB) == (4, 2)
-    assert plan_workers(None, 10, 0, 8, 9 * GIB, extra_memory=extra) == (2, 4)  # 4 GiB each: two fit
+    assert plan_workers(None, 10, 0, 8, 9 * GIB, extra_memory=extra) == (2, 4)  # 3.5 GiB each: two fit

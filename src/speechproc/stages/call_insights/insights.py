@@ -353,13 +353,13 @@ def needs(options: InsightsOptions) -> tuple[str, ...]:
 
 
 SERVER_CHECK_TIMEOUT_S = 10
-MODEL_MEMORY = 1.75 * 2**30  # a local model's weights and buffers, in a worker's memory
+MODEL_MEMORY = 1.25 * 2**30  # a local model's weights (mapped from its file) and buffers, in a worker's memory
 CONTEXT_MEMORY = 32 * 2**10  # and per token of its context (Qwen2.5-1.5B's keys and values: 28 KiB, with room)
 
 
 def memory(options: InsightsOptions) -> int:
     """What a worker needs on top of the rest for the insights model (0 for a server's, or when no model reads
-    the call): 2 GiB at the default context of 8192 tokens, more for a longer context."""
+    the call): 1.5 GiB at the default context of 8192 tokens, more for a longer context."""
     if not model_reads(options) or is_server(options.model):
         return 0
     return int(MODEL_MEMORY + CONTEXT_MEMORY * options.context)
