@@ -157,19 +157,6 @@ def test_a_long_call_is_read_by_its_ends_with_the_turns_between_counted():
     assert insights.render(lines).count("left out") == 0  # a piece of consecutive turns says nothing of a gap
 
 
-def test_a_call_of_up_to_3600_characters_is_read_whole_and_a_longer_one_by_1300_of_each_end():
-    def call_of(turns: int) -> list[grounding.Line]:  # turns of 50 characters
-        said = [f"Turn {k:03d} of the call, said at some length by them." for k in range(turns)]
-        return grounding.lines_of(conversation(*[("Agent" if k % 2 else "Caller", text) for k, text in enumerate(said)]))
-
-    within = call_of(72)  # 3,600 characters
-    assert sum(len(line.text) for line in within) == 3600 and insights.ends(within) == within
-    longer = call_of(80)  # 4,000 characters
-    read = insights.ends(longer)
-    assert read[0].number == 1 and read[-1].number == 80
-    assert 2 * 1250 <= sum(len(line.text) for line in read) <= 2 * 1300  # not the 3,600 a call read whole may hold
-
-
 def test_a_call_within_both_ends_and_a_turn_longer_than_an_end_are_read_whole():
     lines = grounding.lines_of(conversation(*CALL))
     assert insights.ends(lines) == lines

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the promise head: which of the promise rules' items on a long call a QA reviewer would list.
 
-On a call read by its ends (more than `insights.WHOLE_CHARS` characters) the promise rules
+On a call read by its ends (more than twice `insights.ENDS_CHARS` characters) the promise rules
 (`promises.spoken_promises`) list about as many explanations of how things work ("it'll show on your
 statement as ...", "the final bill will show the exact figure") as promises. The head is a logistic
 regression over `promise_head.features` (the bundled MiniLM's embeddings of the item's words and of its whole
@@ -37,7 +37,7 @@ import insights as bench  # noqa: E402
 
 from speechproc.engines.models import BUNDLED_SENTENCE_ENCODER, load_sentence_encoder  # noqa: E402
 from speechproc.stages.call_insights import grounding, promise_head, promises  # noqa: E402
-from speechproc.stages.call_insights.insights import WHOLE_CHARS  # noqa: E402
+from speechproc.stages.call_insights.insights import ENDS_CHARS  # noqa: E402
 
 OUT = ROOT / "src" / "speechproc" / "data" / "promise_minilm.npz"
 # The sets read before the head was fitted; never one kept unread to report on.
@@ -61,7 +61,7 @@ def items_of(call_sets: tuple[str, ...], encoder) -> tuple[list[dict], np.ndarra
     items, rows, actions = [], [], {}
     for name in call_sets:
         for call in json.loads((HERE / name).read_text())["calls"]:
-            long = sum(len(turn["text"]) for turn in call["turns"]) > WHOLE_CHARS
+            long = sum(len(turn["text"]) for turn in call["turns"]) > 2 * ENDS_CHARS
             actions[(name, call["id"])] = len(call["truth"]["actions"])
             lines = grounding.lines_of(bench.conversation(call))
             # those that explain a routine are dropped before the head weighs them

@@ -89,15 +89,14 @@ QUESTION_SUMMARY = ("Summarise the call in one or two sentences: what the caller
 QUESTION_YES_NO = "Question about the call: {question} Answer yes or no."
 REGROUND = "Use only names and numbers that appear in the transcript; these do not: {missing}. Answer again."
 
-ENDS_CHARS = 1300  # of a long call's opening, and as much of its close, read for the summary, reason and outcome
-WHOLE_CHARS = 3600  # a call of no more characters is read whole
+ENDS_CHARS = 1800  # of a long call's opening, and as much of its close, read for the summary, reason and outcome
 LEFT_OUT = "[... {turns} turns left out ...]"
 
 
 def ends(lines: list[Line], chars: int = ENDS_CHARS) -> list[Line]:
     """The call's opening and closing turns, whole turns of about `chars` characters each (at least its first
     and last turn): why they called is said in the opening, how it ended in the close. A call of no more than
-    WHOLE_CHARS (or twice `chars`, when that is more) is read whole."""
+    twice `chars` is read whole."""
     split = _opening_and_close(lines, chars)
     return lines if split is None else split[0] + split[1]
 
@@ -115,7 +114,7 @@ def closing(lines: list[Line], options: InsightsOptions) -> list[Line] | None:
 
 def _opening_and_close(lines: list[Line], chars: int) -> tuple[list[Line], list[Line]] | None:
     """The turns of the opening and of the close that `ends` reads; None when it reads the call whole."""
-    if sum(len(line.text) for line in lines) <= max(WHOLE_CHARS, 2 * chars):
+    if sum(len(line.text) for line in lines) <= 2 * chars:
         return None
     opening = _turns_within(lines, chars)
     return opening, _turns_within(lines[len(opening):][::-1], chars)[::-1]

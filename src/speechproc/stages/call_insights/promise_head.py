@@ -16,7 +16,7 @@ out a sixth of the false items the head kept, and no listed action. On either re
 booked visit will be like ("On the day, he'll carry the new one in, set it up, tune it") and promises nothing in
 the first person is dropped before the head too (`tells_of_visit`).
 
-On a call read whole (up to `insights.WHOLE_CHARS` characters, or under `insightsRead: whole`) the head
+On a call read whole (up to twice `insights.ENDS_CHARS` characters, or under `insightsRead: whole`) the head
 weighs only the items not said in the first person (`believed_in_whole_call`): there nearly every "I'll" or
 "we'll" the rules list is a promise, the head lets some of them go, and the routine rule costs more promises
 than explanations; what it drops is a policy or an account of what will happen ("you'll get a full refund if
