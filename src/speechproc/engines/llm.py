@@ -176,7 +176,7 @@ class LocalModel:
         params.warmup = False
         # The weights are used as the file holds them, mapped, not repacked into a copy for llama.cpp's
         # interleaved kernels: the copy costs about 600 MB of private memory for the bundled model, its repacking
-        # a quarter of the load, and on the machines measured the plain kernels read a prompt faster.
+        # a quarter of the load, and on the machine measured the plain kernels read a prompt faster (docs/benchmarks.md).
         params.no_extra_bufts = True
         # No prompt cache in memory beyond the slot's own: restored from an earlier request, a prompt's last
         # tokens are evaluated in other batches, so a call's answers would depend on the calls read before it.
