@@ -327,7 +327,8 @@ def main() -> int:
                                  "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
                                  "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
                                  "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
-                                 "twentyeighth", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird", "thirtyfourth", "all"))
+                                 "twentyeighth", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
+                                 "thirtyfourth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
