@@ -58,7 +58,7 @@ from speechproc.results import JsonObject, ModelDescription
 from speechproc.stages.call_insights.grounding import Line, lines_of, ungrounded
 from speechproc.stages.call_insights.outcome import Ending, outcome_by_head, promises_by_others, said_counts, turns_by_others
 from speechproc.stages.call_insights.promise_head import believed, believed_in_whole_call, in_first_person
-from speechproc.stages.call_insights.promises import spoken_promises, without_recaps
+from speechproc.stages.call_insights.promises import spoken_promises
 from speechproc.stages.call_insights.quality import Judged, judge, model_judges
 from speechproc.stages.call_insights.reason import REASON_CHARS, kept_reason
 from speechproc.stages.call_insights.spoken_instructions import word_model
@@ -236,13 +236,13 @@ def _json(value: Any) -> str:
 
 
 def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> list[PromisedAction]:
-    """The promises of a step after the call said in `lines` (`promises`) that the promise head believes (`promise_head`,
-    over `encoder`); on a call read whole, also every one in the first person; never a recap (`without_recaps`)."""
+    """The promises of a step after the call said in `lines` (`promises`) that the promise head believes
+    (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
     if closing(lines, options) is not None:
-        return without_recaps(believed(found, lines, _encoder(encoder)))
+        return believed(found, lines, _encoder(encoder))
     weighed = any(not in_first_person(item.text) for item in found)  # else the sentence encoder is not needed
-    return without_recaps(believed_in_whole_call(found, lines, _encoder(encoder)) if weighed else found)
+    return believed_in_whole_call(found, lines, _encoder(encoder)) if weighed else found
 
 
 def promises_in_close(lines: list[Line], options: InsightsOptions, encoder: SentenceEncoder | None) -> int | None:

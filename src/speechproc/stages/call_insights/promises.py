@@ -9,11 +9,10 @@ step taken "now". It promises a step after the call when:
   a reader for Tuesday"), or arranges one for a later day ("I've booked the nurse check for tomorrow", "a note
   for my team leader to give you a ring on Thursday"); or it asks the caller to send, bring, sign, text or
   keep something ("could you e-mail us a photo of the label", "if you could snap a photo of the meter");
-- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, scan, ring back, pop in or come in,
-  or get someone to send or ring ("I'll ring the surgery and get them to send you the fit note"), or "I'll"
-  anything for a day ("I'll clear the cupboard on Thursday", "over the weekend"; not "I'll do that tonight",
-  which agrees to the agent's request), a step given to someone of the caller's ("I'll get Darren to have a
-  look", "I'll let Ana know"), or something left ready for a visit ("I'll leave the side gate open");
+- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in, or "I'll"
+  anything for a day ("I'll clear the cupboard on Thursday"; not "I'll do that tonight", which agrees to
+  the agent's request), a step given to someone of the caller's ("I'll get Darren to have a look", "I'll
+  let Ana know"), or something left ready for a visit ("I'll leave the side gate open");
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
 can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
 the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
@@ -26,17 +25,11 @@ it is taken ("I'll walk you through it", "I'll explain both", "for a second", "r
 with you", "I want to be upfront with you"), a future nobody will take ("nobody from here will be calling you"),
 small talk ("at least you'll have the mountains", "we'll speak soon", "I hope you'll ...", "where's he going to
 university": "going to" a place or "was going to" is no future), or (for anyone but the agent) a threat to leave,
-complain or review, speaking up on the line ("I'll speak up"), or how someone will feel ("he'll be chuffed", "she'll
-be in good hands").
+complain or review.
 
 A question tagged on to a step ("..., is that alright?") is no question, and the item drops it; "let me
 check ..., and I'll get back to you" is looked into after the call; the reason given for a first-person step
-("because they'll want it", "i'm in there every day"), how someone will feel about it ("he'll be thrilled") or what
-it leaves ready (", and it'll be ready by seven") does not undo it; nor does "we've just" in what the step names
-("to the address we've just confirmed"), nor a "so" after a step named ("That's booked for Thursday, and he'll
-phone you when he's leaving, so you'll know"). "I'll just" is a step in the call unless it waits for something
-("I'll just email you the schedule once it's through"). Of the items a call gives, one that mostly repeats the
-words of those before it is a recap and is left out (`without_recaps`).
+("because they'll want it") does not undo it.
 
 A recogniser's "ill" is "I'll", unless it follows "was", "very", "feel" and the like.
 
@@ -59,22 +52,20 @@ _GOING_TO = (r"(?<!was )(?<!were )(?:going to|gonna)(?! (?:the|a|an|my|your|his|
              r"|school|college|work|hospital|bed|church)\b)")
 # What a promise for later says: a future ("will", "going to", "'ll", "once it arrives", "by tomorrow").
 PROMISE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|promise|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you"
+                     r"|should (get|receive|be with you"
                      r"|arrive|hear|reach|be back|show|land|come|go through|clear|be (credited|refunded|sent|posted"
                      r"|delivered|with you))|expect (a|an|the|our|your|it|them)|once|as soon as|when it (arrives|comes)|"
                      r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                      r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
 # A future that is a step, not just "once" or a day named.
 _FUTURE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you|arrive|hear|reach|be back"
-                     r"|show|land|come|go through|clear"
+                     r"|should (get|receive|be with you|arrive|hear|reach|be back|show|land|come|go through|clear"
                      r"|be (credited|refunded|sent|posted|delivered|with you))|expect (a|an|the|our|your|it|them)\b"
                      r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
 # A step offered for a day ("I can book a reader to come back on Tuesday").
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
 _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
-                  r"|this (week|weekend|afternoon|evening|morning)|(at|over) the weekend|in the morning|first thing|later today"
-                  r"|within|by (the )?(end|morning|afternoon))\b", re.IGNORECASE)
+                  r"|this (week|afternoon|evening)|within|by (the )?(end|morning|afternoon))\b", re.IGNORECASE)
 # The caller asked to send, bring or keep something after the call.
 _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?)"
                       r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop)\b"
@@ -82,12 +73,9 @@ _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|
                       r"|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?\b(text|snap|scan)\b",
                       re.IGNORECASE)
 # The caller's own step for the request: something sent, brought or rung about.
-_CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,45}?\b(send|e-?mail(ed)?"
-                           r"|post|bring|upload|forward|drop|return|fill|sign|ring (you|back)|call (you|back)|pop in(to)?"
-                           r"|come in|scan(ned)?|(get|have) (them|him|her|it) to (send|e-?mail|post|ring|call|phone))\b",
-                           re.IGNORECASE)
-# How someone will feel, and reassurance: no step ("he'll be chuffed", "she'll be in good hands").
-_FEELING = r"(so |really |very )?(chuffed|pleased|delighted|thrilled|relieved|over the moon|gutted|upset|annoyed|in good hands)"
+_CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,30}?\b(send|e-?mail"
+                           r"|post|bring|upload|forward|drop|return|fill|sign|ring (you|back)|call (you|back)|pop in"
+                           r"|come in)\b", re.IGNORECASE)
 # What will be needed, possible or so, rather than done; an offer on a condition; how things stand or will look;
 # the consequence of a step taken now.
 _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be (responsible|able|happy|glad|fine|perfect"
@@ -108,14 +96,10 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          r"|\bi can (see|hear|tell|understand|confirm|only)\b"
                          r"|\b(will|'ll) (still |just )?(show (up )?as|stay|remain|look like|say|see you)\b"
                          r"|'ll have (had|been|got|received|seen)\b|\bsee what (i|we) can do\b|\bnow,? so\b"
+                         r"|^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*,\s*so\b"
                          # how a payment will look, and small talk: "it'll show in five working days", "speak soon"
                          r"|\b(it|that|this|they)('ll| will| should) (show|land|appear|reflect)\b"
-                         r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b"
-                         r"|\b(\w+'ll|will) be " + _FEELING + r"\b", re.IGNORECASE)
-# The consequence of a step taken now ("I've switched it off, so nothing will be charged"), unless a step for later is
-# named before it ("That's booked for Thursday, and he'll phone you when he's leaving, so you'll know").
-_CONSEQUENCE = re.compile(r"^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*?,\s*so\b",
-                          re.IGNORECASE)
+                         r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b", re.IGNORECASE)
 _DONE_NOW = re.compile(r"\b(i've|i have|we've|we have) (already|just)\b|\bto (verify|confirm) (you|it's you|your identity)\b",
                        re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^\s*(if|unless|should)\b[^.?!]*\b(again|happens|persists|cancel+ed|delayed|breaks|stops|fails"
@@ -139,8 +123,6 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r" (that|this)|on this call|right away"
                           # narrated as it is done: "what I'll do now is ...", "I'll take the card details"
                           r"|(i'?ll|i will|i'm going to) do now|now for you|while i'?m here|come (back )?to that in a"
-                          r"|speak up|(talk|speak) (a bit |a little )?(louder|slower|more slowly|more clearly|closer)"
-                          r"|closer to the (mic|microphone|phone)"
                           r"|while we'?re on the (phone|line)|i'?ll (just )?(take|process) (the |your |a )?(card|payment"
                           r"|details|deposit)|i'?ll (just )?put (that|it|this|after|down)\b[^.?!]{0,30}\b(on|in|as) (the|your)"
                           r" (note|notes|account|record|system|file|availability)"
@@ -198,22 +180,12 @@ _CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ge
 _GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(?! (in a|shortly|now|straight|right))",
                         re.IGNORECASE)
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
-# A step for when something is ready ("I'll just email you the schedule once it's through"): "just" is no step in the call.
-_ONCE_READY = re.compile(r"\b(once|as soon as|when) (it|they|that|this|he|she)('s| is| are|'re| has| have) ", re.IGNORECASE)
-_JUST = re.compile(r"(?<=\bi'll) just\b|(?<=\bill) just\b|(?<=\bi will) just\b", re.IGNORECASE)
 # The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
 # not undo the step.
-_REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$|,\s+and (it|that|they)('ll| will) be\b.*$"
-                           r"|,\s+(i'm|it's|he's|she's|they're|there's)\b.*$"
-                           r"|[,\u2014\u2013]?\s+(he|she|they|you)('ll| will) be " + _FEELING + r"\b.*$", re.IGNORECASE)
+_REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 MIN_WORDS = 5
-# An item that shares this much of its words (of three letters or more, not `_FUNCTION_WORDS`) with the items
-# before it recaps them (chosen on the read sets: docs/benchmarks.md, "The thirty-fifth set").
-RECAP_SHARE = 0.6
-_FUNCTION_WORDS = frozenset("the and for with from will i'll we'll you you'll he'll she'll they'll she they that this then "
-                            "just your our him her them when get".split())
 
 
 def clauses(turn: str) -> list[str]:
@@ -243,32 +215,13 @@ def spoken_promises(lines: Sequence[Line]) -> list[PromisedAction]:
     return items
 
 
-def without_recaps(items: Sequence[PromisedAction]) -> list[PromisedAction]:
-    """`items` less those whose words are mostly (`RECAP_SHARE`) those of the items before them: a recap of steps
-    already listed ("You'll hear from Kasia tomorrow" after "Kasia will ring you tomorrow with the dates"), which
-    names the same steps again in fewer words."""
-    kept: list[PromisedAction] = []
-    listed: set[str] = set()
-    for item in items:
-        words = _content_words(item.text)
-        if words and len(words & listed) >= RECAP_SHARE * len(words):
-            continue
-        kept.append(item)
-        listed |= words
-    return kept
-
-
-def _content_words(text: str) -> set[str]:
-    return {word for word in _WORD.findall(text.lower()) if len(word) > 2 and word not in _FUNCTION_WORDS}
-
-
 def is_promise(clause: str, speaker: str) -> bool:
     """Whether one clause said by `speaker` ("Agent", "Caller" or a speaker of unknown role) promises a step
     after the call (see the module's rules)."""
     role = speaker.strip().lower()
     clause = _TAG_QUESTION.sub("", clause)
     if (len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(_without_reason(clause))
-            or _done_now(clause) or _consequence(clause)):
+            or _DONE_NOW.search(clause)):
         return False
     if role == "caller":
         if _THREAT.search(clause):
@@ -299,29 +252,11 @@ def _asks_or_holds_back(clause: str) -> bool:
             or bool(_REFUSAL.search(clause)) or _in_the_call(clause))
 
 
-def _consequence(clause: str) -> bool:
-    """What follows from a thing done now, with no step for later named before the "so"."""
-    found = _CONSEQUENCE.match(clause)
-    return found is not None and not _FUTURE.search(found.group(0))
-
-
-def _done_now(clause: str) -> bool:
-    """A thing just done or a check of who the caller is; not "we've just" in what a step after the call names
-    ("I'll send it to the address we've just confirmed")."""
-    done = _DONE_NOW.search(clause)
-    if done is None:
-        return False
-    future = _FIRST_PERSON_FUTURE.search(clause)
-    return future is None or future.start() > done.start() or done.group(0).lower().startswith("to ")
-
-
 def _in_the_call(clause: str) -> bool:
     """A step taken while the caller waits; not "let me check with the office and I'll get back to you", which
     looks into it after the call."""
     if _GETS_BACK.search(clause):
         clause = _LET_ME.sub("", clause)
-    if _ONCE_READY.search(clause):
-        clause = _JUST.sub("", clause)
     return bool(_IN_THE_CALL.search(clause))
 
 
