@@ -21,7 +21,7 @@ Scores, per half:
   one kind in one driver, two of different kinds apart), at DRIVER_SIMILARITY and, on the dev half, at each
   line of a grid; beside them, the reasons alone at REASONS_ALONE_LINE (the drivers before).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|thirtyfifth|all]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|thirtysixth|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
@@ -328,7 +328,7 @@ def main() -> int:
                                  "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
                                  "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
                                  "twentyeighth", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
-                                 "thirtyfourth", "thirtyfifth", "all"))
+                                 "thirtyfourth", "thirtyfifth", "thirtysixth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
