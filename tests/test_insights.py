@@ -368,6 +368,15 @@ def test_on_a_call_read_whole_a_message_sent_automatically_is_no_action_item_unl
     assert [i.text for i in promise_head.believed_in_whole_call(items, lines, WordsEncoder())] == promised
 
 
+def test_a_reminder_or_receipt_a_system_sends_is_no_action_item_on_a_call_read_by_its_ends(monkeypatch):
+    sent = ["You'll get a reminder text the day before.", "You'll get an email receipt in a few minutes."]
+    promised = ["I'll send you a reminder on Friday.", "You'll get a call from the engineer on Friday."]
+    assert [promise_head.sent_automatically(t) for t in sent + promised] == [True, True, False, False]
+    items, lines = said_in_turns(*sent, *promised)
+    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.99] * len(items))  # keeps all
+    assert [i.text for i in promise_head.believed(items, lines, WordsEncoder())] == promised
+
+
 VISITS = ("On the day, he'll carry the new one in, set it up, tune it, and show Isla how the pedals work.",
           "To tell you what to expect when Rob gets there, he'll have a look in the weed hatch first.",
           "What happens is he'd sit down with you at the kitchen table and go through each album page by page.")

@@ -68,6 +68,35 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
      "I'll work out the costs and e-mail you a quote tomorrow."),
     ("Agent", "What I'll do is put a hold on the account this afternoon.",
      "What I'll do is put a hold on the account this afternoon."),
+    # the caller's steps for the weekend, with a third party, or on the way somewhere
+    ("Caller", "Right, I'll clear the gutters over the weekend.", "I'll clear the gutters over the weekend."),
+    ("Caller", "yeah i'll ring the surgery and get them to send you the fit note",
+     "Yeah i'll ring the surgery and get them to send you the fit note"),
+    ("Caller", "I'll get the landlord's letter signed and scanned over to you.",
+     "I'll get the landlord's letter signed and scanned over to you."),
+    ("Caller", "I'm at work until six, but I'll pop into the branch on my way home and pick up the new card.",
+     "I'll pop into the branch on my way home and pick up the new card."),
+    ("Caller", "i'll drop it into the shop, i'm in there every day for the paper anyway",
+     "I'll drop it into the shop, i'm in there every day for the paper anyway"),  # the habit is why, not the step
+    ("Caller", "And I'll let our treasurer know about the reclaim, he'll be thrilled.",
+     "I'll let our treasurer know about the reclaim, he'll be thrilled."),
+    ("Caller", "yeah i'll ring my gran and tell her to listen out for the door",
+     "Yeah i'll ring my gran and tell her to listen out for the door"),
+    ("Caller", "Okay, I'll leave them on the desk in the room.", "I'll leave them on the desk in the room."),
+    ("Caller", "right well i'll go round to the neighbour after this and knock",
+     "I'll go round to the neighbour after this and knock"),
+    # a hedge, what the step will leave ready, a detail just confirmed, "just" before a step for when it is ready
+    ("Agent", "so um the courier should hopefully be with you thursday to swap the unit",
+     "The courier should hopefully be with you thursday to swap the unit"),
+    ("Agent", "We'll restore the backup overnight, and it'll be ready by seven tomorrow morning.",
+     "We'll restore the backup overnight, and it'll be ready by seven tomorrow morning."),
+    ("Agent", "No problem. I'll send the schedule to the email address we've just confirmed.",
+     "I'll send the schedule to the email address we've just confirmed."),
+    ("Agent", "so basically i'll just email you the new schedule once it's through",
+     "Basically i'll just email you the new schedule once it's through"),
+    # a booking with a step named before the "so" that follows
+    ("Agent", "That's booked for Thursday, and he'll phone you when he's leaving the depot, so you'll know he's on the way.",
+     "That's booked for Thursday, and he'll phone you when he's leaving the depot, so you'll know he's on the way."),
 ]
 
 NOT_PROMISES = [
@@ -162,6 +191,14 @@ NOT_PROMISES = [
     ("Caller", "I'll have my daughter back by then to help."),
     ("Agent", "Hold on, let me check with the warehouse and I'll come back to you in a moment."),
     ("Agent", "Keep the receipt safe, because you'll need it if it fails."),
+    # speaking up on the line, how someone will feel, reassurance, a step done now with its consequence
+    ("Agent", "Of course, I'll speak up."),
+    ("Caller", "Sorry, I'll talk a bit louder."),
+    ("Agent", "Will do, he'll be chuffed to bits."),
+    ("Agent", "She'll be in good hands there, the team are lovely."),
+    ("Agent", "I've switched it off, so nothing will be charged."),
+    ("Agent", "Okay, I've just sent it to the address we've got, so you'll have it in a minute."),
+    ("Caller", "I'll tell my wife, she checks the post more than I do."),  # news passed on, no step for the call
 ]
 
 

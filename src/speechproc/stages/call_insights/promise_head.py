@@ -22,8 +22,9 @@ weighs only the items not said in the first person (`believed_in_whole_call`): t
 than explanations; what it drops is a policy or an account of what will happen ("you'll get a full refund if
 you cancel two days before", "he'll be done by about eleven"). On the read sets' calls read whole that took
 out 28 of the 58 false items for 3 of the 345 listed actions (docs/benchmarks.md, "The promise head on calls
-read whole"). A message a system sends by itself ("you'll get an automated confirmation email", "a confirmation
-from the system"), not promised in the first person, is dropped there before the head (`sent_automatically`).
+read whole"). On either reading, a message a system sends by itself ("you'll get an automated confirmation email",
+"a confirmation from the system", "you'll get a reminder text the day before"), not promised in the first person, is
+dropped before the head (`sent_automatically`).
 """
 from __future__ import annotations
 
@@ -45,9 +46,12 @@ from speechproc.stages.call_insights.grounding import Line
 _AUTOMATIC_WORDS = r"automatic|automatically|automated"
 _ROUTINE = re.compile(r"\b(usually|normally|typically|generally|" + _AUTOMATIC_WORDS + r"|on its own|just happens"
                       r"|most people|sometimes|always)\b", re.IGNORECASE)
-# What a machine sends by itself ("you'll get an automated text", "a confirmation from the system"): no one's promise on
+# What a machine sends by itself ("you'll get an automated text", "a confirmation from the system", "you'll get a
+# reminder text the day before", "you'll get an email receipt"): no one's promise on
 # any call, where "usually" may be part of one on a short call.
-_AUTOMATIC = re.compile(r"\b(" + _AUTOMATIC_WORDS + r"|auto-generated|from the (booking |our )?system)\b", re.IGNORECASE)
+_AUTOMATIC = re.compile(r"\b(" + _AUTOMATIC_WORDS + r"|auto-generated|from the (booking |our )?system)\b"
+                        r"|\byou('ll| will) (also )?(get|receive) (an?|the|your) ([\w-]+ ){0,2}?(reminder|receipt)\b",
+                        re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|we're going to|i am going to"
                                   r"|we are going to|i'm gonna|ill)\b", re.IGNORECASE)
 # What a booked visit will be like, told so the caller knows what to expect ("On the day, he'll carry the new one in,
@@ -142,7 +146,8 @@ def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: Se
     (`explains_routine`) nor tell of a visit (`tells_of_visit`) and whose chance (`chances`) reaches the head's
     threshold, in their order: for a call read by its ends."""
     threshold = _head()[2]
-    weighed = [item for item in items if not (explains_routine(item.text) or tells_of_visit(item.text))]
+    weighed = [item for item in items
+               if not (explains_routine(item.text) or tells_of_visit(item.text) or sent_automatically(item.text))]
     return [item for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance >= threshold]
 
 

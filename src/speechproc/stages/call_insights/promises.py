@@ -9,10 +9,12 @@ step taken "now". It promises a step after the call when:
   a reader for Tuesday"), or arranges one for a later day ("I've booked the nurse check for tomorrow", "a note
   for my team leader to give you a ring on Thursday"); or it asks the caller to send, bring, sign, text or
   keep something ("could you e-mail us a photo of the label", "if you could snap a photo of the meter");
-- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, ring back or come in, or "I'll"
-  anything for a day ("I'll clear the cupboard on Thursday"; not "I'll do that tonight", which agrees to
-  the agent's request), a step given to someone of the caller's ("I'll get Darren to have a look", "I'll
-  let Ana know"), or something left ready for a visit ("I'll leave the side gate open");
+- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, scan, ring back, pop in or come in,
+  or get someone to send or ring ("I'll ring the surgery and get them to send you the fit note"), or "I'll"
+  anything for a day ("I'll clear the cupboard on Thursday", "over the weekend", "after work"; not "I'll do that
+  tonight", which agrees to the agent's request), a step given to someone of the caller's ("I'll get Darren to
+  have a look", "I'll let Ana know", "i'll ring my gran and tell her"), or something left ready for a visit or a
+  collection ("I'll leave the side gate open", "I'll leave them on the desk");
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
 can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
 the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
@@ -25,11 +27,16 @@ it is taken ("I'll walk you through it", "I'll explain both", "for a second", "r
 with you", "I want to be upfront with you"), a future nobody will take ("nobody from here will be calling you"),
 small talk ("at least you'll have the mountains", "we'll speak soon", "I hope you'll ...", "where's he going to
 university": "going to" a place or "was going to" is no future), or (for anyone but the agent) a threat to leave,
-complain or review.
+complain or review, speaking up on the line ("I'll speak up"), or how someone will feel ("he'll be chuffed", "she'll
+be in good hands").
 
 A question tagged on to a step ("..., is that alright?") is no question, and the item drops it; "let me
 check ..., and I'll get back to you" is looked into after the call; the reason given for a first-person step
-("because they'll want it") does not undo it.
+("because they'll want it", "i'm in there every day"), how someone will feel about it ("he'll be thrilled") or what
+it leaves ready (", and it'll be ready by seven") does not undo it; nor does "we've just" in what the step names
+("to the address we've just confirmed"), nor a "so" after a step named ("That's booked for Thursday, and he'll
+phone you when he's leaving, so you'll know"). "I'll just" is a step in the call unless it waits for something
+("I'll just email you the schedule once it's through").
 
 A recogniser's "ill" is "I'll", unless it follows "was", "very", "feel" and the like.
 
@@ -52,30 +59,36 @@ _GOING_TO = (r"(?<!was )(?<!were )(?:going to|gonna)(?! (?:the|a|an|my|your|his|
              r"|school|college|work|hospital|bed|church)\b)")
 # What a promise for later says: a future ("will", "going to", "'ll", "once it arrives", "by tomorrow").
 PROMISE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|promise|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (get|receive|be with you"
+                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you"
                      r"|arrive|hear|reach|be back|show|land|come|go through|clear|be (credited|refunded|sent|posted"
                      r"|delivered|with you))|expect (a|an|the|our|your|it|them)|once|as soon as|when it (arrives|comes)|"
                      r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                      r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
 # A future that is a step, not just "once" or a day named.
 _FUTURE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (get|receive|be with you|arrive|hear|reach|be back|show|land|come|go through|clear"
+                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you|arrive|hear|reach|be back"
+                     r"|show|land|come|go through|clear"
                      r"|be (credited|refunded|sent|posted|delivered|with you))|expect (a|an|the|our|your|it|them)\b"
                      r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
 # A step offered for a day ("I can book a reader to come back on Tuesday").
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
 _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
-                  r"|this (week|afternoon|evening)|within|by (the )?(end|morning|afternoon))\b", re.IGNORECASE)
+                  r"|this (week|weekend|afternoon|evening|morning)|(at|over) the weekend|in the morning|first thing|later today"
+                  r"|within|by (the )?(end|morning|afternoon)|after (this|the call|work|school|my \w+))\b", re.IGNORECASE)
 # The caller asked to send, bring or keep something after the call.
 _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?)"
                       r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop)\b"
                       r"(?! (it|them|that) now)"
                       r"|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?\b(text|snap|scan)\b",
                       re.IGNORECASE)
-# The caller's own step for the request: something sent, brought or rung about.
-_CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,30}?\b(send|e-?mail"
-                           r"|post|bring|upload|forward|drop|return|fill|sign|ring (you|back)|call (you|back)|pop in"
-                           r"|come in)\b", re.IGNORECASE)
+# The caller's own step for the request: something sent, brought or rung about (a verb: not "the post", "my email").
+_CALLERS_STEP = re.compile(r"\b(i'?ll|i will|i'm going to|i am going to|i'm gonna|i can)\b[^.?!]{0,45}?"
+                           r"(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\byour )(?<!\bour )\b(send|e-?mail(ed)?"
+                           r"|post|bring|upload|forward|drop|return|fill|sign|ring (you|back)|call (you|back)|pop in(to)?"
+                           r"|come in|scan(ned)?|(get|have) (them|him|her|it) to (send|e-?mail|post|ring|call|phone))\b",
+                           re.IGNORECASE)
+# How someone will feel, and reassurance: no step ("he'll be chuffed", "she'll be in good hands").
+_FEELING = r"(so |really |very )?(chuffed|pleased|delighted|thrilled|relieved|over the moon|gutted|upset|annoyed|in good hands)"
 # What will be needed, possible or so, rather than done; an offer on a condition; how things stand or will look;
 # the consequence of a step taken now.
 _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be (responsible|able|happy|glad|fine|perfect"
@@ -96,10 +109,14 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          r"|\bi can (see|hear|tell|understand|confirm|only)\b"
                          r"|\b(will|'ll) (still |just )?(show (up )?as|stay|remain|look like|say|see you)\b"
                          r"|'ll have (had|been|got|received|seen)\b|\bsee what (i|we) can do\b|\bnow,? so\b"
-                         r"|^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*,\s*so\b"
                          # how a payment will look, and small talk: "it'll show in five working days", "speak soon"
                          r"|\b(it|that|this|they)('ll| will| should) (show|land|appear|reflect)\b"
-                         r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b", re.IGNORECASE)
+                         r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b"
+                         r"|\b(\w+'ll|will) be " + _FEELING + r"\b", re.IGNORECASE)
+# The consequence of a step taken now ("I've switched it off, so nothing will be charged"), unless a step for later is
+# named before it ("That's booked for Thursday, and he'll phone you when he's leaving, so you'll know").
+_CONSEQUENCE = re.compile(r"^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*?,\s*so\b",
+                          re.IGNORECASE)
 _DONE_NOW = re.compile(r"\b(i've|i have|we've|we have) (already|just)\b|\bto (verify|confirm) (you|it's you|your identity)\b",
                        re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^\s*(if|unless|should)\b[^.?!]*\b(again|happens|persists|cancel+ed|delayed|breaks|stops|fails"
@@ -123,6 +140,8 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r" (that|this)|on this call|right away"
                           # narrated as it is done: "what I'll do now is ...", "I'll take the card details"
                           r"|(i'?ll|i will|i'm going to) do now|now for you|while i'?m here|come (back )?to that in a"
+                          r"|speak up|(talk|speak) (a bit |a little )?(louder|slower|more slowly|more clearly|closer)"
+                          r"|closer to the (mic|microphone|phone)"
                           r"|while we'?re on the (phone|line)|i'?ll (just )?(take|process) (the |your |a )?(card|payment"
                           r"|details|deposit)|i'?ll (just )?put (that|it|this|after|down)\b[^.?!]{0,30}\b(on|in|as) (the|your)"
                           r" (note|notes|account|record|system|file|availability)"
@@ -175,14 +194,22 @@ _CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ge
                           r"|\b(i'll|i will|i shall)\s+leave\s+(the|a|my)\s+([\w']+\s+){0,2}?(open|unlocked|out|with|under"
                           r"|at|by)\b|\b(i'll|i will|i shall)\s+make sure\s+(the|my)\s+[\w' ]{1,30}?(unlocked|open|clear|free)\b"
                           r"|\b(i'll|i will|i shall)\s+(also\s+)?let\s+(?!(you|me|it|them|him|her|us)\b)((my|our|the)\s+)?"
-                          r"[\w']+\s+know\b", re.IGNORECASE)
+                          r"[\w']+\s+know\b"
+                          r"|\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ring|call|phone|text|message|e-?mail|ask|speak to"
+                          r"|have a word with)\s+(my|our)\s+[\w']+"
+                          r"|\b(i'll|i will|i shall)\s+leave\s+(them|it)\s+(on|in|at|by|with|outside|behind)\b", re.IGNORECASE)
 # An answer brought back after the call ("..., and I'll get back to you"), not in a moment.
 _GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(?! (in a|shortly|now|straight|right))",
                         re.IGNORECASE)
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
+# A step for when something is ready ("I'll just email you the schedule once it's through"): "just" is no step in the call.
+_ONCE_READY = re.compile(r"\b(once|as soon as|when) (it|they|that|this|he|she)('s| is| are|'re| has| have) ", re.IGNORECASE)
+_JUST = re.compile(r"(?<=\bi'll) just\b|(?<=\bill) just\b|(?<=\bi will) just\b", re.IGNORECASE)
 # The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
 # not undo the step.
-_REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$", re.IGNORECASE)
+_REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$|,\s+and (it|that|they)('ll| will) be\b.*$"
+                           r"|,\s+(i'm|it's|he's|she's|they're|there's)\b.*$"
+                           r"|[,\u2014\u2013]?\s+(he|she|they|you)('ll| will) be " + _FEELING + r"\b.*$", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 MIN_WORDS = 5
@@ -221,7 +248,7 @@ def is_promise(clause: str, speaker: str) -> bool:
     role = speaker.strip().lower()
     clause = _TAG_QUESTION.sub("", clause)
     if (len(_WORD.findall(clause.lower())) < MIN_WORDS or _NOT_A_STEP.search(_without_reason(clause))
-            or _DONE_NOW.search(clause)):
+            or _done_now(clause) or _consequence(clause)):
         return False
     if role == "caller":
         if _THREAT.search(clause):
@@ -252,11 +279,29 @@ def _asks_or_holds_back(clause: str) -> bool:
             or bool(_REFUSAL.search(clause)) or _in_the_call(clause))
 
 
+def _consequence(clause: str) -> bool:
+    """What follows from a thing done now, with no step for later named before the "so"."""
+    found = _CONSEQUENCE.match(clause)
+    return found is not None and not _FUTURE.search(found.group(0))
+
+
+def _done_now(clause: str) -> bool:
+    """A thing just done or a check of who the caller is; not "we've just" in what a step after the call names
+    ("I'll send it to the address we've just confirmed")."""
+    done = _DONE_NOW.search(clause)
+    if done is None:
+        return False
+    future = _FIRST_PERSON_FUTURE.search(clause)
+    return future is None or future.start() > done.start() or done.group(0).lower().startswith("to ")
+
+
 def _in_the_call(clause: str) -> bool:
     """A step taken while the caller waits; not "let me check with the office and I'll get back to you", which
     looks into it after the call."""
     if _GETS_BACK.search(clause):
         clause = _LET_ME.sub("", clause)
+    if _ONCE_READY.search(clause):
+        clause = _JUST.sub("", clause)
     return bool(_IN_THE_CALL.search(clause))
 
 
