@@ -60,7 +60,7 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_twentysixth.json", "insights_twentyseventh.json", "insights_twentyeighth.json",
              "insights_twentyninth.json", "insights_thirtieth.json", "insights_thirtyfirst.json",
              "insights_thirtysecond.json", "insights_thirtythird.json",
-             "insights_thirtyfourth.json", "insights_thirtyfifth.json")
+             "insights_thirtyfourth.json", "insights_thirtyfifth.json", "insights_thirtysixth.json")
 
 
 def conversation(call: dict) -> Conversation:
