@@ -377,20 +377,6 @@ def test_a_reminder_or_receipt_a_system_sends_is_no_action_item_on_a_call_read_b
     assert [i.text for i in promise_head.believed(items, lines, WordsEncoder())] == promised
 
 
-def test_an_agents_own_step_the_head_doubts_is_still_an_action_item_on_a_call_read_by_its_ends(monkeypatch):
-    own = ["I'll refund that fifteen thousand to your account.", "Sir, I will send fresh insulin pens with a new rider."]
-    not_own = ["I'll log the refund request now.", "I'm going to send a six-digit code to the mobile on your account.",
-               "It'll show on your statement as a refund from us."]
-    items, lines = said_in_turns(*own, *not_own)
-    caller_items, caller_lines = said_in_turns("I'll send the photos over tonight.", speaker="Caller")
-    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.2] * len(items))  # under the line
-    assert [i.text for i in promise_head.believed(items, lines, WordsEncoder(), own_steps=True)] == own
-    assert promise_head.believed(items, lines, WordsEncoder()) == []  # the promises counted for the outcome
-    assert promise_head.believed(caller_items, caller_lines, WordsEncoder(), own_steps=True) == []
-    monkeypatch.setattr(promise_head, "chances", lambda items, lines, encoder: [0.1] * len(items))  # far under it
-    assert promise_head.believed(items, lines, WordsEncoder(), own_steps=True) == []
-
-
 VISITS = ("On the day, he'll carry the new one in, set it up, tune it, and show Isla how the pedals work.",
           "To tell you what to expect when Rob gets there, he'll have a look in the weed hatch first.",
           "What happens is he'd sit down with you at the kitchen table and go through each album page by page.")

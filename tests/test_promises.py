@@ -97,17 +97,6 @@ PROMISES = [  # (speaker, turn, the promise as the item gives it)
     # a booking with a step named before the "so" that follows
     ("Agent", "That's booked for Thursday, and he'll phone you when he's leaving the depot, so you'll know he's on the way.",
      "That's booked for Thursday, and he'll phone you when he's leaving the depot, so you'll know he's on the way."),
-    # the caller's own step for a day named, without "will"; what the step names may have its own future
-    ("Caller", "i can email them tonight when i'm back from work", "I can email them tonight when i'm back from work"),
-    ("Caller", "Yes, I can send the photos this evening when the light is better.",
-     "Yes, I can send the photos this evening when the light is better."),
-    ("Agent", "I'll email you the claim number and a checklist of what Raj will want to see.",
-     "I'll email you the claim number and a checklist of what Raj will want to see."),
-    # the caller's word passed on to someone of theirs as a step, a relative named with hyphens, "on the weekend"
-    ("Caller", "ah right i'll tell her to be quick then before somebody else grabs it",
-     "Ah right i'll tell her to be quick then before somebody else grabs it"),
-    ("Caller", "okay i'll get my son-in-law dean to cut the branch up on the weekend",
-     "I'll get my son-in-law dean to cut the branch up on the weekend"),
 ]
 
 NOT_PROMISES = [
@@ -210,13 +199,6 @@ NOT_PROMISES = [
     ("Agent", "I've switched it off, so nothing will be charged."),
     ("Agent", "Okay, I've just sent it to the address we've got, so you'll have it in a minute."),
     ("Caller", "I'll tell my wife, she checks the post more than I do."),  # news passed on, no step for the call
-    # a day named beside what can be seen now, asked, or suits, or an agent's offer of a slot; what will be needed
-    ("Agent", "I can see the payment went out on Friday."),
-    ("Agent", "I can do the following Tuesday at nine, same dentist, or Wednesday the seventeenth."),
-    ("Agent", "Is there anything else i can help you with today"),
-    ("Agent", "We can do Friday or Monday, whichever suits?"),
-    ("Caller", "I can do Friday morning if that suits."),
-    ("Agent", "I'll need to see what you'll want."),
 ]
 
 

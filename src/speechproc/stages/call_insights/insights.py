@@ -240,7 +240,7 @@ def action_items(lines: list[Line], options: InsightsOptions, encoder: SentenceE
     (`promise_head`, over `encoder`); on a call read whole, also every one said in the first person."""
     found = spoken_promises(lines)
     if closing(lines, options) is not None:
-        return believed(found, lines, _encoder(encoder), own_steps=True)
+        return believed(found, lines, _encoder(encoder))
     weighed = any(not in_first_person(item.text) for item in found)  # else the sentence encoder is not needed
     return believed_in_whole_call(found, lines, _encoder(encoder)) if weighed else found
 

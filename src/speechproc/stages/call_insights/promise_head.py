@@ -25,12 +25,6 @@ out 28 of the 58 false items for 3 of the 345 listed actions (docs/benchmarks.md
 read whole"). On either reading, a message a system sends by itself ("you'll get an automated confirmation email",
 "a confirmation from the system", "you'll get a reminder text the day before"), not promised in the first person, is
 dropped before the head (`sent_automatically`).
-
-On a call read by its ends, an action item may also be an agent's own step said in the first person with a verb of
-sending, ringing, booking or refunding ("I'll refund that fifteen thousand to your account"), not taken now ("I'll
-log the refund request now", "I'll send a code to your mobile"), that the head judges at least `OWN_STEP_CHANCE`
-likely (`states_own_step`): the head, fitted to tell promises from explanations, lets some of them go. Only the
-action items keep them; the promises counted in the close for the outcome are those the head believes.
 """
 from __future__ import annotations
 
@@ -58,16 +52,6 @@ _ROUTINE = re.compile(r"\b(usually|normally|typically|generally|" + _AUTOMATIC_W
 _AUTOMATIC = re.compile(r"\b(" + _AUTOMATIC_WORDS + r"|auto-generated|from the (booking |our )?system)\b"
                         r"|\byou('ll| will) (also )?(get|receive) (an?|the|your) ([\w-]+ ){0,2}?(reminder|receipt)\b",
                         re.IGNORECASE)
-# An agent's own step for after the call: a first-person future and a verb of sending, ringing, booking or refunding;
-# not one taken now or in the call (a code sent to read back, "my name is ..., and I'll look into this").
-_OWN_STEP = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\s+(also\s+|personally\s+"
-                       r"|then\s+|definitely\s+)?(send|e-?mail|post|refund|ring|call|phone|text|book|arrange|order|credit"
-                       r"|transfer|chase|write|cancel|raise|get back|come back|courier|dispatch|organi[sz]e|put through"
-                       r"|reimburse|pay|process|log|escalate|speak to|have a word|look into|check with)\b", re.IGNORECASE)
-_TAKEN_NOW = re.compile(r"\b(now|right away|straight away|code|my name is|while you)\b", re.IGNORECASE)
-# The least chance at which such a step is kept: chosen on the read sets' calls read by their ends (docs/benchmarks.md,
-# "The thirty-seventh set").
-OWN_STEP_CHANCE = 0.15
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'?ll|i will|we'?ll|we will|i'm going to|we're going to|i am going to"
                                   r"|we are going to|i'm gonna|ill)\b", re.IGNORECASE)
 # What a booked visit will be like, told so the caller knows what to expect ("On the day, he'll carry the new one in,
@@ -157,24 +141,14 @@ def in_first_person(text: str) -> bool:
     return bool(_FIRST_PERSON_FUTURE.search(text))
 
 
-def states_own_step(item: PromisedAction) -> bool:
-    """Whether an item is an agent's own step for after the call, said in the first person with a verb of sending,
-    ringing, booking or refunding, and not one taken now."""
-    return (item.speaker.strip().lower() == "agent" and bool(_OWN_STEP.search(item.text))
-            and not _TAKEN_NOW.search(item.text))
-
-
-def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder,
-             own_steps: bool = False) -> list[PromisedAction]:
+def believed(items: Sequence[PromisedAction], lines: Sequence[Line], encoder: SentenceEncoder) -> list[PromisedAction]:
     """Of `items` (said in `lines`, the call's turns as the model reads them), those that explain no routine
     (`explains_routine`) nor tell of a visit (`tells_of_visit`) and whose chance (`chances`) reaches the head's
-    threshold, or with `own_steps` (the action items) `OWN_STEP_CHANCE` for an agent's own step
-    (`states_own_step`), in their order: for a call read by its ends."""
+    threshold, in their order: for a call read by its ends."""
     threshold = _head()[2]
     weighed = [item for item in items
                if not (explains_routine(item.text) or tells_of_visit(item.text) or sent_automatically(item.text))]
-    return [item for item, chance in zip(weighed, chances(weighed, lines, encoder))
-            if chance >= threshold or (own_steps and chance >= OWN_STEP_CHANCE and states_own_step(item))]
+    return [item for item, chance in zip(weighed, chances(weighed, lines, encoder)) if chance >= threshold]
 
 
 def believed_in_whole_call(items: Sequence[PromisedAction], lines: Sequence[Line],

@@ -9,13 +9,12 @@ step taken "now". It promises a step after the call when:
   a reader for Tuesday"), or arranges one for a later day ("I've booked the nurse check for tomorrow", "a note
   for my team leader to give you a ring on Thursday"); or it asks the caller to send, bring, sign, text or
   keep something ("could you e-mail us a photo of the label", "if you could snap a photo of the meter");
-- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, scan, ring back, pop in or come in
-  ("I can" with a day named: "I can send the photos this evening"), or get someone to send or ring ("I'll ring
-  the surgery and get them to send you the fit note"), or "I'll" anything for a day ("I'll clear the cupboard on
-  Thursday", "over the weekend", "after work"; not "I'll do that tonight", which agrees to the agent's request), a
-  step given to someone of the caller's ("I'll get Darren to have a look", "I'll let Ana know", "i'll ring my gran
-  and tell her", "i'll tell her to be quick", "i'll get my son-in-law dean to cut it up"), or something left ready
-  for a visit or a collection ("I'll leave the side gate open", "I'll leave them on the desk");
+- for the caller: "I'll" (or "I'm going to", "I can") send, bring, post, scan, ring back, pop in or come in,
+  or get someone to send or ring ("I'll ring the surgery and get them to send you the fit note"), or "I'll"
+  anything for a day ("I'll clear the cupboard on Thursday", "over the weekend", "after work"; not "I'll do that
+  tonight", which agrees to the agent's request), a step given to someone of the caller's ("I'll get Darren to
+  have a look", "I'll let Ana know", "i'll ring my gran and tell her"), or something left ready for a visit or a
+  collection ("I'll leave the side gate open", "I'll leave them on the desk");
 and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
 can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
 the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
@@ -74,9 +73,8 @@ _FUTURE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|\w+'ll|" + _ILL + r"|you
 # A step offered for a day ("I can book a reader to come back on Tuesday").
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
 _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
-                  r"|this (week|weekend|afternoon|evening|morning)|(at|over|on) the weekend|in the morning|first thing"
-                  r"|later today|within|by (the )?(end|morning|afternoon)|after (this|the call|work|school|my \w+))\b",
-                  re.IGNORECASE)
+                  r"|this (week|weekend|afternoon|evening|morning)|(at|over) the weekend|in the morning|first thing|later today"
+                  r"|within|by (the )?(end|morning|afternoon)|after (this|the call|work|school|my \w+))\b", re.IGNORECASE)
 # The caller asked to send, bring or keep something after the call.
 _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?)"
                       r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop)\b"
@@ -189,8 +187,8 @@ _TAG_QUESTION = re.compile(r"[,\s]+(is that|would that be|does that sound|if tha
 # "I'll have our finance director read it", "I'll let Ana know"), or a thing left ready for the visit ("I'll leave the
 # side gate open", "I'll make sure the side gate's unlocked").
 _CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(get|ask|tell)\s+(?!(you|it|them|this|that"
-                          r"|round|back|there|on|in|out|off|up|straight)\b)((my|our|the|his|her|their)\s+)?([\w'-]+\s+){0,2}?"
-                          r"[\w'-]+\s+to\s+(?!(do|sort|manage) (that|it|so|this)\b)(?!(have to|be|know)\b)[\w']+"
+                          r"|round|back|there|on|in|out|off|up|straight)\b)((my|our|the|his|her|their)\s+)?([\w']+\s+){0,2}?"
+                          r"[\w']+\s+to\s+(?!(do|sort|manage) (that|it|so|this)\b)(?!(have to|be|know)\b)[\w']+"
                           r"|\b(i'll|i will|i shall)\s+(also\s+)?have\s+(my|our)\s+([\w']+\s+)?[\w']+\s+(read|check|ring|call"
                           r"|phone|e-?mail|send|sign|fill|look|measure|drop|bring|collect|pick|post|fix|text|contact|write)\b"
                           r"|\b(i'll|i will|i shall)\s+leave\s+(the|a|my)\s+([\w']+\s+){0,2}?(open|unlocked|out|with|under"
@@ -199,7 +197,6 @@ _CALLERS_OWN = re.compile(r"\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ge
                           r"[\w']+\s+know\b"
                           r"|\b(i'll|i will|i shall|i'm going to)\s+(also\s+)?(ring|call|phone|text|message|e-?mail|ask|speak to"
                           r"|have a word with)\s+(my|our)\s+[\w']+"
-                          r"|\b(i'll|i will|i shall)\s+(also\s+)?tell\s+(him|her|them|(my|our)\s+[\w'-]+)\s+to\b"
                           r"|\b(i'll|i will|i shall)\s+leave\s+(them|it)\s+(on|in|at|by|with|outside|behind)\b", re.IGNORECASE)
 # An answer brought back after the call ("..., and I'll get back to you"), not in a moment.
 _GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(?! (in a|shortly|now|straight|right))",
@@ -208,10 +205,9 @@ _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
 # A step for when something is ready ("I'll just email you the schedule once it's through"): "just" is no step in the call.
 _ONCE_READY = re.compile(r"\b(once|as soon as|when) (it|they|that|this|he|she)('s| is| are|'re| has| have) ", re.IGNORECASE)
 _JUST = re.compile(r"(?<=\bi'll) just\b|(?<=\bill) just\b|(?<=\bi will) just\b", re.IGNORECASE)
-# The reason given for a step ("..., because they'll want it filled in either way"), or what it names ("a checklist
-# of what Raj will want to see"): what it says of the future does not undo the step.
+# The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
+# not undo the step.
 _REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$|,\s+and (it|that|they)('ll| will) be\b.*$"
-                           r"|\s+(of |for )?(what|whatever|which|whoever|anything)\s+[\w' ]{0,25}?('ll| will)\b.*$"
                            r"|,\s+(i'm|it's|he's|she's|they're|there's)\b.*$"
                            r"|[,\u2014\u2013]?\s+(he|she|they|you)('ll| will) be " + _FEELING + r"\b.*$", re.IGNORECASE)
 _FIRST_PERSON_FUTURE = re.compile(r"\b(i'll|i will|i shall|we'll|we will|i'm going to|we're going to)\b", re.IGNORECASE)
@@ -260,7 +256,7 @@ def is_promise(clause: str, speaker: str) -> bool:
         if ((_CALLERS_OWN.search(clause) or (_CALLERS_FUTURE.search(clause) and _DAY.search(clause)))
                 and not _asks_or_holds_back(clause)):
             return True
-        return bool(_CALLERS_STEP.search(clause)) and _speaks_of_later(clause, dated=bool(_DAY.search(clause)))
+        return bool(_CALLERS_STEP.search(clause)) and _speaks_of_later(clause)
     if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause):
         return True
     if (_ARRANGED.search(clause) and _DAY.search(clause) and not _NOT_ARRANGED.search(clause)
@@ -309,10 +305,9 @@ def _in_the_call(clause: str) -> bool:
     return bool(_IN_THE_CALL.search(clause))
 
 
-def _speaks_of_later(clause: str, dated: bool = False) -> bool:
-    """A future (or, when `dated`, a day named for the caller's own step: "Yes, I can send the photos this evening")
-    and no question, acknowledgement, condition, refusal, step in the call or thing already done."""
-    if not (dated or PROMISE.search(clause)) or _asks_or_holds_back(clause):
+def _speaks_of_later(clause: str) -> bool:
+    """A future and no question, acknowledgement, condition, refusal, step in the call or thing already done."""
+    if not PROMISE.search(clause) or _asks_or_holds_back(clause):
         return False
     return not (_ALREADY_DONE.match(clause) and not _FUTURE.search(clause))
 
