@@ -57,16 +57,18 @@ _ILL = ("(?<!was )(?<!is )(?<!been )(?<!be )(?<!feel )(?<!felt )(?<!fell )(?<!ve
 # "Going to" a step: not "was going to", nor "going to the shop" or "to university".
 _GOING_TO = (r"(?<!was )(?<!were )(?:going to|gonna)(?! (?:the|a|an|my|your|his|her|our|their|this|that|university"
              r"|school|college|work|hospital|bed|church)\b)")
+# A hedge on "should" ("the courier should hopefully be with you").
+_HEDGE = r"(hopefully |probably |definitely |certainly )?"
 # What a promise for later says: a future ("will", "going to", "'ll", "once it arrives", "by tomorrow").
 PROMISE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|promise|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you"
+                     r"|should " + _HEDGE + r"(get|receive|be with you"
                      r"|arrive|hear|reach|be back|show|land|come|go through|clear|be (credited|refunded|sent|posted"
                      r"|delivered|with you))|expect (a|an|the|our|your|it|them)|once|as soon as|when it (arrives|comes)|"
                      r"(by|on|until|within|next) (tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                      r"next|the|a|two|three|four|five|ten|\d+))\b", re.IGNORECASE)
 # A future that is a step, not just "once" or a day named.
 _FUTURE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|\w+'ll|" + _ILL + r"|youll|theyll|itll"
-                     r"|should (hopefully |probably |definitely |certainly )?(get|receive|be with you|arrive|hear|reach|be back"
+                     r"|should " + _HEDGE + r"(get|receive|be with you|arrive|hear|reach|be back"
                      r"|show|land|come|go through|clear"
                      r"|be (credited|refunded|sent|posted|delivered|with you))|expect (a|an|the|our|your|it|them)\b"
                      r"|(is|are|'s|'re) (coming|visiting|arriving|collecting|picking))\b", re.IGNORECASE)
@@ -204,7 +206,7 @@ _GETS_BACK = re.compile(r"\b(get|come|ring|call|phone) (back to you|you back)\b(
 _LET_ME = re.compile(r"\blet me\b", re.IGNORECASE)
 # A step for when something is ready ("I'll just email you the schedule once it's through"): "just" is no step in the call.
 _ONCE_READY = re.compile(r"\b(once|as soon as|when) (it|they|that|this|he|she)('s| is| are|'re| has| have) ", re.IGNORECASE)
-_JUST = re.compile(r"(?<=\bi'll) just\b|(?<=\bill) just\b|(?<=\bi will) just\b", re.IGNORECASE)
+_JUST = re.compile(r"\b(i'll|ill|i will) just\b", re.IGNORECASE)
 # The reason given for a step ("..., because they'll want it filled in either way"): what it says of the future does
 # not undo the step.
 _REASON_GIVEN = re.compile(r",?\s+\b(because|since|'cause|cos)\b.*$|,\s+and (it|that|they)('ll| will) be\b.*$"
@@ -301,7 +303,7 @@ def _in_the_call(clause: str) -> bool:
     if _GETS_BACK.search(clause):
         clause = _LET_ME.sub("", clause)
     if _ONCE_READY.search(clause):
-        clause = _JUST.sub("", clause)
+        clause = _JUST.sub(r"\1", clause)
     return bool(_IN_THE_CALL.search(clause))
 
 
