@@ -183,7 +183,8 @@ _NOT_ARRANGED = re.compile(r"\b(tried|trying|try|wanted|asked|long|already|just)
 _CALLERS_FUTURE = re.compile(r"\b(i'll|i will|" + _ILL + r")\b(?! (do|sort|manage) (that|it|so|this)\b)(?! (be|keep)\b)",
                              re.IGNORECASE)
 # A question tagged on to a step, asking only whether it suits: "I'll drop it in on Saturday, is that alright?"
-_TAG_QUESTION = re.compile(r"[,\s]+(is that|would that be|does that sound|if that's)\s+(alright|all right|okay|ok|fine"
+# (from the first of a run of commas and spaces only: tried from each, a long run costs its length squared)
+_TAG_QUESTION = re.compile(r"(?<![,\s])[,\s]+(is that|would that be|does that sound|if that's)\s+(alright|all right|okay|ok|fine"
                            r"|good|ok with you|okay with you)\s*\?\s*$", re.IGNORECASE)
 # The caller's step given to someone of theirs ("I'll get Darren to have a look", "I'll ask the vet to scan him",
 # "I'll have our finance director read it", "I'll let Ana know"), or a thing left ready for the visit ("I'll leave the
