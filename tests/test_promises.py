@@ -199,6 +199,13 @@ NOT_PROMISES = [
     ("Agent", "I've switched it off, so nothing will be charged."),
     ("Agent", "Okay, I've just sent it to the address we've got, so you'll have it in a minute."),
     ("Caller", "I'll tell my wife, she checks the post more than I do."),  # news passed on, no step for the call
+    # an offer put as a question, a lead-in, a thought told of the past, a step noted in the call
+    ("Agent", "Would you like me to send the missing food out?"),
+    ("Agent", "Would you mind if I pop you on hold for a couple of minutes while I check the lab sheet?"),
+    ("Agent", "Okay, so here's what I'll do."),
+    ("Caller", "They're just not right, i've been trying all week thinking i'll get used to them"),
+    ("Caller", "The woman there was nicer to me than anyone here has been today, i'll tell you that for nothing"),
+    ("Agent", "I'll put it down as a work bike, which moves it up the workshop queue."),
 ]
 
 
@@ -213,6 +220,8 @@ STILL_PROMISES = [
     ("Agent", "And if you could bring the box in next time you're passing, she'll double-check the batch for you."),
     ("Agent", "I'll put a note on your account and the team will ring you on Thursday."),
     ("Agent", "You'll get a text with a payment link in a minute, and the panel will be with you by Friday."),
+    ("Agent", "Here's what I'll do, I'll ring the depot in the morning and call you back by twelve."),
+    ("Agent", "Could you send us a photo of the label before Friday?"),
 ]
 
 

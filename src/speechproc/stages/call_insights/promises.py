@@ -15,20 +15,21 @@ step taken "now". It promises a step after the call when:
   tonight", which agrees to the agent's request), a step given to someone of the caller's ("I'll get Darren to
   have a look", "I'll let Ana know", "i'll ring my gran and tell her"), or something left ready for a visit or a
   collection ("I'll leave the side gate open", "I'll leave them on the desk");
-and it is none of: a question, an acknowledgement ("will do"), fewer than five words, a refusal ("there's no way we
-can ..."), an offer on a condition ("if it happens again ..."; "if you could ..." is a request), a step taken while
-the caller waits or a detail asked for now ("may I have the PNR number"), a thing already done or its consequence
-("I've switched it off, so nothing will be charged"), what someone will need or be able to do ("I'll need to verify
-you"), how things will be or look ("that'll be everything", "it'll show as pending", "it'll show in five working
-days"), a future denied ("the bank will never ask for your PIN", "restarting isn't going to help"), how things work
-or recur ("that will tell us more", "you'll find it in the app", "a text every three months"), a step narrated as
-it is taken ("I'll walk you through it", "I'll explain both", "for a second", "right away", "what I'll do now is",
-"I'll take the card details", "I'll put that down as your availability"), plain speaking ("I'll be straight
-with you", "I want to be upfront with you"), a future nobody will take ("nobody from here will be calling you"),
-small talk ("at least you'll have the mountains", "we'll speak soon", "I hope you'll ...", "where's he going to
-university": "going to" a place or "was going to" is no future), or (for anyone but the agent) a threat to leave,
-complain or review, speaking up on the line ("I'll speak up"), or how someone will feel ("he'll be chuffed", "she'll
-be in good hands").
+and it is none of: a question, an offer put as one ("would you like me to send it out?"), an acknowledgement ("will
+do"), fewer than five words, a lead-in ("so here's what I'll do"), a thought told of the past ("thinking I'll get used
+to them", "I'll tell you that for nothing"), a refusal ("there's no way we can ..."), an offer on a condition ("if it
+happens again ..."; "if you could ..." is a request), a step taken while the caller waits or a detail asked for now
+("may I have the PNR number"), a thing already done or its consequence ("I've switched it off, so nothing will be
+charged"), what someone will need or be able to do ("I'll need to verify you"), how things will be or look ("that'll
+be everything", "it'll show as pending", "it'll show in five working days"), a future denied ("the bank will never ask
+for your PIN", "restarting isn't going to help"), how things work or recur ("that will tell us more", "you'll find it
+in the app", "a text every three months"), a step narrated as it is taken ("I'll walk you through it", "I'll explain
+both", "for a second", "right away", "what I'll do now is", "I'll take the card details", "I'll put that down as your
+availability", "I'll put it down as a work bike"), plain speaking ("I'll be straight with you", "I want to be upfront
+with you"), a future nobody will take ("nobody from here will be calling you"), small talk ("at least you'll have the
+mountains", "we'll speak soon", "I hope you'll ...", "where's he going to university": "going to" a place or "was
+going to" is no future), or (for anyone but the agent) a threat to leave, complain or review, speaking up on the line
+("I'll speak up"), or how someone will feel ("he'll be chuffed", "she'll be in good hands").
 
 A question tagged on to a step ("..., is that alright?") is no question, and the item drops it; "let me
 check ..., and I'll get back to you" is looked into after the call; the reason given for a first-person step
@@ -76,7 +77,8 @@ _FUTURE = re.compile(r"\b(will|shall|" + _GOING_TO + r"|\w+'ll|" + _ILL + r"|you
 _OFFER = re.compile(r"\b(i|we|they|he|she) (can|could)\b(?! ?not\b|n't)", re.IGNORECASE)
 _DAY = re.compile(r"\b(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week"
                   r"|this (week|weekend|afternoon|evening|morning)|(at|over) the weekend|in the morning|first thing|later today"
-                  r"|within|by (the )?(end|morning|afternoon)|after (this|the call|work|school|my \w+))\b", re.IGNORECASE)
+                  r"|within|by (the )?(end|morning|afternoon)|(at|by) the end of (the|this|next) (week|month)|next month"
+                  r"|home time|lunchtime|after (this|the call|work|school|my \w+))\b", re.IGNORECASE)
 # The caller asked to send, bring or keep something after the call.
 _REQUEST = re.compile(r"(^\W*(just |please |then )*|\b(please|could you|can you|if you could|would you)\b[^.?!]{0,20}?)"
                       r"\b(send|e-?mail|post|bring|upload|forward|keep|leave|drop|return|fill|sign|pop)\b"
@@ -114,7 +116,12 @@ _NOT_A_STEP = re.compile(r"\b(\w+'ll|will|going to|gonna) (need|have to|want|be 
                          # how a payment will look, and small talk: "it'll show in five working days", "speak soon"
                          r"|\b(it|that|this|they)('ll| will| should) (show|land|appear|reflect)\b"
                          r"|\bi hope you('ll| will)\b|\b(speak|talk) (to you )?soon\b"
-                         r"|\b(\w+'ll|will) be " + _FEELING + r"\b", re.IGNORECASE)
+                         r"|\b(\w+'ll|will) be " + _FEELING + r"\b"
+                         # a lead-in with nothing of the step in it, and a thought told of the past: "here's what I'll do",
+                         # "I've been trying all week thinking I'll get used to them", "I'll tell you that for nothing"
+                         r"|^\W*((so|okay|ok|right|and|well|now)\W+)*here's what (i|we)('ll| will|'re going to) do\W*$"
+                         r"|\b(thinking|thought) i('ll| will)\b"
+                         r"|\bi('ll| will) tell you (that|this) (for nothing|much)\b", re.IGNORECASE)
 # The consequence of a step taken now ("I've switched it off, so nothing will be charged"), unless a step for later is
 # named before it ("That's booked for Thursday, and he'll phone you when he's leaving, so you'll know").
 _CONSEQUENCE = re.compile(r"^\W*((ok|okay|right|so)\W+)?(i've|i have|we've|we have|that's|it's)\b[^.?!]*?,\s*so\b",
@@ -145,7 +152,8 @@ _IN_THE_CALL = re.compile(r"\b(let me|i'?ll just|just a (moment|second|sec)|one 
                           r"|speak up|(talk|speak) (a bit |a little )?(louder|slower|more slowly|more clearly|closer)"
                           r"|closer to the (mic|microphone|phone)"
                           r"|while we'?re on the (phone|line)|i'?ll (just )?(take|process) (the |your |a )?(card|payment"
-                          r"|details|deposit)|i'?ll (just )?put (that|it|this|after|down)\b[^.?!]{0,30}\b(on|in|as) (the|your)"
+                          r"|details|deposit)|i'?ll (just )?put (it|you|that|this) down as (a|an)\b"
+                          r"|i'?ll (just )?put (that|it|this|after|down)\b[^.?!]{0,30}\b(on|in|as) (the|your)"
                           r" (note|notes|account|record|system|file|availability)"
                           # asking for a detail now ("may I have the PNR number please")
                           r"|may i (have|know|take|get)|c(an|ould) i (take|have|get)|c(an|ould) you (give|tell) me (your|the)"
@@ -164,6 +172,8 @@ _THREAT = re.compile(r"\b(elsewhere|somewhere else|another (pharmacy|provider|ba
 _ALREADY_DONE = re.compile(r"^\s*((ok|okay|right|so|now|great|lovely|there we go|all right|alright|sure|done)\W+)?"
                            r"(i've|i have|we've|we have|that's been|it's been|it has been|this has been|i just|i've just"
                            r"|i already|we already|done|all done|that's done|i've now)\b", re.IGNORECASE)
+# An offer put as a question ("Would you like me to send the missing food out?"): the caller has not been asked to do anything.
+_OFFERED = re.compile(r"\b(would|do) you (like|prefer|want|mind)\b|\bshall (i|we)\b", re.IGNORECASE)
 _QUESTION = re.compile(r"^\s*(are you|shall i|shall we|do i|do you|will you|can you|could you|would you|should i|is it|is"
                        r" there|did you|have you)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"(?<=[.?!;])\s+|,?\s+\b(?:but|however|although|though)\b,?\s+"
@@ -260,7 +270,7 @@ def is_promise(clause: str, speaker: str) -> bool:
                 and not _asks_or_holds_back(clause)):
             return True
         return bool(_CALLERS_STEP.search(clause)) and _speaks_of_later(clause)
-    if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause):
+    if _REQUEST.search(clause) and not _IN_THE_CALL.search(clause) and not _OFFERED.search(clause):
         return True
     if (_ARRANGED.search(clause) and _DAY.search(clause) and not _NOT_ARRANGED.search(clause)
             and not _asks_or_holds_back(clause)):
