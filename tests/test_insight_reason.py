@@ -29,6 +29,21 @@ def test_a_reason_keeps_its_words_before_the_first_name_or_number_the_call_does_
     assert given.startswith(kept)  # nothing is added to the model's words
 
 
+def test_a_reason_ending_in_another_script_than_the_calls_is_cut_before_it():
+    # the bundled model at times ends an English sentence in Chinese words, written on to the last English one
+    assert grounded_part("The carpet shows browning since the客服.", SAID) == "The carpet shows browning since"
+    assert grounded_part("The passport was lost due to the home住址, and it was issued in Abuja", SAID) == \
+        "The passport was lost due to the home"
+    assert grounded_part("Lost 护照", SAID) == "Lost"
+    assert grounded_part("Лишился паспорта", SAID) == ""  # nothing of it is in the call's letters
+
+
+def test_a_call_written_in_another_script_grounds_answers_in_it():
+    said = "我的护照丢了 我需要补办"  # a call in Chinese: its letters are the call's own
+    assert grounded_part("客户的护照丢了", said) == "客户的护照丢了"
+    assert grounded_part("Le passeport a été perdu à Abuja", SAID) == "Le passeport a été perdu à Abuja"
+
+
 def test_a_reason_holding_a_date_the_call_holds_is_kept_whole_and_one_it_does_not_is_cut_before_it():
     said = "we have the 18th free for the clean at 10am"
     assert grounded_part("The caller booked the 18th for a clean at 10am", said) == \

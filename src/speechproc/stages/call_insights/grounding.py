@@ -1,6 +1,7 @@
 """What the insights model reads and what it may say: the call as numbered lines (`lines_of`), the spoken
 instructions (`spoken_instructions`) left out of them, and the names and numbers of an answer that the call
-does not hold (`ungrounded`), numbers matched however they are written."""
+does not hold (`ungrounded`), numbers matched however they are written, and words of a script the call is not
+written in ("the客服" in an English call)."""
 from __future__ import annotations
 
 import re
@@ -134,12 +135,16 @@ def _number_runs(text: str) -> list[list[str]]:
     return [run for run in runs if run and run != ["one"]]
 
 
+# Letters of no Latin script: the bundled model at times ends an English sentence in Chinese words.
+_OTHER_SCRIPT = re.compile(r"[^\W\d_a-zA-Z\u00C0-\u024F\u1E00-\u1EFF]+")
+
+
 def ungrounded(text: str, transcript: str) -> list[str]:
     """The names and numbers of `text` that do not occur in `transcript`: numbers (as digits or as words,
-    either written either way in the transcript) and capitalised words that are not at the start of a
-    sentence."""
+    either written either way in the transcript), capitalised words that are not at the start of a
+    sentence, and, when the transcript is written in Latin letters alone, every run of other letters."""
     said = normal(transcript)
-    missing = []
+    missing = [] if _OTHER_SCRIPT.search(transcript) else _OTHER_SCRIPT.findall(text)
     # a number with the letters it is written with ("18th", "10am", "Flexi12"): as written, or the number alone
     for token, digits, suffix in re.findall(r"\b([a-z]*(\d+(?:[.,]\d+)?)([a-z]*))", text, re.IGNORECASE):
         value = digits.replace(",", "")

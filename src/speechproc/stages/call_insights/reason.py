@@ -5,7 +5,9 @@ dropped whole when one word of it was not in the call or its turn was not one it
 right up to that word: a word cut off at the length limit ("a rental car from Saltm"), a place the caller never
 named ("Galveston, Texas"), a turn number that points at a spoken instruction. Now:
 - a reason that still names what the call does not hold keeps only its words before the first such name or
-  number, without the small words that led to it ("issued in Abuja in 2020" -> "issued in Abuja");
+  number, without the small words that led to it ("issued in Abuja in 2020" -> "issued in Abuja"), and before
+  words in another script than the call's, even written on to an English word ("due to the home住址" -> "due to
+  the home");
 - a named turn that holds no words the model read is replaced by the turn that shares most words with the
   reason (at least `MIN_SHARED`);
 - what is left of a cut reason must hold at least `MIN_WORDS` words of more than three letters besides the
@@ -52,6 +54,9 @@ def _position(missing: str, text: str) -> int | None:
     if not parts:
         return None
     match = re.search(r"(?<!\w)" + r"[\s,-]+(?:and[\s-]+)?".join(parts) + r"(?!\w)", text, re.IGNORECASE)
+    if match is None and " " not in missing:  # letters of another script, written on to a word ("the客服")
+        at = text.find(missing)
+        return at if at >= 0 else None
     return match.start() if match else None
 
 
