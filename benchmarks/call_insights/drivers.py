@@ -65,14 +65,16 @@ STORED = (("insights.result.json", "insights_calls.json"), ("insights.fresh.resu
           ("insights.thirtyfifth.result.json", "insights_thirtyfifth.json"),
           ("insights.thirtysixth.result.json", "insights_thirtysixth.json"),
           ("insights.thirtyseventh.result.json", "insights_thirtyseventh.json"),
-          ("insights.thirtyeighth.result.json", "insights_thirtyeighth.json"))
+          ("insights.thirtyeighth.result.json", "insights_thirtyeighth.json"),
+          ("insights.thirtyninth.result.json", "insights_thirtyninth.json"))
 LINES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
 DOMINANT_DRAWS = 3
 LONG_SETS = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
              "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
              "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
              "twentyeighth", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
-             "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh", "thirtyeighth")  # read by their ends
+             "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh", "thirtyeighth",
+             "thirtyninth")  # read by their ends
 # the sets whose reasons were read when the line with the caller's opening was chosen (its mean); not after
 CHOSEN_ON = ("dev", "test", "fresh", "fourth", "fifth", "sixth", "seventh", "eighth", "tenth", "eleventh", "twelfth",
              "thirteenth", "fourteenth")

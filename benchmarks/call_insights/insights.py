@@ -21,7 +21,7 @@ Scores, per half:
   one kind in one driver, two of different kinds apart), at DRIVER_SIMILARITY and, on the dev half, at each
   line of a grid; beside them, the reasons alone at REASONS_ALONE_LINE (the drivers before).
 
-Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|thirtyeighth|all]
+Usage: python benchmarks/call_insights/insights.py [--model qwen2.5-coder-1.5b] [--split dev|test|...|thirtyninth|all]
                                      [--threads 2] [--questions-by auto|model] [--read ends|whole]
                                      [--calls benchmarks/call_insights/insights_calls.json]
                                      [--json benchmarks/call_insights/insights.result.json] [--show]
@@ -61,7 +61,7 @@ READ_SETS = ("insights_calls.json", "insights_fresh.json", "insights_fourth.json
              "insights_twentyninth.json", "insights_thirtieth.json", "insights_thirtyfirst.json",
              "insights_thirtysecond.json", "insights_thirtythird.json",
              "insights_thirtyfourth.json", "insights_thirtyfifth.json", "insights_thirtysixth.json",
-             "insights_thirtyseventh.json", "insights_thirtyeighth.json")
+             "insights_thirtyseventh.json", "insights_thirtyeighth.json", "insights_thirtyninth.json")
 
 
 def conversation(call: dict) -> Conversation:
@@ -329,7 +329,8 @@ def main() -> int:
                                  "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
                                  "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
                                  "twentyeighth", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
-                                 "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh", "thirtyeighth", "all"))
+                                 "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh", "thirtyeighth",
+                                 "thirtyninth", "all"))
     parser.add_argument("--calls", type=Path, default=CALLS,
                         help="the calls: benchmarks/call_insights/insights_calls.json (dev and test halves), "
                              "benchmarks/call_insights/insights_fresh.json (the third set), "
