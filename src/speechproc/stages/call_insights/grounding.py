@@ -136,7 +136,7 @@ def _number_runs(text: str) -> list[list[str]]:
 
 
 # Letters of no Latin script: the bundled model at times ends an English sentence in Chinese words.
-_OTHER_SCRIPT = re.compile(r"[^\W\d_a-zA-Z\u00C0-\u024F\u1E00-\u1EFF]+")
+OTHER_SCRIPT = re.compile(r"[^\W\d_a-zA-Z\u00C0-\u024F\u1E00-\u1EFF]+")
 
 
 def ungrounded(text: str, transcript: str) -> list[str]:
@@ -144,7 +144,7 @@ def ungrounded(text: str, transcript: str) -> list[str]:
     either written either way in the transcript), capitalised words that are not at the start of a
     sentence, and, when the transcript is written in Latin letters alone, every run of other letters."""
     said = normal(transcript)
-    missing = [] if _OTHER_SCRIPT.search(transcript) else _OTHER_SCRIPT.findall(text)
+    missing = [] if OTHER_SCRIPT.search(transcript) else OTHER_SCRIPT.findall(text)
     # a number with the letters it is written with ("18th", "10am", "Flexi12"): as written, or the number alone
     for token, digits, suffix in re.findall(r"\b([a-z]*(\d+(?:[.,]\d+)?)([a-z]*))", text, re.IGNORECASE):
         value = digits.replace(",", "")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from speechproc.stages.call_insights.grounding import Line, ungrounded
+from speechproc.stages.call_insights.grounding import OTHER_SCRIPT, Line, ungrounded
 
 REASON_CHARS = 120
 MIN_WORDS = 2  # of more than three letters, not counting the small words
@@ -54,7 +54,7 @@ def _position(missing: str, text: str) -> int | None:
     if not parts:
         return None
     match = re.search(r"(?<!\w)" + r"[\s,-]+(?:and[\s-]+)?".join(parts) + r"(?!\w)", text, re.IGNORECASE)
-    if match is None and " " not in missing:  # letters of another script, written on to a word ("the客服")
+    if match is None and OTHER_SCRIPT.fullmatch(missing):  # letters of another script, written on to a word ("the客服")
         at = text.find(missing)
         return at if at >= 0 else None
     return match.start() if match else None
