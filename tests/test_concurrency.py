@@ -90,3 +90,82 @@ def test_stopping_early_drops_the_work_not_started():
         thread.join(WAIT_S)
         assert not thread.is_alive(), f"{thread.name} still runs after the caller stopped"
     assert len(started) <= 4  # the two running when it stopped, perhaps the next two, never all twenty
+
+
+@pytest.fixture()
+def collections_seen():
+    """The generations the cyclic collector passed over while the test ran; the collector as it was after."""
+    import gc
+
+    seen: list[int] = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    was_on = gc.isenabled()
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+        gc.unfreeze()
+        (gc.enable if was_on else gc.disable)()
+
+
+def _many_objects(count: int = 200_000) -> list[list[int]]:
+    return [[k] for k in range(count)]  # each a container the collector tracks
+
+
+def test_a_model_load_runs_without_the_collector_and_freezes_what_it_made(collections_seen):
+    import gc
+
+    from speechproc.engines.models import loaded_once
+
+    @loaded_once(maxsize=1)
+    def load_big_model() -> list[list[int]]:
+        return _many_objects()
+
+    gc.enable()
+    frozen_before = gc.get_freeze_count()
+    model = load_big_model()
+    assert collections_seen == []  # 200,000 new containers would have set off passes
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= frozen_before + len(model)
+    _many_objects()
+    assert collections_seen  # and the collector runs again afterwards
+
+
+def test_the_collector_stays_off_where_the_caller_turned_it_off(collections_seen):
+    import gc
+
+    from speechproc.concurrency import collection_paused
+
+    gc.disable()
+    with collection_paused():
+        _many_objects(1000)
+    assert not gc.isenabled()
+
+
+def test_loads_in_two_threads_share_one_pause(collections_seen):
+    import gc
+
+    from speechproc.concurrency import collection_paused
+
+    gc.enable()
+    inside, leave = threading.Event(), threading.Event()
+
+    def other_load() -> None:
+        with collection_paused():
+            inside.set()
+            assert leave.wait(WAIT_S)
+
+    thread = threading.Thread(target=other_load)
+    thread.start()
+    assert inside.wait(WAIT_S)
+    with collection_paused():
+        pass
+    assert not gc.isenabled()  # the other thread's load goes on
+    leave.set()
+    thread.join(WAIT_S)
+    assert gc.isenabled()

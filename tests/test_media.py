@@ -118,3 +118,24 @@ def test_file_hash_is_stable_and_content_based(tmp_path):
     copy = tmp_path / "copy.wav"
     copy.write_bytes((SAMPLES / "voicemail.wav").read_bytes())
     assert media.file_hash(copy) == media.file_hash(SAMPLES / "voicemail.wav")
+
+
+@pytest.mark.parametrize("codec, rate", [("pcm_s16le", 8000), ("pcm_mulaw", 8000), ("pcm_s24le", 22050),
+                                         ("adpcm_ms", 16000)])
+def test_a_wav_is_read_in_large_packets_to_the_same_samples(tmp_path, monkeypatch, codec, rate):
+    path = encode(SAMPLES / "call.flac", tmp_path / f"call_{codec}.wav", codec, "wav", rate, seconds=20.0)
+    with media._open(path) as container:
+        packets = sum(1 for packet in container.demux(container.streams.audio[0]) if packet.size)
+    assert packets <= path.stat().st_size // (media.WAV_PACKET_BYTES // 2)  # not FFmpeg's 4,096 bytes each
+    large = {r: media.decode(path, sample_rate=r).samples for r in (None, 16000)}
+    monkeypatch.setattr(media, "_demuxer_options", lambda path: {})  # FFmpeg's own packets
+    for r, samples in large.items():
+        assert np.array_equal(samples, media.decode(path, sample_rate=r).samples)
+
+
+def test_only_a_wav_gets_the_demuxer_option(tmp_path):
+    assert media._demuxer_options(SAMPLES / "voicemail.wav") == {"max_size": str(media.WAV_PACKET_BYTES)}
+    assert media._demuxer_options(SAMPLES / "call.flac") == {}
+    short = tmp_path / "short.wav"
+    short.write_bytes(b"RIFF")
+    assert media._demuxer_options(short) == {}

@@ -25,6 +25,10 @@ MAX_SAMPLE_RATE = 768000
 # Fewest bytes one second of any codec we read takes; bounds what a lying header can make decode preallocate.
 MIN_BYTES_PER_SECOND = 64
 RESAMPLED_FRAME = 16384
+# A WAV file is read in packets of this many bytes rather than FFmpeg's 4,096: the same samples in an eighth of
+# the decoder's and resampler's steps (a 12-minute stereo call decodes in about half the time).
+WAV_PACKET_BYTES = 32768
+WAV_MAGIC = (b"RIFF", b"RF64", b"BW64")
 
 
 # PyAV before 19 decodes every tag at open and raises on one of invalid UTF-8 unless told to ignore errors;
@@ -32,12 +36,19 @@ RESAMPLED_FRAME = 16384
 TAGS_NEED_IGNORING = int(av.__version__.split(".", 1)[0]) < 19
 
 
-def open_input(path: str) -> av.container.InputContainer:
+def open_input(path: str, options: dict[str, str] | None = None) -> av.container.InputContainer:
     """`av.open` for reading, with the same behaviour on every supported PyAV: a tag that is not valid
-    UTF-8 never makes a file unreadable."""
+    UTF-8 never makes a file unreadable. `options` go to the demuxer."""
     if TAGS_NEED_IGNORING:
-        return av.open(path, "r", metadata_errors="ignore")
-    return av.open(path, "r")
+        return av.open(path, "r", metadata_errors="ignore", options=options or {})
+    return av.open(path, "r", options=options or {})
+
+
+def _demuxer_options(path: Path) -> dict[str, str]:
+    """Larger packets for a WAV file (its demuxer's `max_size`); nothing for any other format."""
+    with open(path, "rb") as f:
+        head = f.read(12)
+    return {"max_size": str(WAV_PACKET_BYTES)} if head[:4] in WAV_MAGIC and head[8:12] == b"WAVE" else {}
 
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
 MEDIA_EXTENSIONS = frozenset(
@@ -99,7 +110,7 @@ def _open(path: Path) -> av.container.InputContainer:
     if path.stat().st_size == 0:
         raise _unreadable(path, "the file is empty")
     try:
-        return open_input(str(path))
+        return open_input(str(path), _demuxer_options(path))
     except (av.FFmpegError, UnicodeDecodeError, ValueError) as exc:
         raise _unreadable(path, f"not a recognised audio or video format: {exc}") from None
 
@@ -148,7 +159,7 @@ def _wav_header(path: Path) -> dict[str, int]:
     """The fields of a WAV file's fmt chunk ({} for other files), to name what is wrong with it."""
     with open(path, "rb") as f:
         head = f.read(4096)
-    if head[:4] not in (b"RIFF", b"RF64") or head[8:12] != b"WAVE":
+    if head[:4] not in WAV_MAGIC or head[8:12] != b"WAVE":
         return {}
     pos = 12
     while pos + 24 <= len(head):

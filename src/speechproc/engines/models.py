@@ -13,7 +13,7 @@ from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from speechproc.concurrency import limit_torch, loaded, traced
+from speechproc.concurrency import collection_paused, limit_torch, loaded, traced
 from speechproc.errors import MODEL_UNAVAILABLE, SpeechprocError
 from speechproc.paths import sha256_file, state_home, tree_sha256
 
@@ -27,7 +27,7 @@ def _traced_load(loader: Callable) -> Callable:
     @wraps(loader)
     def load(*args, **kwargs):
         try:
-            with traced(f"load {loader.__name__.removeprefix('load_').removeprefix('_')}"):
+            with traced(f"load {loader.__name__.removeprefix('load_').removeprefix('_')}"), collection_paused():
                 return loader(*args, **kwargs)
         finally:
             limit_torch()  # the load may have imported torch

@@ -90,13 +90,13 @@ def mentions(turns: Sequence[ParsedTurn], lemmas: tuple[str, ...]) -> dict[str, 
     out: dict[str, list[Mention]] = defaultdict(list)
     n = len(lemmas)
     for turn in turns:
-        doc = turn.doc
-        offsets = char_offsets(turn.words)
-        for i in range(len(doc) - n + 1):
-            if all(doc[i + k].lemma_.lower() == lemmas[k] for k in range(n)):
-                words = _words_between(turn.words, offsets, doc[i].idx, doc[i + n - 1].idx)
-                exact = doc[i: i + n].text
-                out[turn.speaker].append(Mention(words[0].s, words[-1].e, exact))
+        starts = [i for i in turn.lemma_positions.get(lemmas[0], ()) if tuple(turn.lemmas[i: i + n]) == lemmas]
+        if not starts:
+            continue
+        doc, offsets = turn.doc, char_offsets(turn.words)
+        for i in starts:
+            words = _words_between(turn.words, offsets, doc[i].idx, doc[i + n - 1].idx)
+            out[turn.speaker].append(Mention(words[0].s, words[-1].e, doc[i: i + n].text))
     return {speaker: sorted(occ, key=lambda o: o.s) for speaker, occ in out.items()}
 
 

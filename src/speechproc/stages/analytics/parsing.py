@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from speechproc.conversation import Conversation, Token, text_of
@@ -19,6 +20,19 @@ class ParsedTurn:
     speaker: str
     words: list[Token]
     doc: Doc
+
+    @cached_property
+    def lemma_positions(self) -> dict[str, list[int]]:
+        """Each lower-cased lemma of the turn -> the token positions it is at, in order."""
+        positions: dict[str, list[int]] = {}
+        for token in self.doc:
+            positions.setdefault(token.lemma_.lower(), []).append(token.i)
+        return positions
+
+    @cached_property
+    def lemmas(self) -> list[str]:
+        """The lower-cased lemma of each token."""
+        return [token.lemma_.lower() for token in self.doc]
 
 
 def parse(conv: Conversation, model: str) -> list[ParsedTurn]:
