@@ -46,8 +46,11 @@ def open_input(path: str, options: dict[str, str] | None = None) -> av.container
 
 def _demuxer_options(path: Path) -> dict[str, str]:
     """Larger packets for a WAV file (its demuxer's `max_size`); nothing for any other format."""
-    with open(path, "rb") as f:
-        head = f.read(12)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:  # unreadable now: FFmpeg's open says why
+        return {}
     return {"max_size": str(WAV_PACKET_BYTES)} if head[:4] in WAV_MAGIC and head[8:12] == b"WAVE" else {}
 
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
