@@ -136,8 +136,8 @@ def collection_paused() -> Iterator[None]:
 
     A load makes hundreds of thousands of objects that live as long as the process (torch's and spaCy's
     modules, a parser's vocabulary): each of the collector's full passes during the load walks all of those
-    made so far (about 0.1 s a pass on a process with the analytic models, four passes a load), and every
-    later full pass walks them again. `gc.freeze` moves them out of its reach for good; the price is that a
+    made so far (0.03-0.16 s a pass; four passes during the analytic models' loads in a run of a 12-minute
+    call), and every later full pass walks them again. `gc.freeze` moves them out of its reach for good; the price is that a
     cycle of objects existing now that becomes garbage later is never freed. Blocks in several threads
     share one pause: the collector is back on when the last one ends, and only if it was on when the first
     began."""

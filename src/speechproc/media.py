@@ -51,7 +51,12 @@ def _demuxer_options(path: Path) -> dict[str, str]:
             head = f.read(12)
     except OSError:  # unreadable now: FFmpeg's open says why
         return {}
-    return {"max_size": str(WAV_PACKET_BYTES)} if head[:4] in WAV_MAGIC and head[8:12] == b"WAVE" else {}
+    return {"max_size": str(WAV_PACKET_BYTES)} if _is_wav(head) else {}
+
+
+def _is_wav(head: bytes) -> bool:
+    """Whether a file's first bytes are those of a WAV file (RIFF, RF64 or BW64, form WAVE)."""
+    return head[:4] in WAV_MAGIC and head[8:12] == b"WAVE"
 
 # Extensions picked up when walking a folder (VoiceBase's accepted types plus opus and friends).
 MEDIA_EXTENSIONS = frozenset(
@@ -162,7 +167,7 @@ def _wav_header(path: Path) -> dict[str, int]:
     """The fields of a WAV file's fmt chunk ({} for other files), to name what is wrong with it."""
     with open(path, "rb") as f:
         head = f.read(4096)
-    if head[:4] not in WAV_MAGIC or head[8:12] != b"WAVE":
+    if not _is_wav(head):
         return {}
     pos = 12
     while pos + 24 <= len(head):

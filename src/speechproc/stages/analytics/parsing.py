@@ -25,8 +25,8 @@ class ParsedTurn:
     def lemma_positions(self) -> dict[str, list[int]]:
         """Each lower-cased lemma of the turn -> the token positions it is at, in order."""
         positions: dict[str, list[int]] = {}
-        for token in self.doc:
-            positions.setdefault(token.lemma_.lower(), []).append(token.i)
+        for i, lemma in enumerate(self.lemmas):
+            positions.setdefault(lemma, []).append(i)
         return positions
 
     @cached_property
