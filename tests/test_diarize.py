@@ -146,6 +146,52 @@ def test_a_voice_split_in_two_is_one_speaker_however_many_windows_it_has():
         assert diarize_windows.explained(emb, diarize_windows.kmeans(emb, 2)) > 0  # a split always explains something
 
 
+def test_a_second_speaker_is_never_found_where_it_is_certain_there_is_none():
+    """Two voices as far apart as can be, taking turns: where `one_speaker_certain` says so, the count rules
+    still find one speaker (too few windows, or too little speech), so the embeddings need not be computed."""
+    rng = np.random.default_rng(4)
+    apart = np.linalg.qr(rng.standard_normal((192, 2)))[0].T  # two orthogonal voices
+    tuning = diarize_windows.TUNINGS[diarize_windows.EMBEDDING]
+    certain = uncertain = 0
+    for regions in ([(0, 1400)], [(0, 2600)], [(0, 1800), (2500, 3100)], [(0, 900), (1500, 2400)],
+                    [(0, 3000)], [(0, 4000)], [(0, 1600), (2000, 3600)], [(0, 6000)]):
+        windows = diarize_windows.plan_windows(regions, tuning.window_s, tuning.hop_s)
+        turns = (np.arange(len(windows.starts)) * 2 // max(len(windows.starts), 1)) % 2  # first half one voice
+        emb = apart[turns] + 0.01 * rng.standard_normal((len(turns), 192))
+        emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+        labels = diarize_windows.cluster(emb, windows.spans)
+        if diarize_windows.one_speaker_certain(windows, None, 1, 8, tuning):
+            certain += 1
+            assert set(labels.tolist()) == {0}, regions
+        else:
+            uncertain += len(set(labels.tolist())) == 2  # where it is not certain, these voices are two
+    assert certain >= 3 and uncertain >= 2
+    windows = diarize_windows.plan_windows([(0, 1400)], tuning.window_s, tuning.hop_s)
+    assert diarize_windows.one_speaker_certain(windows, 1, 1, 8, tuning)
+    assert not diarize_windows.one_speaker_certain(windows, 2, 1, 8, tuning)  # a count given is always made
+    assert not diarize_windows.one_speaker_certain(windows, None, 2, 8, tuning)
+
+
+@pytest.mark.slow
+def test_a_short_recording_nobody_names_is_not_embedded(monkeypatch):
+    from speechproc import media
+
+    samples = media.decode(SAMPLES / "voicemail.wav").samples[0]
+    regions = diarize_windows.speech_regions(samples)
+    first = samples[: (regions[0][0] + 2000) * media.ASR_RATE // 1000]  # two seconds of its speech
+    with_voices = diarize_windows.diarized(first)
+    assert with_voices.voices and with_voices.clusters == 1
+
+    def refused(*args, **kwargs):
+        raise AssertionError("embedded")
+
+    monkeypatch.setattr(diarize_windows, "embed", refused)
+    without = diarize_windows.diarized(first, voices_needed=False)
+    assert without.segments == with_voices.segments and without.clusters == 1 and not without.voices
+    with pytest.raises(AssertionError, match="embedded"):
+        diarize_windows.diarized(first)  # voices asked for: embedded, however short
+
+
 def test_speaker_names_follow_the_configuration_then_number():
     plain = stage_options({}).diarization.speaker_names
     named = stage_options({"speechproc": {"speakerNames": ["Agent", "Caller"]}}).diarization.speaker_names

@@ -1,6 +1,7 @@
 """Decoding: every container we promise, content type from the content, length, channels, bad input."""
 from __future__ import annotations
 
+import io
 import wave
 from fractions import Fraction
 from pathlib import Path
@@ -128,14 +129,82 @@ def test_a_wav_is_read_in_large_packets_to_the_same_samples(tmp_path, monkeypatc
         packets = sum(1 for packet in container.demux(container.streams.audio[0]) if packet.size)
     assert packets <= path.stat().st_size // (media.WAV_PACKET_BYTES // 2)  # not FFmpeg's 4,096 bytes each
     large = {r: media.decode(path, sample_rate=r).samples for r in (None, 16000)}
-    monkeypatch.setattr(media, "_demuxer_options", lambda path: {})  # FFmpeg's own packets
+    info = media.probe(path)
+    monkeypatch.setattr(media, "_demuxer_options", lambda path: {})  # FFmpeg's own packets and probe
     for r, samples in large.items():
         assert np.array_equal(samples, media.decode(path, sample_rate=r).samples)
+    assert media.probe(path) == info
+
+
+class CountedReads(io.RawIOBase):
+    """A file whose reads are counted."""
+
+    def __init__(self, path):
+        self.file, self.read_bytes = open(path, "rb"), 0
+
+    def readinto(self, buffer):
+        count = self.file.readinto(buffer)
+        self.read_bytes += count
+        return count
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        return self.file.seek(offset, whence)
+
+    def tell(self):
+        return self.file.tell()
+
+    def seekable(self):
+        return True
+
+    def readable(self):
+        return True
+
+    def close(self):
+        self.file.close()
+        super().close()
+
+
+def bytes_read_to_open(path, options):
+    with CountedReads(path) as counted:
+        with media.open_input(counted, options):
+            return counted.read_bytes
+
+
+def test_a_wav_is_opened_from_its_header_and_first_packet(tmp_path):
+    path = encode(SAMPLES / "call.flac", tmp_path / "call.wav", "pcm_s16le", "wav", 8000, seconds=60.0)
+    assert path.stat().st_size > 20 * media.WAV_PACKET_BYTES
+    assert bytes_read_to_open(path, media._demuxer_options(path)) <= 4 * media.WAV_PACKET_BYTES
+    # larger packets alone: FFmpeg reads (and decodes) the whole minute looking for the streams' parameters
+    assert bytes_read_to_open(path, {"max_size": str(media.WAV_PACKET_BYTES)}) > 20 * media.WAV_PACKET_BYTES
 
 
 def test_only_a_wav_gets_the_demuxer_option(tmp_path):
-    assert media._demuxer_options(SAMPLES / "voicemail.wav") == {"max_size": str(media.WAV_PACKET_BYTES)}
+    packet = str(media.WAV_PACKET_BYTES)
+    assert media._demuxer_options(SAMPLES / "voicemail.wav") == {"max_size": packet, "probesize": packet}
     assert media._demuxer_options(SAMPLES / "call.flac") == {}
     short = tmp_path / "short.wav"
     short.write_bytes(b"RIFF")
     assert media._demuxer_options(short) == {}
+
+
+def test_memory_is_handed_back_after_long_audio_or_once_the_process_has_grown(monkeypatch):
+    trims, resident = [], [500 << 20]
+    monkeypatch.setattr(media, "_malloc_trim", lambda: trims.append)
+    monkeypatch.setattr(media, "resident_bytes", lambda: resident[0])
+    media.give_back_memory()  # always
+    assert trims == [0]
+    second = 10 * 16000 * 4  # ten seconds of one channel
+    resident[0] += media.RESIDENT_SLACK_BYTES // 2
+    media.give_back_memory(second)  # a little freed, the process barely grown: the next recording reuses it
+    assert trims == [0]
+    media.give_back_memory(media.TRIM_FROM_BYTES)  # after long audio: always
+    assert trims == [0, 0]
+    resident[0] += media.RESIDENT_SLACK_BYTES
+    media.give_back_memory(second)  # short audio, but the process has grown since the last time
+    assert trims == [0, 0, 0]
+    media.give_back_memory(second)
+    assert trims == [0, 0, 0]
+
+
+def test_the_resident_set_is_read():
+    assert media.resident_bytes() > 10 << 20  # this interpreter with numpy and PyAV loaded

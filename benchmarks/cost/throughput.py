@@ -16,9 +16,13 @@ loads included), sampled for the resident set of each of its processes; "peak RS
     configs/callcenter.yaml: files per hour and audio hours per hour for `--workers 1` (all threads),
     `--workers 2` (the threads shared out) and `--engine ray` (a local Ray cluster started by the run,
     one actor per core, 1 thread each), in rounds as in (a).
+(d) Short telephone files (`--prompts`, 2-10 s each) with the default configuration and `--workers auto`,
+    against bare faster-whisper per file, batched and sequential, in rounds as in (a). With `--before DIR`
+    (another checkout of speechproc, its root folder) the side `speechproc_before` runs the same command from
+    that checkout's source: a change measured against the code before it, in the same run.
 
 Usage: python benchmarks/cost/throughput.py [--threads N] [--calls N] [--repeat N] [--hour-repeat N] [--rounds N]
-                                      [--json OUT]
+                                      [--prompts N] [--only-prompts] [--before DIR] [--json OUT]
 """
 from __future__ import annotations
 
@@ -227,9 +231,11 @@ def speechproc_texts(out: Path) -> dict[str, str]:
     return found
 
 
-def short_files(tmp_path: Path, count: int, rounds_: int, threads: int, env: dict[str, str]) -> dict:
+def short_files(tmp_path: Path, count: int, rounds_: int, threads: int, env: dict[str, str],
+                before: Path | None = None) -> dict:
     """(d) Many short files: speechproc's default configuration with `--workers auto` against bare faster-whisper
-    (the model loaded once, one file after another) batched per file and sequential; wall time and WER."""
+    (the model loaded once, one file after another) batched per file and sequential; wall time and WER. With
+    `before`, the same run of another checkout's source too (`speechproc_before`)."""
     folder = tmp_path / "prompts"
     folder.mkdir()
     names = prompt_clips(count, folder)
@@ -242,21 +248,27 @@ def short_files(tmp_path: Path, count: int, rounds_: int, threads: int, env: dic
             return wall, rss
         return run
 
-    def ours():
-        out = tmp_path / "out-prompts"
-        wall, rss = speechproc_run(folder, out, "auto", env, config=None)
-        texts["speechproc"] = speechproc_texts(out)
-        return wall, rss
+    def ours(side: str, side_env: dict[str, str]):
+        def run():
+            out = tmp_path / f"out-{side}"
+            wall, rss = speechproc_run(folder, out, "auto", side_env, config=None)
+            texts[side] = speechproc_texts(out)
+            return wall, rss
+        return run
 
-    sides = {"speechproc": ours, "bare_batched": bare("batched"), "bare_sequential": bare("sequential")}
+    sides = {"speechproc": ours("speechproc", env)}
+    if before is not None:  # another checkout, run from its own source
+        sides["speechproc_before"] = ours("speechproc_before", {**env, "PYTHONPATH": str(before / "src")})
+    sides |= {"bare_batched": bare("batched"), "bare_sequential": bare("sequential")}
     measured = rounds(sides, rounds_, "short files")
     audio = sum(wave_seconds(folder / name) for name in names)
     result: dict = {"files": count, "audio_s": round(audio, 1)}
     for name, m in measured.items():
         result[name] = {**m, "s_per_file": round(m["wall_s"] / count, 3), "x_realtime": round(audio / m["wall_s"], 1),
                         "wer": wer_of(texts[name], names)}
-    for peer in ("bare_batched", "bare_sequential"):
-        result[f"speedup_vs_{peer}"] = round(measured[peer]["wall_s"] / measured["speechproc"]["wall_s"], 2)
+    for peer in ("bare_batched", "bare_sequential", "speechproc_before"):
+        if peer in measured:
+            result[f"speedup_vs_{peer}"] = round(measured[peer]["wall_s"] / measured["speechproc"]["wall_s"], 2)
     return result
 
 
@@ -297,8 +309,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="measurements of each side of (a) and (c)")
     parser.add_argument("--prompts", type=int, default=300, help="short telephone files, 2-10 s (0: skip them)")
     parser.add_argument("--only-prompts", action="store_true", help="measure the short files alone")
+    parser.add_argument("--before", type=Path, help="another checkout of speechproc (its root folder), measured "
+                        "on the short files as the side speechproc_before")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.before is not None and not (args.before / "src" / "speechproc").is_dir():
+        parser.error(f"--before {args.before}: no src/speechproc there")
     if args.only_prompts:
         args.repeat = args.hour_repeat = args.calls = 0
     if not CALL.exists():
@@ -360,7 +376,7 @@ def main() -> None:
             short["speedup_2_vs_1"] = round(short["workers_1"]["wall_s"] / short["workers_2"]["wall_s"], 2)
             short["speedup_ray_vs_1"] = round(short["workers_1"]["wall_s"] / short["ray"]["wall_s"], 2)
         if args.prompts:
-            result["short_files"] = short_files(tmp_path, args.prompts, args.rounds, args.threads, env)
+            result["short_files"] = short_files(tmp_path, args.prompts, args.rounds, args.threads, env, args.before)
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

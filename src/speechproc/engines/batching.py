@@ -225,7 +225,7 @@ def recognise(channels: list[np.ndarray], model, batch_size: int, vad: bool, opt
                               min(decoders, len(channels)), "speechproc-vad"))
     if speech_found is not None:
         speech_found()
-    give_back_memory()  # the VAD's working memory, before decoding takes its own
+    give_back_memory(sum(c.nbytes for c in channels))  # the VAD's working memory, before decoding takes its own
     chunks = [chunk for index, pieces in enumerate(speech) for chunk in pack(index, pieces, chunk_s * RATE)]
     chunks.sort(key=lambda c: (c.pieces[0][0], c.channel))
 

@@ -115,9 +115,10 @@ def _prepare(run: Run) -> None:
 def _release_recognition_audio(run: Run) -> None:
     """After diarization only the voice features may read the 16 kHz copy of the audio."""
     keep = run.options.voice_features and ingest.reads_recognition_copy(run.path, run.options.ingest)
+    held = _audio_bytes(run)
     for channel in run.conv.channels:
         channel.release(keep_samples=keep)
-    give_back_memory()
+    give_back_memory(held)
 
 
 def _voice(run: Run) -> None:
@@ -126,9 +127,16 @@ def _voice(run: Run) -> None:
 
 
 def _release_audio(run: Run) -> None:
+    held = _audio_bytes(run)
     for channel in run.conv.channels:
         channel.release()
-    give_back_memory()
+    give_back_memory(held)
+
+
+def _audio_bytes(run: Run) -> int:
+    """The size of the channels' audio held now (the measure of how much a recording's stages allocated)."""
+    return sum(audio.nbytes for channel in run.conv.channels for audio in (channel.samples, channel.original)
+               if audio is not None)
 
 
 STAGES = (
@@ -141,7 +149,7 @@ STAGES = (
           lambda r: vocabulary.run(r.conv, r.options.vocabulary, asr.load(r.options.recognition).hf_tokenizer)),
     Stage("diarize", "Tell the speakers of a one-channel recording apart", "transcription",
           lambda r: r.words is None and diarize.applies(r.conv, r.options.diarization),
-          lambda r: diarize.run(r.conv, r.options.diarization),
+          lambda r: diarize.run(r.conv, r.options.diarization, identify.names_anyone(r.options.identify)),
           prepare=lambda r: diarize.prepare(r.options.diarization),
           needs=lambda o: diarize.needs(o.diarization) if ingest.may_leave_unnamed(o.ingest) else ()),
     Stage("speakers", "Name the speakers who are enrolled", "transcription",

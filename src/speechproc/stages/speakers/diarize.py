@@ -131,9 +131,10 @@ def prepare(options: DiarizationOptions) -> None:
         load_segmentation()
 
 
-def diarized(samples: np.ndarray, options: DiarizationOptions, threads: int) -> Diarized:
+def diarized(samples: np.ndarray, options: DiarizationOptions, threads: int, voices_needed: bool = True) -> Diarized:
     """Who spoke when in 16 kHz mono `samples`, by the configured pipeline; overlapped speech only where asked
-    for (the windows pipeline needs a second pass of the segmentation network for it)."""
+    for (the windows pipeline needs a second pass of the segmentation network for it). Without
+    `voices_needed` (nothing will name the speakers) the windows pipeline may leave out the speakers' voices."""
     chosen = pipeline(options)
     if chosen == "segmentation":
         return diarize_segmentation.diarize(samples, load_segmentation(), load_campplus(options.encoder),
@@ -143,20 +144,21 @@ def diarized(samples: np.ndarray, options: DiarizationOptions, threads: int) -> 
         return diarize_hybrid.diarize(samples, load_segmentation(), options.encoder, options.speakers,
                                       options.min_speakers, options.max_speakers, threads=threads)
     found = diarize_windows.diarized(samples, options.speakers, options.max_speakers, options.embedding,
-                                     options.encoder, threads=threads, min_speakers=options.min_speakers)
+                                     options.encoder, threads=threads, min_speakers=options.min_speakers,
+                                     voices_needed=voices_needed)
     if options.overlap:
         found.overlaps = second_speakers(found.segments, overlap_regions(load_segmentation(), samples))
     return found
 
 
-def run(conv: Conversation, options: DiarizationOptions) -> None:
-    """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`); keep each
-    speaker's voice (CAM++ embeddings) for naming the speakers (`identify`)."""
+def run(conv: Conversation, options: DiarizationOptions, voices_needed: bool = True) -> None:
+    """Give every recognised word of a multi-speaker mono recording its speaker (see `applies`); with
+    `voices_needed`, keep each speaker's voice (CAM++ embeddings) for naming the speakers (`identify`)."""
     if not conv.recognized:
         return
     channel = conv.channels[0]
     samples = finite(channel.live_samples())  # a float recording may hold NaN or infinity: silence there
-    found = diarized(samples, options, options.threads or default_threads())
+    found = diarized(samples, options, options.threads or default_threads(), voices_needed)
     if not found.segments:
         return
     labels = attribute([(w.s, w.e) for w in conv.recognized], found.segments)

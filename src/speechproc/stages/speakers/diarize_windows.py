@@ -265,21 +265,42 @@ def diarize(samples: np.ndarray, speakers: int | None = None, max_speakers: int 
 
 def diarized(samples: np.ndarray, speakers: int | None = None, max_speakers: int = DEFAULT_MAX_SPEAKERS,
              backend: str = EMBEDDING, weights: str | None = None, tuning: Tuning | None = None,
-             threads: int = 1, min_speakers: int = 1) -> Diarized:
+             threads: int = 1, min_speakers: int = 1, voices_needed: bool = True) -> Diarized:
     """`diarize`, with each label's voice (the normalised mean of the embeddings of the windows it was given)
-    and those embeddings."""
+    and those embeddings. Without `voices_needed` (nothing will name the speakers), a recording in which the count
+    rules cannot find a second speaker is not embedded at all: one speaker, no voice."""
     tuning = tuning or TUNINGS[backend]
     samples = finite(samples)
     regions = speech_regions(samples)
     if not regions:
         return Diarized()
-    return clustered(samples, regions, speakers, min_speakers, max_speakers, backend, weights, tuning, threads)
+    return clustered(samples, regions, speakers, min_speakers, max_speakers, backend, weights, tuning, threads,
+                     voices_needed)
+
+
+def one_speaker_certain(windows: Windows, speakers: int | None, min_speakers: int, max_speakers: int,
+                        tuning: Tuning) -> bool:
+    """Whether `cluster` gives every window one label whatever the embeddings: one speaker asked for or the
+    most allowed, or an estimate from too few windows for any split to explain the share of the spread the
+    count rules ask (a split explains at most all of it), or from too little speech for two speakers of
+    `min_speaker_ms` each."""
+    if speakers:
+        return speakers == 1
+    if min_speakers > 1:
+        return False
+    labelled_ms = int(np.sum(windows.spans[:, 1] - windows.spans[:, 0]))
+    count = len(windows.starts)
+    return (max_speakers < 2 or count < 2 or tuning.gain_windows / count > 1.0
+            or labelled_ms < 2 * tuning.min_speaker_ms)
 
 
 def clustered(samples: np.ndarray, regions: list[tuple[int, int]], speakers: int | None, min_speakers: int,
-              max_speakers: int, backend: str, weights: str | None, tuning: Tuning, threads: int) -> Diarized:
-    """Steps 2 to 4 over the speech `regions` (ms) of `samples`."""
+              max_speakers: int, backend: str, weights: str | None, tuning: Tuning, threads: int,
+              voices_needed: bool = True) -> Diarized:
+    """Steps 2 to 4 over the speech `regions` (ms) of `samples` (without `voices_needed`, see `diarized`)."""
     windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
+    if not voices_needed and one_speaker_certain(windows, speakers, min_speakers, max_speakers, tuning):
+        return Diarized(segments_from(windows, np.zeros(len(windows.starts), dtype=int)), [], {}, 1, {})
     emb = embed(samples, regions, windows, backend, weights, threads)
     labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning, min_speakers))
     voices, pieces = {}, {}

@@ -154,9 +154,14 @@ def needs(options: IdentifyOptions) -> tuple[str, ...]:
     return (inventory.CAMPPLUS,) if options.enabled and options.people else ()
 
 
+def names_anyone(options: IdentifyOptions) -> bool:
+    """Whether identification is on and someone is enrolled (else no voice of a recording is compared)."""
+    return options.enabled and bool(options.people)
+
+
 def applies(conv: Conversation, options: IdentifyOptions) -> bool:
     """Name speakers when someone is enrolled, identification is on, and a voice was left unnamed."""
-    return options.enabled and bool(options.people) and bool(conv.recognized) and any(c.default_name for c in conv.channels)
+    return names_anyone(options) and bool(conv.recognized) and any(c.default_name for c in conv.channels)
 
 
 def _speaker_regions(conv: Conversation, speaker: str) -> list[tuple[int, int]]:
