@@ -191,6 +191,32 @@ def test_a_short_recording_nobody_names_is_not_embedded(monkeypatch):
     with pytest.raises(AssertionError, match="embedded"):
         diarize_windows.diarized(first)  # voices asked for: embedded, however short
 
+    def unloadable(weights=None):
+        raise RuntimeError("no such weights")
+
+    monkeypatch.setattr(diarize_windows, "load_campplus", unloadable)
+    with pytest.raises(RuntimeError, match="no such weights"):  # a model that cannot load fails as it did
+        diarize_windows.diarized(first, voices_needed=False)
+
+
+def test_the_diarization_stage_keeps_voices_only_when_someone_can_be_named(monkeypatch):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from speechproc.stages import pipeline
+    from speechproc.stages.options import EnrolledSpeaker
+
+    asked = []
+    monkeypatch.setattr(diarize, "run", lambda conv, options, voices_needed=True: asked.append(voices_needed))
+    stage = next(s for s in pipeline.STAGES if s.name == "diarize")
+    plain = stage_options({})
+    enrolled = dataclasses.replace(plain, identify=dataclasses.replace(
+        plain.identify, people=(EnrolledSpeaker("Ann", None, ((1.0,) + (0.0,) * 191,)),)))
+    switched_off = dataclasses.replace(enrolled, identify=dataclasses.replace(enrolled.identify, enabled=False))
+    for options in (plain, enrolled, switched_off):
+        stage.step(SimpleNamespace(conv=Conversation("m"), options=options))
+    assert asked == [False, True, False]
+
 
 def test_speaker_names_follow_the_configuration_then_number():
     plain = stage_options({}).diarization.speaker_names

@@ -28,6 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "cost"))
 
 
+def checkout_commit(folder: Path) -> str:
+    """The commit of the git checkout holding `folder` (the library measured), or "unknown"."""
+    import subprocess
+
+    found = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 and found.stdout.strip() else "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=60, help="short files timed (after three to load the models)")
@@ -67,7 +75,7 @@ def main() -> None:
             runs.append({"wall_ms_per_file": round(wall * 1000 / args.files, 1),
                          "cpu_ms_per_file": round(cpu * 1000 / args.files, 1), "stages_ms_per_file": per_file})
             print(json.dumps(runs[-1]), flush=True)
-    result = {"library": str(Path(speechproc.__file__).resolve().parents[1]), "files": args.files,
+    result = {"library_commit": checkout_commit(Path(speechproc.__file__).resolve().parent), "files": args.files,
               "rounds": args.rounds, "fastest": min(runs, key=lambda r: r["wall_ms_per_file"]), "runs": runs}
     print(json.dumps(result, indent=2))
     if args.json:

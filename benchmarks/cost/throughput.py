@@ -286,18 +286,18 @@ def median(values: list[float]) -> float:
 def rounds(sides: dict, count: int, label: str) -> dict[str, dict]:
     """Each side measured `count` times, every round running all sides one after the other, the order turned by
     one each round (a slow spell of the machine does not fall on one side); the median wall time of each side,
-    every wall time, and the largest peak RSS."""
+    every wall time, the largest peak RSS and each round's."""
     names = list(sides)
     walls: dict[str, list[float]] = {name: [] for name in names}
-    peaks: dict[str, float] = {name: 0 for name in names}
+    peaks: dict[str, list[float]] = {name: [] for name in names}
     for k in range(count):
         for name in names[k % len(names):] + names[:k % len(names)]:
             wall, rss = sides[name]()
             walls[name].append(wall)
-            peaks[name] = max(peaks[name], rss)
+            peaks[name].append(rss)
             print(label, "round", k + 1, name, wall, "s", rss, "MB", flush=True)
-    return {name: {"wall_s": median(walls[name]), "walls_s": walls[name], "peak_rss_mb": peaks[name]}
-            for name in names}
+    return {name: {"wall_s": median(walls[name]), "walls_s": walls[name], "peak_rss_mb": max(peaks[name]),
+                   "peaks_rss_mb": peaks[name]} for name in names}
 
 
 def main() -> None:

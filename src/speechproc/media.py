@@ -49,7 +49,8 @@ def _demuxer_options(path: Path) -> dict[str, str]:
     (`probesize`); nothing for any other format.
 
     A WAV file's header says all that the streams' parameters are; with larger packets FFmpeg would read and
-    decode its default 5 MB to look for more (9 ms of a 10-second file's open, 51 ms of a 12-minute one's)."""
+    decode packets up to its default probe size (5 MB) to look for more: 9 ms of a 10-second file's open, 51 ms
+    of a 12-minute one's."""
     try:
         with open(path, "rb") as f:
             head = f.read(12)
@@ -214,9 +215,11 @@ def give_back_memory(audio_bytes: int | None = None) -> None:
     trim = _malloc_trim()
     if trim is None:
         return
-    if audio_bytes is not None and audio_bytes < TRIM_FROM_BYTES \
-            and resident_bytes() < _resident_after_trim[0] + RESIDENT_SLACK_BYTES:
-        return
+    if audio_bytes is not None and audio_bytes < TRIM_FROM_BYTES:
+        resident = resident_bytes()  # 0 where unknown: then always handed back
+        if 0 < resident < _resident_after_trim[0] + RESIDENT_SLACK_BYTES:
+            _resident_after_trim[0] = min(_resident_after_trim[0], resident)  # a trim amid larger work set it high
+            return
     trim(0)
     _resident_after_trim[0] = resident_bytes()
 

@@ -37,6 +37,7 @@ class Run:
     words: list[RecognizedWord] | None  # an aligned transcript instead of recognition
     decoded: threading.Event = field(default_factory=threading.Event)  # the recording is decoded into channels
     speech_found: threading.Event = field(default_factory=threading.Event)  # voice activity detection is done
+    audio_bytes: int = 0  # the most audio its channels held when some was let go of (for `give_back_memory`)
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,10 @@ def _prepare(run: Run) -> None:
 def _release_recognition_audio(run: Run) -> None:
     """After diarization only the voice features may read the 16 kHz copy of the audio."""
     keep = run.options.voice_features and ingest.reads_recognition_copy(run.path, run.options.ingest)
-    held = _audio_bytes(run)
+    run.audio_bytes = max(run.audio_bytes, _audio_bytes(run))
     for channel in run.conv.channels:
         channel.release(keep_samples=keep)
-    give_back_memory(held)
+    give_back_memory(run.audio_bytes)
 
 
 def _voice(run: Run) -> None:
@@ -127,10 +128,10 @@ def _voice(run: Run) -> None:
 
 
 def _release_audio(run: Run) -> None:
-    held = _audio_bytes(run)
+    run.audio_bytes = max(run.audio_bytes, _audio_bytes(run))
     for channel in run.conv.channels:
         channel.release()
-    give_back_memory(held)
+    give_back_memory(run.audio_bytes)
 
 
 def _audio_bytes(run: Run) -> int:

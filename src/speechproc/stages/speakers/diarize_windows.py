@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from speechproc.engines import campplus, resemblyzer
-from speechproc.engines.models import load_campplus
+from speechproc.engines.models import load_campplus, load_voice_encoder
 from speechproc.engines.resemblyzer import MEL_FRAME_MS
 from speechproc.media import ASR_RATE, finite
 from speechproc.stages.options import DEFAULT_MAX_SPEAKERS
@@ -121,6 +121,14 @@ def plan_windows(regions: list[tuple[int, int]], window_s: float, hop_s: float) 
         planned += [(f, win, bounds[k], bounds[k + 1]) for k, f in enumerate(firsts)]
     table = np.array(planned, dtype=np.int64).reshape(-1, 4)
     return Windows(table[:, 0] // MEL_FRAME_MS, np.maximum(table[:, 1] // MEL_FRAME_MS, 1), table[:, 2:])
+
+
+def load_backend(backend: str, weights: str | None = None) -> None:
+    """Load the speaker network of `backend` (campplus, resemblyzer) with `weights`, as `embed` does."""
+    if backend == "resemblyzer":
+        load_voice_encoder(weights)
+    else:
+        load_campplus(weights)
 
 
 def embed(samples: np.ndarray, regions: list[tuple[int, int]], windows: Windows, backend: str = EMBEDDING,
@@ -300,7 +308,9 @@ def clustered(samples: np.ndarray, regions: list[tuple[int, int]], speakers: int
     """Steps 2 to 4 over the speech `regions` (ms) of `samples` (without `voices_needed`, see `diarized`)."""
     windows = plan_windows(regions, tuning.window_s, tuning.hop_s)
     if not voices_needed and one_speaker_certain(windows, speakers, min_speakers, max_speakers, tuning):
-        return Diarized(segments_from(windows, np.zeros(len(windows.starts), dtype=int)), [], {}, 1, {})
+        load_backend(backend, weights)  # loaded already, by the warm-up; one that cannot load fails here as it would
+        return Diarized(segments_from(windows, np.zeros(len(windows.starts), dtype=int)), [], {},
+                        min(1, len(windows.starts)), {})
     emb = embed(samples, regions, windows, backend, weights, threads)
     labels = smooth(windows.spans, cluster(emb, windows.spans, speakers, max_speakers, tuning, min_speakers))
     voices, pieces = {}, {}
