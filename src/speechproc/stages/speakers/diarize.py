@@ -20,7 +20,7 @@ import numpy as np
 
 from speechproc.conversation import Conversation
 from speechproc.engines import inventory
-from speechproc.engines.models import default_threads, load_campplus, load_segmentation, load_voice_encoder
+from speechproc.engines.models import default_threads, load_campplus, load_segmentation
 from speechproc.engines.segmentation import overlap_regions
 from speechproc.media import finite
 from speechproc.stages.options import DiarizationOptions
@@ -123,10 +123,7 @@ def needs(options: DiarizationOptions) -> tuple[str, ...]:
 
 def prepare(options: DiarizationOptions) -> None:
     """Load what `run` will need: the speaker encoder (and the segmentation network)."""
-    if options.embedding == "resemblyzer":
-        load_voice_encoder(options.encoder)
-    else:
-        load_campplus(options.encoder)
+    diarize_windows.load_backend(options.embedding, options.encoder)
     if options.overlap or pipeline(options) != "windows":
         load_segmentation()
 

@@ -151,7 +151,7 @@ def enrollment_voices(recordings: Sequence[np.ndarray], names: Sequence[str], en
 
 def needs(options: IdentifyOptions) -> tuple[str, ...]:
     """CAM++ (`inventory` key) when someone is enrolled and identification is on."""
-    return (inventory.CAMPPLUS,) if options.enabled and options.people else ()
+    return (inventory.CAMPPLUS,) if names_anyone(options) else ()
 
 
 def names_anyone(options: IdentifyOptions) -> bool:
